@@ -1,0 +1,139 @@
+// The event store port: EventStoreDB's semantics, so that no code above this
+// line depends on which store runs. Both adapters (PostgreSQL, EventStoreDB)
+// are held to it by one contract suite (test/contract/event-store.contract.ts).
+
+/** `any`, `no_stream`, `stream_exists`, or the exact revision of the stream's last event. */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
+
+/**
+ * A place in the global log, compared lexicographically (commit, then prepare),
+ * as EventStoreDB's own Position. PostgreSQL: commit = the appending
+ * transaction's id (xid8), prepare = the row's global sequence number.
+ */
+export interface Position {
+  readonly commit: bigint;
+  readonly prepare: bigint;
+}
+
+export interface EventMetadata {
+  readonly correlationId?: string;
+  readonly causationId?: string;
+  readonly actor?: string;
+  readonly schemaVersion: number;
+}
+
+/** An event as a caller appends it. `id` is a UUID chosen by the caller (idempotency). */
+export interface NewEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: EventMetadata;
+}
+
+/** An event as the store returns it. */
+export interface StoredEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: EventMetadata;
+  readonly stream: string;
+  /** 0-based revision of this event in its stream. */
+  readonly streamRevision: number;
+  readonly position: Position;
+  /** The store's commit time, millisecond precision: the transaction time of the bitemporal model. */
+  readonly recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last event of the stream after the append (what to expect next time). */
+  readonly nextExpectedRevision: number;
+  /** Position of the last event written (or already present, on an idempotent retry). */
+  readonly position: Position;
+}
+
+export interface ReadStreamOptions {
+  /** Inclusive. Defaults to 0 forwards, to the end backwards. */
+  readonly fromRevision?: number;
+  readonly direction?: 'forwards' | 'backwards';
+  readonly maxCount?: number;
+}
+
+/** Which events of the global log a reader wants; empty = all application events. */
+export interface LogFilter {
+  readonly streamPrefixes?: readonly string[];
+  readonly eventTypePrefixes?: readonly string[];
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: only events strictly after this position. Omitted = from the start. */
+  readonly after?: Position;
+  readonly maxCount?: number;
+  readonly filter?: LogFilter;
+}
+
+export interface SubscribeAllOptions {
+  /** Exclusive: catch up from strictly after this position, then go live. */
+  readonly after?: Position;
+  readonly filter?: LogFilter;
+}
+
+/** A catch-up subscription: iterate to receive events in log order; `close()` ends the iteration. */
+export interface Subscription extends AsyncIterable<StoredEvent> {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  /**
+   * Appends a batch atomically. A mismatch with `expectedRevision` throws
+   * WrongExpectedVersion and writes nothing. Re-appending a batch whose event
+   * ids are already stored, in that stream, at the revisions they would take,
+   * succeeds and writes nothing new (EventStoreDB's idempotent write).
+   */
+  append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /** Reads a stream; a stream that does not exist reads as empty. */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<StoredEvent[]>;
+  /** Reads the global log forwards in log order. */
+  readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
+  /** The last position of the global log (undefined when empty). */
+  headPosition(): Promise<Position | undefined>;
+  subscribeAll(options?: SubscribeAllOptions): Subscription;
+  close(): Promise<void>;
+}
+
+/** The typed error of an expected-revision mismatch. */
+export class WrongExpectedVersion extends Error {
+  override readonly name = 'WrongExpectedVersion';
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    /** The stream's actual last revision, or 'no_stream' when it does not exist. */
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`wrong expected version on ${stream}: expected ${String(expected)}, actual ${String(actual)}`);
+  }
+}
+
+/** A retried append whose event ids match stored events only in part, or in another place. */
+export class IdempotencyConflict extends Error {
+  override readonly name = 'IdempotencyConflict';
+  constructor(readonly stream: string, readonly eventId: string) {
+    super(`event ${eventId} is already stored, but not as the same batch in ${stream}`);
+  }
+}
+
+export function comparePositions(a: Position, b: Position): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+/** Positions as strings for JSON and checkpoint columns: `commit/prepare`. */
+export function formatPosition(p: Position): string {
+  return `${p.commit}/${p.prepare}`;
+}
+
+export function parsePosition(text: string): Position {
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  if (!match) throw new Error(`not a position: ${text}`);
+  return { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) };
+}
