@@ -1,10 +1,24 @@
 // Starts one PostgreSQL server for the whole test run and hands its admin URL
 // to the test files as MEMLEDGER_TEST_SERVER_URL; each file makes its own
-// database on it (test/support/database.ts).
-// TEMPORARY: until the embedded launcher lands, MEMLEDGER_TEST_SERVER_URL must be set.
+// database on it (test/support/database.ts). Test workers and the child
+// processes they spawn inherit the variable from this process.
+//
+// When MEMLEDGER_TEST_SERVER_URL is already set (an outside server), that one
+// is used and nothing is started. Otherwise the embedded server runs in a
+// throwaway folder, without fsync (nothing there must survive a power cut).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { acquireEmbeddedServer } from '../../src/infrastructure/embedded-postgres/index.js';
+
 export default async function setup(): Promise<() => Promise<void>> {
-  if (!process.env.MEMLEDGER_TEST_SERVER_URL) {
-    throw new Error('set MEMLEDGER_TEST_SERVER_URL (embedded launcher not wired yet)');
-  }
-  return async () => {};
+  if (process.env.MEMLEDGER_TEST_SERVER_URL) return async () => {};
+  const dataDir = await mkdtemp(join(tmpdir(), 'memledger-test-server-'));
+  const server = await acquireEmbeddedServer({ dataDir, durable: false });
+  process.env.MEMLEDGER_TEST_SERVER_URL = server.adminUrl;
+  return async () => {
+    delete process.env.MEMLEDGER_TEST_SERVER_URL;
+    await server.release();
+    await rm(dataDir, { recursive: true, force: true });
+  };
 }

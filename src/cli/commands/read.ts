@@ -1,0 +1,17 @@
+// Read commands that need no projections.
+import type { Command } from 'commander';
+import { readSubjectEvents } from '../../queries/subject-events.js';
+import { contextOf, run } from '../session.js';
+
+export function registerReadCommands(program: Command): void {
+  program
+    .command('events')
+    .description('the decoded subject stream (personal fields opened, or marked forgotten)')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .requiredOption('--subject <subject>', 'subject id')
+    .action((o) => run(async (ledger) => {
+      const context = contextOf(o);
+      const l = await ledger();
+      return readSubjectEvents(l.eventStore, l.keyStore, context);
+    }));
+}

@@ -1,0 +1,43 @@
+// Option values from the command line: JSON given inline, as @file, or on
+// stdin (-); every value is validated where it is used, with the option's name.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { InvalidInput, parseWith } from '../domain/validation/invalid-input.js';
+import { instantSchema } from '../domain/values/instant-schema.js';
+
+export function readText(option: string, spec: string): string {
+  try {
+    if (spec === '-') return readFileSync(0, 'utf8');
+    if (spec.startsWith('@')) return readFileSync(spec.slice(1), 'utf8');
+    return spec;
+  } catch (error) {
+    throw new InvalidInput(option, `cannot be read: ${(error as Error).message}`);
+  }
+}
+
+export function readJson(option: string, spec: string): unknown {
+  const text = readText(option, spec);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new InvalidInput(option, `is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export function optionalInstant(option: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseWith(instantSchema, value);
+  if (!parsed.ok) throw new InvalidInput(option, parsed.error.reason);
+  return parsed.value;
+}
+
+export function oneOf<T extends string>(option: string, values: readonly T[], value: string): T {
+  const parsed = z.enum(values as [T, ...T[]]).safeParse(value);
+  if (!parsed.success) throw new InvalidInput(option, `must be one of ${values.join(', ')}`);
+  return parsed.data;
+}
+
+export function requiredText(option: string, value: string | undefined): string {
+  if (value === undefined || value.trim() === '') throw new InvalidInput(option, 'is required');
+  return value;
+}

@@ -1,0 +1,31 @@
+// Ids derived from a command's idempotency key (RFC 4122 version 5, SHA-1
+// name-based), so a retried command produces the very same event and memory
+// ids and the store recognises the retry.
+import { createHash, randomUUID } from 'node:crypto';
+
+// A fixed namespace for memledger's name-based ids.
+const NAMESPACE = Buffer.from('5f0b8c2e6d1a4e3f9a7c2b4d6e8f0a1c', 'hex');
+
+export function uuidV5(name: string, namespace: Buffer = NAMESPACE): string {
+  const hash = createHash('sha1').update(namespace).update(name, 'utf8').digest();
+  const bytes = hash.subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The idempotency key of a command the caller gave none for. */
+export function newCommandId(): string {
+  return randomUUID();
+}
+
+/** The id of the index-th event a command appends. */
+export function eventIdFor(commandId: string, index: number): string {
+  return uuidV5(`${commandId}#event-${index}`);
+}
+
+/** A domain id (memory, conflict, receipt, artifact) derived from the command that makes it. */
+export function derivedId(prefix: string, commandId: string, purpose: string): string {
+  return `${prefix}-${uuidV5(`${commandId}#${purpose}`)}`;
+}

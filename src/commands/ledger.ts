@@ -1,0 +1,22 @@
+// What the command handlers need: the event store, the key store, the folded
+// subject streams and a clock. Built once per process (see src/runtime).
+import type { EventStore } from '../infrastructure/event-store/port.js';
+import type { KeyStore } from '../infrastructure/key-store/port.js';
+import type { SubjectRepository } from './subject/subject-repository.js';
+
+export interface Ledger {
+  readonly eventStore: EventStore;
+  readonly keyStore: KeyStore;
+  readonly subjects: SubjectRepository;
+  readonly clock: () => Date;
+}
+
+/** Who and which command: every write command takes these. */
+export interface CommandContext {
+  readonly tenant: string;
+  readonly subject: string;
+  /** Idempotency key; generated when the caller gives none. */
+  readonly idempotencyKey?: string;
+  readonly actor?: string;
+  readonly correlationId?: string;
+}

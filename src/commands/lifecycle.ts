@@ -1,0 +1,52 @@
+// Retraction, conflict resolution, trust and taint changes, and the TTL
+// sweeper: each loads, decides and appends through executeSubjectCommand.
+import { subjectStreamName } from '../domain/events/stream-names.js';
+import type { SubjectCommand } from '../domain/subject/commands.js';
+import type { SourceType, TrustLevel } from '../domain/entry/source.js';
+import type { Instant } from '../domain/values/instant.js';
+import { newCommandId } from './ids/command-ids.js';
+import type { CommandContext, Ledger } from './ledger.js';
+import { actorOf } from './record.js';
+import { executeSubjectCommand, type CommandOutcome } from './subject/execute.js';
+
+/** The common answer of a lifecycle command: what it appended, where, and when. */
+export interface LifecycleResult {
+  readonly events: ReadonlyArray<{ readonly type: string; readonly data: unknown }>;
+  /** The stream's revision after the command (-1: the stream does not exist). */
+  readonly revision: number;
+  readonly recordedAt: string | null;
+  readonly replayed: boolean;
+}
+
+export async function runLifecycleCommand(ledger: Ledger, context: CommandContext, build: (now: Instant) => SubjectCommand): Promise<CommandOutcome<LifecycleResult>> {
+  const stream = subjectStreamName(context.tenant, context.subject);
+  const commandId = context.idempotencyKey ?? newCommandId();
+  const outcome = await executeSubjectCommand(ledger, { stream, commandId, ...actorOf(context) }, (_loaded, now) => build(now));
+  if (!outcome.ok) return outcome;
+  const { events, revision, replayed } = outcome.result;
+  return {
+    ok: true,
+    result: {
+      events: events.map(({ event }) => ({ type: event.type, data: event.data })),
+      revision: events.at(-1)?.stored.streamRevision ?? revision,
+      recordedAt: events.at(-1)?.stored.recordedAt.toISOString() ?? null,
+      replayed,
+    },
+  };
+}
+
+export const retractMemory = (ledger: Ledger, context: CommandContext, memoryId: string, reason: string) =>
+  runLifecycleCommand(ledger, context, (now) => ({ type: 'RetractMemory', memoryId, reason, now }));
+
+export const resolveConflict = (ledger: Ledger, context: CommandContext, conflictId: string, winner: string, reason?: string) =>
+  runLifecycleCommand(ledger, context, (now) => ({ type: 'ResolveConflict', conflictId, winner, ...(reason ? { reason } : {}), now }));
+
+export const changeTrust = (ledger: Ledger, context: CommandContext, sourceRef: string, level: TrustLevel, reason?: string) =>
+  runLifecycleCommand(ledger, context, (now) => ({ type: 'ChangeTrust', sourceRef, level, ...(reason ? { reason } : {}), now }));
+
+export const escalateTaintPolicy = (ledger: Ledger, context: CommandContext, policy: { refPatterns: string[]; sourceTypes: SourceType[]; reason: string }) =>
+  runLifecycleCommand(ledger, context, (now) => ({ type: 'EscalateTaintPolicy', ...policy, now }));
+
+/** The TTL sweeper for one subject: MemoryExpired for every active entry due at `at` (default: the clock). */
+export const expireMemories = (ledger: Ledger, context: CommandContext, at?: Instant) =>
+  runLifecycleCommand(ledger, context, (now) => ({ type: 'ExpireMemories', now: at ?? now }));

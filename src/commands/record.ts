@@ -1,0 +1,80 @@
+// record and supersede: parse the client's entry, seal it, decide the write
+// (NEW, DUPLICATE, SUPERSEDES, CONFLICTS) and append.
+import { requireEntry } from '../domain/entry/entry.js';
+import { subjectStreamName } from '../domain/events/stream-names.js';
+import { requireId } from '../domain/values/ids.js';
+import type { WriteOutcome } from '../domain/subject/decision.js';
+import { derivedId, newCommandId } from './ids/command-ids.js';
+import type { CommandContext, Ledger } from './ledger.js';
+import { executeSubjectCommand, type CommandEffect, type CommandOutcome } from './subject/execute.js';
+import { sealEntry } from './subject/seal-entry.js';
+
+export interface RecordResult {
+  readonly memoryId: string;
+  readonly sequence: number;
+  readonly decision: WriteOutcome;
+  /** Entries the new one superseded. */
+  readonly supersedes: readonly string[];
+  readonly conflictId?: string;
+  readonly revision: number;
+  readonly recordedAt: string;
+}
+
+export async function recordMemory(ledger: Ledger, context: CommandContext, entryInput: unknown): Promise<CommandOutcome<RecordResult>> {
+  return writeEntry(ledger, context, entryInput, undefined);
+}
+
+export async function supersedeMemory(ledger: Ledger, context: CommandContext, memoryId: string, entryInput: unknown): Promise<CommandOutcome<RecordResult>> {
+  return writeEntry(ledger, context, entryInput, requireId('memory', memoryId));
+}
+
+async function writeEntry(ledger: Ledger, context: CommandContext, entryInput: unknown, replaces: string | undefined): Promise<CommandOutcome<RecordResult>> {
+  const stream = subjectStreamName(context.tenant, context.subject);
+  const entry = requireEntry(entryInput);
+  const commandId = context.idempotencyKey ?? newCommandId();
+  const memoryId = derivedId('m', commandId, 'memory');
+  const conflictId = derivedId('c', commandId, 'conflict');
+  const sealed = await sealEntry(ledger.keyStore, context, memoryId, entry);
+  if (sealed.status !== 'sealed') {
+    return { ok: false, rejection: { code: 'already_forgotten', message: 'the subject was forgotten: nothing more is recorded for it', field: 'subject' } };
+  }
+  const outcome = await executeSubjectCommand(ledger, { stream, commandId, ...actorOf(context) }, (_loaded, now) =>
+    replaces === undefined
+      ? { type: 'RecordMemory', memoryId, conflictId, entry: sealed.entry, now }
+      : { type: 'SupersedeMemory', memoryId: replaces, newMemoryId: memoryId, conflictId, entry: sealed.entry, now },
+  );
+  return outcome.ok ? { ok: true, result: recordResult(outcome.result) } : outcome;
+}
+
+/** The answer of a record, from the decision, or on a replay from the events appended the first time. */
+function recordResult(effect: CommandEffect): RecordResult {
+  const last = effect.events.at(-1);
+  const recordedAt = last ? last.stored.recordedAt.toISOString() : new Date(0).toISOString();
+  const revision = last ? last.stored.streamRevision : effect.revision;
+  if (effect.decision) {
+    const d = effect.decision;
+    return { memoryId: d.memoryId, sequence: d.sequence, decision: d.outcome, supersedes: d.supersedes, ...(d.conflictId ? { conflictId: d.conflictId } : {}), revision, recordedAt };
+  }
+  let result: Omit<RecordResult, 'revision' | 'recordedAt'> | undefined;
+  const supersedes: string[] = [];
+  let conflictId: string | undefined;
+  for (const { event } of effect.events) {
+    if (event.type === 'MemoryRecorded') result = { memoryId: event.data.memoryId, sequence: event.data.sequence, decision: 'NEW', supersedes };
+    if (event.type === 'MemorySuperseded') supersedes.push(event.data.memoryId);
+    if (event.type === 'ConflictDetected') conflictId = event.data.conflictId;
+    if (event.type === 'MemoryCorroborated') {
+      const entry = effect.state.entries.get(event.data.memoryId);
+      result = { memoryId: event.data.memoryId, sequence: entry?.sequence ?? 0, decision: 'DUPLICATE', supersedes };
+    }
+  }
+  if (!result) throw new Error('a record command appended no MemoryRecorded or MemoryCorroborated');
+  const decision: WriteOutcome = result.decision === 'DUPLICATE' ? 'DUPLICATE' : conflictId ? 'CONFLICTS' : supersedes.length > 0 ? 'SUPERSEDES' : 'NEW';
+  return { ...result, decision, ...(conflictId ? { conflictId } : {}), revision, recordedAt };
+}
+
+export function actorOf(context: CommandContext): { actor?: string; correlationId?: string } {
+  return {
+    ...(context.actor ? { actor: context.actor } : {}),
+    ...(context.correlationId ? { correlationId: context.correlationId } : {}),
+  };
+}

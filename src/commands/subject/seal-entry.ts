@@ -1,0 +1,31 @@
+// Seals an entry's personal fields under the memory's own key before they
+// enter an event, with keyed hashes (per-subject HMAC key) of the canonical
+// plaintext for dedup and fences. Plaintext never leaves this process.
+import { canonicalValueJson } from '../../domain/canonical/canonical-value.js';
+import type { MemoryEntry } from '../../domain/entry/entry.js';
+import { toSealedEntry, type SealedEntry } from '../../domain/entry/sealed-entry.js';
+import { keyedHash } from '../../infrastructure/cipher/keyed-hash.js';
+import { seal } from '../../infrastructure/cipher/seal.js';
+import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
+
+export type EntrySealing = { readonly status: 'sealed'; readonly entry: SealedEntry } | { readonly status: 'subject_forgotten' };
+
+export async function sealEntry(keys: KeyStore, ref: SubjectRef, memoryId: string, entry: MemoryEntry): Promise<EntrySealing> {
+  const subjectKeys = await keys.subjectKeys(ref, { create: true });
+  const memoryKey = await keys.memoryKey(ref, memoryId, { create: true });
+  if (subjectKeys.status !== 'found' || memoryKey.status !== 'found') return { status: 'subject_forgotten' };
+  const { key, keyId } = memoryKey.key;
+  const hashKey = subjectKeys.key.hashKey;
+  const place = { ...ref, memoryId };
+  const sealing = {
+    value: seal(JSON.stringify(entry.value), key, keyId, { ...place, field: 'value' }),
+    valueHash: keyedHash(hashKey, canonicalValueJson(entry.value)),
+    ...(entry.content !== undefined
+      ? {
+          content: seal(entry.content, key, keyId, { ...place, field: 'content' }),
+          contentHash: keyedHash(hashKey, entry.content),
+        }
+      : {}),
+  };
+  return { status: 'sealed', entry: toSealedEntry(entry, sealing) };
+}

@@ -1,0 +1,69 @@
+// An entry after the caller sealed its personal fields: value and content as
+// ciphertext, plus keyed hashes of their canonical plaintext for dedup and
+// fences. This is what commands carry and MemoryRecorded stores.
+import { z } from 'zod';
+import { keyedHashSchema, sealedSchema, type Sealed } from '../events/sealed.js';
+import { instantSchema } from '../values/instant-schema.js';
+import { valueTypeSchema } from '../values/value.js';
+import type { MemoryEntry } from './entry.js';
+import { memoryKeySchema } from './key.js';
+import { normaliseScopes, scopesSchema } from './scopes.js';
+import { sourceRefSchema, sourceSchema } from './source.js';
+import { memoryKindSchema, polaritySchema, sensitivitySchema } from './vocabulary.js';
+
+export const sealedEntrySchema = z.strictObject({
+  kind: memoryKindSchema,
+  key: memoryKeySchema,
+  valueType: valueTypeSchema,
+  /** HMAC-SHA256 (per-subject key) of canonicalValueJson(value). */
+  valueHash: keyedHashSchema,
+  value: sealedSchema,
+  polarity: polaritySchema,
+  content: sealedSchema.optional(),
+  /** HMAC-SHA256 (per-subject key) of the content text, when there is content. */
+  contentHash: keyedHashSchema.optional(),
+  source: sourceSchema,
+  confidence: z.number().min(0).max(1).optional(),
+  sensitivity: sensitivitySchema,
+  scopes: scopesSchema.transform(normaliseScopes),
+  validFrom: instantSchema.optional(),
+  validTo: instantSchema.optional(),
+  expiresAt: instantSchema.optional(),
+  consentRef: sourceRefSchema.optional(),
+});
+export type SealedEntry = z.output<typeof sealedEntrySchema>;
+
+export interface Sealing {
+  readonly value: Sealed;
+  readonly valueHash: string;
+  readonly content?: Sealed;
+  readonly contentHash?: string;
+}
+
+/** Puts a parsed entry and the caller's sealing together; the plaintext value and content do not survive. */
+export function toSealedEntry(entry: MemoryEntry, sealing: Sealing): SealedEntry {
+  if ((entry.content === undefined) !== (sealing.content === undefined)) {
+    throw new TypeError('content must be sealed exactly when the entry has content');
+  }
+  const sealed: SealedEntry = {
+    kind: entry.kind,
+    key: entry.key,
+    valueType: entry.value.type,
+    valueHash: sealing.valueHash,
+    value: sealing.value,
+    polarity: entry.polarity,
+    source: entry.source,
+    sensitivity: entry.sensitivity,
+    scopes: normaliseScopes(entry.scopes),
+  };
+  return {
+    ...sealed,
+    ...(sealing.content !== undefined ? { content: sealing.content } : {}),
+    ...(sealing.contentHash !== undefined ? { contentHash: sealing.contentHash } : {}),
+    ...(entry.confidence !== undefined ? { confidence: entry.confidence } : {}),
+    ...(entry.validFrom !== undefined ? { validFrom: entry.validFrom } : {}),
+    ...(entry.validTo !== undefined ? { validTo: entry.validTo } : {}),
+    ...(entry.expiresAt !== undefined ? { expiresAt: entry.expiresAt } : {}),
+    ...(entry.consentRef !== undefined ? { consentRef: entry.consentRef } : {}),
+  };
+}

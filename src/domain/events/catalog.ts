@@ -1,0 +1,40 @@
+// The whole event catalog: every type, its schema and its current version.
+import type { z } from 'zod';
+import { ARTIFACT_EVENT_SCHEMAS, type ArtifactEvent } from './artifact-events.js';
+import { SUBJECT_EVENT_SCHEMAS, type SubjectEvent } from './subject-events.js';
+
+export const EVENT_SCHEMAS = { ...SUBJECT_EVENT_SCHEMAS, ...ARTIFACT_EVENT_SCHEMAS } as const;
+export type EventType = keyof typeof EVENT_SCHEMAS;
+export type DomainEvent = SubjectEvent | ArtifactEvent;
+
+/** Bump a type's version when its shape changes, and register an upcaster from the old one. */
+export const CURRENT_SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
+  MemoryRecorded: 2,
+  MemoryCorroborated: 1,
+  MemorySuperseded: 1,
+  MemoryRetracted: 1,
+  ConflictDetected: 1,
+  ConflictResolved: 1,
+  TrustChanged: 1,
+  TaintPolicyEscalated: 1,
+  MemoryExpired: 1,
+  MemoryForgotten: 1,
+  SubjectForgotten: 1,
+  SummaryAliasSwitched: 1,
+  DeletionReceiptIssued: 1,
+  ArtifactGenerated: 1,
+  GatePassed: 1,
+  GateFailed: 1,
+  GenerationFailed: 1,
+  ConsolidationRejected: 1,
+};
+
+export function isEventType(type: string): type is EventType {
+  return Object.prototype.hasOwnProperty.call(EVENT_SCHEMAS, type);
+}
+
+export function isSubjectEvent(event: DomainEvent): event is SubjectEvent {
+  return Object.prototype.hasOwnProperty.call(SUBJECT_EVENT_SCHEMAS, event.type);
+}
+
+export type EventSchema = z.ZodType;

@@ -1,0 +1,34 @@
+// Stream names: one subject stream per (tenant, subject) — the consistency
+// boundary of writes — and one stream per artifact.
+import { requireId } from '../values/ids.js';
+
+export const SUBJECT_STREAM_PREFIX = 'memory-';
+export const ARTIFACT_STREAM_PREFIX = 'artifact-';
+
+/** `memory-{tenant}/{subject}`; throws InvalidInput naming `tenant` or `subject`. */
+export function subjectStreamName(tenant: string, subject: string): string {
+  return `${SUBJECT_STREAM_PREFIX}${requireId('tenant', tenant)}/${requireId('subject', subject)}`;
+}
+
+/** `artifact-{artifactId}`; throws InvalidInput naming `artifactId`. */
+export function artifactStreamName(artifactId: string): string {
+  return `${ARTIFACT_STREAM_PREFIX}${requireId('artifactId', artifactId)}`;
+}
+
+/** The stream prefix of all subjects of one tenant (for filtered subscriptions). */
+export function tenantStreamPrefix(tenant: string): string {
+  return `${SUBJECT_STREAM_PREFIX}${requireId('tenant', tenant)}/`;
+}
+
+const SUBJECT_STREAM = /^memory-([A-Za-z0-9][A-Za-z0-9._:@-]{0,127})\/([A-Za-z0-9][A-Za-z0-9._:@-]{0,127})$/;
+const ARTIFACT_STREAM = /^artifact-([A-Za-z0-9][A-Za-z0-9._:@-]{0,127})$/;
+
+export function parseSubjectStreamName(stream: string): { tenant: string; subject: string } | undefined {
+  const m = SUBJECT_STREAM.exec(stream);
+  return m ? { tenant: m[1]!, subject: m[2]! } : undefined;
+}
+
+export function parseArtifactStreamName(stream: string): { artifactId: string } | undefined {
+  const m = ARTIFACT_STREAM.exec(stream);
+  return m ? { artifactId: m[1]! } : undefined;
+}

@@ -1,0 +1,171 @@
+// Events of the subject stream `memory-{tenant}/{subject}` (DESIGN section 3),
+// current schema versions. Personal fields (value, content) are sealed.
+import { z } from 'zod';
+import { memoryKeySchema } from '../entry/key.js';
+import { scopesSchema, normaliseScopes } from '../entry/scopes.js';
+import { sourceRefSchema, sourceSchema, sourceTypeSchema, trustLevelSchema } from '../entry/source.js';
+import { memoryKindSchema, polaritySchema, sensitivitySchema } from '../entry/vocabulary.js';
+import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema } from '../values/ids.js';
+import { instantSchema } from '../values/instant-schema.js';
+import { valueTypeSchema } from '../values/value.js';
+import { aliasTupleSchema } from './alias.js';
+import { clearTextSchema, countSchema, sequenceSchema } from './fields.js';
+import { keyedHashSchema, sealedSchema } from './sealed.js';
+
+export const memoryRecordedSchema = z.strictObject({
+  memoryId: memoryIdSchema,
+  sequence: sequenceSchema,
+  kind: memoryKindSchema,
+  key: memoryKeySchema,
+  valueType: valueTypeSchema,
+  valueHash: keyedHashSchema,
+  value: sealedSchema,
+  polarity: polaritySchema,
+  content: sealedSchema.optional(),
+  contentHash: keyedHashSchema.optional(),
+  source: sourceSchema,
+  /** The source's effective trust when recorded (audit; decisions use the current trust). */
+  trust: trustLevelSchema,
+  confidence: z.number().min(0).max(1).optional(),
+  sensitivity: sensitivitySchema,
+  scopes: scopesSchema.transform(normaliseScopes),
+  /** Always present: a statement that names no start is valid from when it was recorded. */
+  validFrom: instantSchema,
+  validTo: instantSchema.optional(),
+  expiresAt: instantSchema.optional(),
+  consentRef: sourceRefSchema.optional(),
+});
+
+export const memoryCorroboratedSchema = z.strictObject({
+  memoryId: memoryIdSchema,
+  source: sourceSchema,
+  confidence: z.number().min(0).max(1).optional(),
+  corroboratedAt: instantSchema,
+});
+
+export const SUPERSESSION_CAUSES = ['newer_statement', 'explicit', 'conflict_resolution'] as const;
+export type SupersessionCause = (typeof SUPERSESSION_CAUSES)[number];
+
+export const memorySupersededSchema = z.strictObject({
+  memoryId: memoryIdSchema,
+  supersededBy: memoryIdSchema,
+  /** Where the superseded entry's valid window now ends. */
+  validTo: instantSchema,
+  cause: z.enum(SUPERSESSION_CAUSES),
+  supersededAt: instantSchema,
+});
+
+export const memoryRetractedSchema = z.strictObject({
+  memoryId: memoryIdSchema,
+  reason: clearTextSchema,
+  retractedAt: instantSchema,
+});
+
+export const conflictDetectedSchema = z.strictObject({
+  conflictId: conflictIdSchema,
+  key: memoryKeySchema,
+  scopes: scopesSchema.transform(normaliseScopes),
+  /** The disagreeing active entries, in sequence order. */
+  memoryIds: z.array(memoryIdSchema).min(2),
+  detectedAt: instantSchema,
+});
+
+export const conflictResolvedSchema = z.strictObject({
+  conflictId: conflictIdSchema,
+  winner: memoryIdSchema,
+  /** Members superseded by the resolution (each gets a MemorySuperseded in the same batch). */
+  losers: z.array(memoryIdSchema),
+  reason: clearTextSchema.optional(),
+  resolvedAt: instantSchema,
+});
+
+export const trustChangedSchema = z.strictObject({
+  sourceRef: sourceRefSchema,
+  level: trustLevelSchema,
+  /** The override it replaces; absent when the ref had none. */
+  previousLevel: trustLevelSchema.optional(),
+  reason: clearTextSchema.optional(),
+  changedAt: instantSchema,
+});
+
+/** A ref pattern is an exact source ref, or a prefix when it ends with `*`. */
+export const refPatternSchema = z.string().regex(/^[^\s\p{Cc}]{1,512}$/u, { error: 'must be a source ref, or a prefix ending with *' });
+
+export const taintPolicyEscalatedSchema = z.strictObject({
+  /** 1, 2, …: each escalation adds to the policy, never removes. */
+  policyVersion: sequenceSchema,
+  refPatterns: z.array(refPatternSchema),
+  sourceTypes: z.array(sourceTypeSchema),
+  reason: clearTextSchema,
+  escalatedAt: instantSchema,
+});
+
+export const memoryExpiredSchema = z.strictObject({
+  memoryId: memoryIdSchema,
+  expiresAt: instantSchema,
+  expiredAt: instantSchema,
+});
+
+export const memoryForgottenSchema = z.strictObject({
+  memoryId: memoryIdSchema,
+  reason: clearTextSchema.optional(),
+  forgottenAt: instantSchema,
+});
+
+export const subjectForgottenSchema = z.strictObject({
+  reason: clearTextSchema.optional(),
+  forgottenAt: instantSchema,
+});
+
+export const summaryAliasSwitchedSchema = z.strictObject({
+  artifactId: artifactIdSchema,
+  sourceEpoch: countSchema,
+  coversThrough: countSchema,
+  previous: aliasTupleSchema.nullable(),
+  switchedAt: instantSchema,
+});
+
+/** What an erasure invalidated, for the requester and the audit (DESIGN section 8). */
+export const deletionReceiptIssuedSchema = z.strictObject({
+  receiptId: receiptIdSchema,
+  scope: z.enum(['memory', 'subject']),
+  memoryIds: z.array(memoryIdSchema),
+  destroyedKeyIds: z.array(z.string().min(1).max(256)),
+  /** Artifacts whose inputs included forgotten entries (at least the current alias's, when affected). */
+  invalidatedArtifactIds: z.array(artifactIdSchema),
+  issuedAt: instantSchema,
+});
+
+export const SUBJECT_EVENT_SCHEMAS = {
+  MemoryRecorded: memoryRecordedSchema,
+  MemoryCorroborated: memoryCorroboratedSchema,
+  MemorySuperseded: memorySupersededSchema,
+  MemoryRetracted: memoryRetractedSchema,
+  ConflictDetected: conflictDetectedSchema,
+  ConflictResolved: conflictResolvedSchema,
+  TrustChanged: trustChangedSchema,
+  TaintPolicyEscalated: taintPolicyEscalatedSchema,
+  MemoryExpired: memoryExpiredSchema,
+  MemoryForgotten: memoryForgottenSchema,
+  SubjectForgotten: subjectForgottenSchema,
+  SummaryAliasSwitched: summaryAliasSwitchedSchema,
+  DeletionReceiptIssued: deletionReceiptIssuedSchema,
+} as const;
+
+export type SubjectEventType = keyof typeof SUBJECT_EVENT_SCHEMAS;
+export type SubjectEvent = { [T in SubjectEventType]: { readonly type: T; readonly data: z.output<(typeof SUBJECT_EVENT_SCHEMAS)[T]> } }[SubjectEventType];
+export type SubjectEventOf<T extends SubjectEventType> = Extract<SubjectEvent, { type: T }>;
+export type SubjectEventData<T extends SubjectEventType> = SubjectEventOf<T>['data'];
+
+/** The events that change what a summary may be built from (DESIGN section 3): each advances inputEpoch by one. */
+export const EPOCH_ADVANCING_EVENTS: ReadonlySet<SubjectEventType> = new Set<SubjectEventType>([
+  'MemorySuperseded',
+  'MemoryRetracted',
+  'ConflictDetected',
+  'ConflictResolved',
+  'TrustChanged',
+  'TaintPolicyEscalated',
+  'MemoryExpired',
+  'MemoryForgotten',
+  'SubjectForgotten',
+]);

@@ -1,0 +1,112 @@
+// Commands on a subject stream. Every id and the time are inputs (the
+// handler derives ids from the idempotency key and reads the clock), so
+// decide is a pure function of (state, command).
+import { z } from 'zod';
+import { sealedEntrySchema } from '../entry/sealed-entry.js';
+import { sourceRefSchema, sourceTypeSchema, trustLevelSchema } from '../entry/source.js';
+import { clearTextSchema } from '../events/fields.js';
+import { manifestSchema } from '../events/manifest.js';
+import { refPatternSchema } from '../events/subject-events.js';
+import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema } from '../values/ids.js';
+import { instantSchema } from '../values/instant-schema.js';
+
+const now = instantSchema;
+
+export const recordMemorySchema = z.strictObject({
+  type: z.literal('RecordMemory'),
+  memoryId: memoryIdSchema,
+  /** Used only when the decision is CONFLICTS. */
+  conflictId: conflictIdSchema,
+  entry: sealedEntrySchema,
+  now,
+});
+
+export const supersedeMemorySchema = z.strictObject({
+  type: z.literal('SupersedeMemory'),
+  /** The entry being replaced. */
+  memoryId: memoryIdSchema,
+  newMemoryId: memoryIdSchema,
+  /** Used only when the new entry disagrees with another active entry of the slot. */
+  conflictId: conflictIdSchema,
+  entry: sealedEntrySchema,
+  now,
+});
+
+export const retractMemorySchema = z.strictObject({
+  type: z.literal('RetractMemory'),
+  memoryId: memoryIdSchema,
+  reason: clearTextSchema,
+  now,
+});
+
+export const resolveConflictSchema = z.strictObject({
+  type: z.literal('ResolveConflict'),
+  conflictId: conflictIdSchema,
+  winner: memoryIdSchema,
+  reason: clearTextSchema.optional(),
+  now,
+});
+
+export const changeTrustSchema = z.strictObject({
+  type: z.literal('ChangeTrust'),
+  sourceRef: sourceRefSchema,
+  level: trustLevelSchema,
+  reason: clearTextSchema.optional(),
+  now,
+});
+
+export const escalateTaintPolicySchema = z.strictObject({
+  type: z.literal('EscalateTaintPolicy'),
+  refPatterns: z.array(refPatternSchema).default([]),
+  sourceTypes: z.array(sourceTypeSchema).default([]),
+  reason: clearTextSchema,
+  now,
+});
+
+export const expireMemoriesSchema = z.strictObject({
+  type: z.literal('ExpireMemories'),
+  now,
+});
+
+export const forgetMemorySchema = z.strictObject({
+  type: z.literal('ForgetMemory'),
+  memoryId: memoryIdSchema,
+  receiptId: receiptIdSchema,
+  /** Keys the caller destroyed (or will destroy) for this erasure, listed on the receipt. */
+  destroyedKeyIds: z.array(z.string().min(1).max(256)).default([]),
+  /** Artifacts the read side knows derive from the entry; the decider adds the alias's when it covers it. */
+  invalidatedArtifactIds: z.array(artifactIdSchema).default([]),
+  reason: clearTextSchema.optional(),
+  now,
+});
+
+export const forgetSubjectSchema = z.strictObject({
+  type: z.literal('ForgetSubject'),
+  receiptId: receiptIdSchema,
+  destroyedKeyIds: z.array(z.string().min(1).max(256)).default([]),
+  invalidatedArtifactIds: z.array(artifactIdSchema).default([]),
+  reason: clearTextSchema.optional(),
+  now,
+});
+
+export const switchSummaryAliasSchema = z.strictObject({
+  type: z.literal('SwitchSummaryAlias'),
+  manifest: manifestSchema,
+  now,
+});
+
+export const subjectCommandSchema = z.discriminatedUnion('type', [
+  recordMemorySchema,
+  supersedeMemorySchema,
+  retractMemorySchema,
+  resolveConflictSchema,
+  changeTrustSchema,
+  escalateTaintPolicySchema,
+  expireMemoriesSchema,
+  forgetMemorySchema,
+  forgetSubjectSchema,
+  switchSummaryAliasSchema,
+]);
+
+export type SubjectCommand = z.output<typeof subjectCommandSchema>;
+export type SubjectCommandOf<T extends SubjectCommand['type']> = Extract<SubjectCommand, { type: T }>;

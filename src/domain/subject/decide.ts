@@ -1,0 +1,35 @@
+// decide: a pure function of (state, command) — the same inputs always give
+// the same events, which the handler's idempotency relies on.
+import { decideSwitchAlias } from './alias-fence.js';
+import type { SubjectCommand } from './commands.js';
+import { decideResolveConflict } from './conflict-resolution.js';
+import type { DecideResult } from './decision.js';
+import { decideExpire, decideForgetMemory, decideForgetSubject, decideRetract } from './lifecycle.js';
+import type { SubjectState } from './state.js';
+import { decideChangeTrust, decideEscalateTaint } from './trust-policy.js';
+import { decideRecord, decideSupersede } from './write-decision.js';
+
+export function decide(state: SubjectState, command: SubjectCommand): DecideResult {
+  switch (command.type) {
+    case 'RecordMemory':
+      return decideRecord(state, command);
+    case 'SupersedeMemory':
+      return decideSupersede(state, command);
+    case 'RetractMemory':
+      return decideRetract(state, command);
+    case 'ResolveConflict':
+      return decideResolveConflict(state, command);
+    case 'ChangeTrust':
+      return decideChangeTrust(state, command);
+    case 'EscalateTaintPolicy':
+      return decideEscalateTaint(state, command);
+    case 'ExpireMemories':
+      return decideExpire(state, command);
+    case 'ForgetMemory':
+      return decideForgetMemory(state, command);
+    case 'ForgetSubject':
+      return decideForgetSubject(state, command);
+    case 'SwitchSummaryAlias':
+      return decideSwitchAlias(state, command);
+  }
+}

@@ -1,0 +1,173 @@
+// evolve: the subject state after one event. Pure, total (an event about an
+// unknown memory changes only the counters), and it never mutates its input.
+import { slotOf } from '../entry/scopes.js';
+import { EPOCH_ADVANCING_EVENTS, type SubjectEvent, type SubjectEventData } from '../events/subject-events.js';
+import type { ConflictState, EntryState, EntryStatus, SubjectState } from './state.js';
+import { initialState } from './state.js';
+import { PersistentMap } from '../persistent-map/persistent-map.js';
+
+export function evolve(state: SubjectState, event: SubjectEvent): SubjectState {
+  const next = apply(state, event);
+  return EPOCH_ADVANCING_EVENTS.has(event.type) ? { ...next, inputEpoch: next.inputEpoch + 1 } : next;
+}
+
+/** Folds events onto a state (from the initial state by default). */
+export function fold(events: Iterable<SubjectEvent>, from: SubjectState = initialState()): SubjectState {
+  let state = from;
+  for (const event of events) state = evolve(state, event);
+  return state;
+}
+
+function apply(state: SubjectState, event: SubjectEvent): SubjectState {
+  switch (event.type) {
+    case 'MemoryRecorded':
+      return recorded(state, event.data);
+    case 'MemoryCorroborated': {
+      const entry = state.entries.get(event.data.memoryId);
+      return entry ? { ...state, entries: state.entries.set(entry.memoryId, { ...entry, corroborations: entry.corroborations + 1 }) } : state;
+    }
+    case 'MemorySuperseded':
+      return leave(state, event.data.memoryId, 'superseded', { supersededBy: event.data.supersededBy, validTo: event.data.validTo });
+    case 'MemoryRetracted':
+      return leave(state, event.data.memoryId, 'retracted');
+    case 'MemoryExpired':
+      return leave(state, event.data.memoryId, 'expired');
+    case 'MemoryForgotten':
+      return leave(state, event.data.memoryId, 'forgotten');
+    case 'ConflictDetected':
+      return conflictDetected(state, event.data);
+    case 'ConflictResolved': {
+      const conflict = state.conflicts.get(event.data.conflictId);
+      if (!conflict) return state;
+      return {
+        ...state,
+        conflicts: state.conflicts.set(conflict.conflictId, { ...conflict, status: 'resolved', winner: event.data.winner }),
+        openConflictIds: state.openConflictIds.filter((id) => id !== conflict.conflictId),
+      };
+    }
+    case 'TrustChanged':
+      return { ...state, trustOverrides: state.trustOverrides.set(event.data.sourceRef, event.data.level) };
+    case 'TaintPolicyEscalated': {
+      const policy = state.taintPolicy;
+      return {
+        ...state,
+        taintPolicy: {
+          version: Math.max(policy.version, event.data.policyVersion),
+          refPatterns: [...new Set([...policy.refPatterns, ...event.data.refPatterns])].sort(),
+          sourceTypes: [...new Set([...policy.sourceTypes, ...event.data.sourceTypes])].sort(),
+        },
+      };
+    }
+    case 'SubjectForgotten':
+      return subjectForgotten(state);
+    case 'SummaryAliasSwitched':
+      return { ...state, alias: { artifactId: event.data.artifactId, sourceEpoch: event.data.sourceEpoch, coversThrough: event.data.coversThrough } };
+    case 'DeletionReceiptIssued':
+      return state;
+  }
+}
+
+function recorded(state: SubjectState, data: SubjectEventData<'MemoryRecorded'>): SubjectState {
+  if (state.entries.has(data.memoryId)) return { ...state, highWaterMark: Math.max(state.highWaterMark, data.sequence) };
+  const slot = slotOf(data.key, data.scopes);
+  const entry: EntryState = {
+    memoryId: data.memoryId,
+    sequence: data.sequence,
+    kind: data.kind,
+    key: data.key,
+    scopes: data.scopes,
+    slot,
+    valueType: data.valueType,
+    valueHash: data.valueHash,
+    ...(data.contentHash !== undefined ? { contentHash: data.contentHash } : {}),
+    polarity: data.polarity,
+    source: data.source,
+    trustAtRecord: data.trust,
+    ...(data.confidence !== undefined ? { confidence: data.confidence } : {}),
+    sensitivity: data.sensitivity,
+    validFrom: data.validFrom,
+    ...(data.validTo !== undefined ? { validTo: data.validTo } : {}),
+    ...(data.expiresAt !== undefined ? { expiresAt: data.expiresAt } : {}),
+    ...(data.consentRef !== undefined ? { consentRef: data.consentRef } : {}),
+    status: 'active',
+    corroborations: 0,
+    conflictIds: [],
+  };
+  return {
+    ...state,
+    highWaterMark: Math.max(state.highWaterMark, data.sequence),
+    entries: state.entries.set(entry.memoryId, entry),
+    activeBySlot: state.activeBySlot.set(slot, [...(state.activeBySlot.get(slot) ?? []), entry.memoryId]),
+    expiring: entry.expiresAt !== undefined ? state.expiring.set(entry.memoryId, entry.expiresAt) : state.expiring,
+  };
+}
+
+/** An entry stops being active: it leaves its slot and the sweeper's list, and conflicts left with fewer than two active members become moot. */
+function leave(state: SubjectState, memoryId: string, status: Exclude<EntryStatus, 'active'>, patch: Partial<EntryState> = {}): SubjectState {
+  const entry = state.entries.get(memoryId);
+  // Forgetting is final; other statuses may still be overwritten (e.g. a superseded entry retracted).
+  if (!entry || entry.status === 'forgotten') return state;
+  const updated: EntryState = { ...entry, ...patch, status };
+  let next: SubjectState = { ...state, entries: state.entries.set(memoryId, updated) };
+  if (entry.status !== 'active') return next;
+  const slotIds = (next.activeBySlot.get(entry.slot) ?? []).filter((id) => id !== memoryId);
+  next = {
+    ...next,
+    activeBySlot: slotIds.length > 0 ? next.activeBySlot.set(entry.slot, slotIds) : next.activeBySlot.delete(entry.slot),
+    expiring: next.expiring.delete(memoryId),
+  };
+  return mootConflicts(next, entry.conflictIds);
+}
+
+function mootConflicts(state: SubjectState, conflictIds: readonly string[]): SubjectState {
+  let next = state;
+  for (const conflictId of conflictIds) {
+    const conflict = next.conflicts.get(conflictId);
+    if (!conflict || conflict.status !== 'open') continue;
+    const active = conflict.memoryIds.filter((id) => next.entries.get(id)?.status === 'active').length;
+    if (active >= 2) continue;
+    next = {
+      ...next,
+      conflicts: next.conflicts.set(conflictId, { ...conflict, status: 'moot' }),
+      openConflictIds: next.openConflictIds.filter((id) => id !== conflictId),
+    };
+  }
+  return next;
+}
+
+function conflictDetected(state: SubjectState, data: SubjectEventData<'ConflictDetected'>): SubjectState {
+  if (state.conflicts.has(data.conflictId)) return state;
+  const conflict: ConflictState = { conflictId: data.conflictId, key: data.key, scopes: data.scopes, memoryIds: data.memoryIds, status: 'open' };
+  let entries = state.entries;
+  for (const id of data.memoryIds) {
+    const entry = entries.get(id);
+    if (entry) entries = entries.set(id, { ...entry, conflictIds: [...entry.conflictIds, data.conflictId] });
+  }
+  return {
+    ...state,
+    entries,
+    conflicts: state.conflicts.set(conflict.conflictId, conflict),
+    openConflictIds: [...state.openConflictIds, conflict.conflictId].sort(),
+  };
+}
+
+function subjectForgotten(state: SubjectState): SubjectState {
+  let entries = state.entries;
+  for (const entry of state.entries.values()) {
+    if (entry.status !== 'forgotten') entries = entries.set(entry.memoryId, { ...entry, status: 'forgotten' });
+  }
+  let conflicts = state.conflicts;
+  for (const id of state.openConflictIds) {
+    const conflict = conflicts.get(id);
+    if (conflict) conflicts = conflicts.set(id, { ...conflict, status: 'moot' });
+  }
+  return {
+    ...state,
+    entries,
+    conflicts,
+    openConflictIds: [],
+    activeBySlot: PersistentMap.empty(),
+    expiring: PersistentMap.empty(),
+    forgotten: true,
+  };
+}

@@ -1,0 +1,72 @@
+// Sealing personal content: AES-256-GCM with a fresh random nonce, the
+// envelope's alg and keyId plus the value's place (tenant, subject, memory,
+// field) bound as associated data. Plaintext lives only in memory.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { associatedData } from './associated-data.js';
+import { SealBroken, SealedMalformed } from './errors.js';
+import { requireKey } from './key-material.js';
+import type { Sealed } from './sealed.js';
+
+/** Where a sealed value belongs; opening under any other context fails. */
+export interface SealContext {
+  readonly tenant: string;
+  readonly subject: string;
+  /** The memory (or other record, e.g. an artifact id) the value belongs to. */
+  readonly memoryId?: string;
+  /** Which field of it ('content', 'value', 'summary', …), so fields cannot be swapped. */
+  readonly field?: string;
+}
+
+const ALG = 'A256GCM';
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function aadFor(keyId: string, context: SealContext): Buffer {
+  return associatedData('memledger/sealed/v1', {
+    alg: ALG,
+    keyId,
+    tenant: context.tenant,
+    subject: context.subject,
+    memoryId: context.memoryId ?? null,
+    field: context.field ?? null,
+  });
+}
+
+/** Seals a UTF-8 string (callers pass JSON text) under a 32-byte key named keyId. */
+export function seal(plaintext: string, key: Buffer, keyId: string, context: SealContext): Sealed {
+  const nonce = randomBytes(NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', requireKey(key, 'key'), nonce, { authTagLength: TAG_BYTES });
+  cipher.setAAD(aadFor(keyId, context));
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  return { alg: ALG, keyId, iv: nonce.toString('base64'), ct: body.toString('base64') };
+}
+
+function decodeBase64(value: unknown, field: string): Buffer {
+  if (typeof value !== 'string' || !BASE64.test(value)) throw new SealedMalformed(field, 'is not base64');
+  return Buffer.from(value, 'base64');
+}
+
+/**
+ * Opens an envelope. Throws SealedMalformed when it is not an A256GCM envelope
+ * and SealBroken when it fails authentication (tampered, wrong key, wrong context).
+ */
+export function open(sealed: Sealed, key: Buffer, context: SealContext): string {
+  const envelope = sealed as unknown as Record<string, unknown> | null;
+  if (typeof envelope !== 'object' || envelope === null) throw new SealedMalformed('sealed', 'is not an object');
+  if (envelope.alg !== ALG) throw new SealedMalformed('alg', `must be ${ALG}`);
+  if (typeof envelope.keyId !== 'string' || envelope.keyId === '') throw new SealedMalformed('keyId', 'must be a non-empty string');
+  const nonce = decodeBase64(envelope.iv, 'iv');
+  if (nonce.length !== NONCE_BYTES) throw new SealedMalformed('iv', `must be ${NONCE_BYTES} bytes`);
+  const body = decodeBase64(envelope.ct, 'ct');
+  if (body.length < TAG_BYTES) throw new SealedMalformed('ct', `is shorter than the ${TAG_BYTES}-byte tag`);
+
+  const decipher = createDecipheriv('aes-256-gcm', requireKey(key, 'key'), nonce, { authTagLength: TAG_BYTES });
+  decipher.setAAD(aadFor(envelope.keyId, context));
+  decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
+  try {
+    return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+  } catch {
+    throw new SealBroken(envelope.keyId);
+  }
+}

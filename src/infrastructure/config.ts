@@ -1,0 +1,138 @@
+// Where the event store and the projections live, from the environment:
+//   MEMLEDGER_EVENTSTORE_URL  postgres://… | postgresql://… | esdb://… | kurrentdb://…
+//   MEMLEDGER_DATABASE_URL    projections' PostgreSQL (default: the event store's PostgreSQL;
+//                             required when the event store is EventStoreDB)
+//   MEMLEDGER_DATA_DIR        the embedded server's folder (default ./.memledger)
+// With no URL set, both run on the embedded PostgreSQL of the data folder.
+// An empty variable counts as unset (compose files often pass empty values).
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { acquireEmbeddedServer, type EmbeddedServerOptions } from './embedded-postgres/index.js';
+
+export const ENV = {
+  eventStoreUrl: 'MEMLEDGER_EVENTSTORE_URL',
+  databaseUrl: 'MEMLEDGER_DATABASE_URL',
+  dataDir: 'MEMLEDGER_DATA_DIR',
+} as const;
+
+export const DEFAULT_DATA_DIR = './.memledger';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly code = 'invalid_config';
+
+  /** `variable` is the environment variable at fault. */
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+export type EventStoreConnection = { readonly kind: 'postgres'; readonly url: string } | { readonly kind: 'esdb'; readonly url: string };
+
+export interface MemledgerConfig {
+  /** Absent: use the embedded server. */
+  readonly eventStore?: EventStoreConnection;
+  /** Absent: the event store's PostgreSQL. */
+  readonly databaseUrl?: string;
+  /** Absolute. */
+  readonly dataDir: string;
+}
+
+const POSTGRES_SCHEMES = ['postgres:', 'postgresql:'];
+const ESDB_SCHEME = /^(esdb|kurrentdb|kurrent)(\+discover)?:\/\/[^\s/?#]+/i;
+
+function isPostgresUrl(value: string): boolean {
+  try {
+    return POSTGRES_SCHEMES.includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
+const unsetWhenEmpty = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const postgresUrl = z
+  .string()
+  .trim()
+  .refine(isPostgresUrl, { message: 'must be a PostgreSQL URL (postgres://user:password@host:port/database)' });
+
+const eventStoreUrl = z
+  .string()
+  .trim()
+  .refine((value) => isPostgresUrl(value) || ESDB_SCHEME.test(value), {
+    message: 'must be a PostgreSQL URL (postgres://… or postgresql://…) or an EventStoreDB connection string (esdb://… or kurrentdb://…)',
+  })
+  .transform((url): EventStoreConnection => (isPostgresUrl(url) ? { kind: 'postgres', url } : { kind: 'esdb', url }));
+
+const EnvironmentSchema = z.object({
+  [ENV.eventStoreUrl]: z.preprocess(unsetWhenEmpty, eventStoreUrl.optional()),
+  [ENV.databaseUrl]: z.preprocess(unsetWhenEmpty, postgresUrl.optional()),
+  [ENV.dataDir]: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .refine((value) => !value.includes('\0'), { message: 'must be a folder path' })
+      .optional(),
+  ),
+});
+
+/** Reads and checks the configuration; starts nothing. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): MemledgerConfig {
+  const parsed = EnvironmentSchema.safeParse({
+    [ENV.eventStoreUrl]: env[ENV.eventStoreUrl],
+    [ENV.databaseUrl]: env[ENV.databaseUrl],
+    [ENV.dataDir]: env[ENV.dataDir],
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(String(issue?.path[0] ?? 'environment'), issue?.message ?? 'invalid');
+  }
+  const eventStore = parsed.data[ENV.eventStoreUrl];
+  const databaseUrl = parsed.data[ENV.databaseUrl];
+  if (eventStore?.kind === 'esdb' && !databaseUrl) {
+    throw new ConfigError(ENV.databaseUrl, `is required when ${ENV.eventStoreUrl} is EventStoreDB: the projections live in PostgreSQL`);
+  }
+  return {
+    ...(eventStore ? { eventStore } : {}),
+    ...(databaseUrl ? { databaseUrl } : {}),
+    dataDir: resolve(cwd, parsed.data[ENV.dataDir] ?? DEFAULT_DATA_DIR),
+  };
+}
+
+export interface Connections {
+  readonly eventStore: EventStoreConnection;
+  /** The projections' PostgreSQL. */
+  readonly databaseUrl: string;
+  /** True when these point at the data folder's embedded server. */
+  readonly embedded: boolean;
+  /** Lets go of the embedded server (the last process using it stops it); a no-op otherwise. */
+  release(): Promise<void>;
+}
+
+export interface ResolveOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  readonly embedded?: Omit<EmbeddedServerOptions, 'dataDir'>;
+}
+
+/**
+ * The connections to use. Only MEMLEDGER_DATABASE_URL set: the event store
+ * uses that PostgreSQL too (no embedded server behind an explicit database).
+ * Nothing set: the embedded server, started or joined.
+ */
+export async function resolveConnections(options: ResolveOptions = {}): Promise<Connections> {
+  const config = readConfig(options.env ?? process.env, options.cwd ?? process.cwd());
+  const release = async (): Promise<void> => {};
+  if (config.eventStore) {
+    const databaseUrl = config.databaseUrl ?? config.eventStore.url;
+    return { eventStore: config.eventStore, databaseUrl, embedded: false, release };
+  }
+  if (config.databaseUrl) {
+    return { eventStore: { kind: 'postgres', url: config.databaseUrl }, databaseUrl: config.databaseUrl, embedded: false, release };
+  }
+  const server = await acquireEmbeddedServer({ ...options.embedded, dataDir: config.dataDir });
+  return { eventStore: { kind: 'postgres', url: server.url }, databaseUrl: server.url, embedded: true, release: server.release };
+}

@@ -1,0 +1,4 @@
+// The embedded PostgreSQL default: used when no connection is configured.
+export { acquireEmbeddedServer, embeddedServerRunning, APP_DATABASE, type EmbeddedServer, type EmbeddedServerOptions } from './server.js';
+export { EmbeddedServerError } from './errors.js';
+export { folderLayout, type FolderLayout } from './folder-layout.js';

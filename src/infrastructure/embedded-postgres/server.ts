@@ -1,0 +1,286 @@
+// The embedded PostgreSQL server of a data folder, shared by every process
+// that uses the folder.
+//
+// Concurrency: the check-initialise-start section and the check-stop section
+// run under the folder's exclusive lock file, so of several processes starting
+// at once exactly one runs initdb and starts the postmaster while the others
+// wait, then find it running (postmaster.pid names a live postmaster of this
+// cluster, and it answers) and connect to it.
+//
+// Lifetime: each process registers in <dataDir>/clients while it uses the
+// server; release() (or the exit hooks) unregisters it, and the process that
+// leaves nobody behind stops the server (fast shutdown) and waits for it to
+// exit. A process killed with SIGKILL leaves a registration that is ignored
+// because its process is gone; a server left running with no clients is
+// simply reused by the next process, which then stops it on its way out.
+import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { embeddedBinaries, type Binaries } from './binaries.js';
+import { liveClients, registerClient, unregisterClient } from './client-registry.js';
+import { initialiseCluster, readPassword, readSettings, SERVER_ROLE, writeSettings } from './cluster.js';
+import { EmbeddedServerError } from './errors.js';
+import { installExitHooks, uninstallExitHooks } from './exit-hooks.js';
+import { releaseHeldLocksSync, takeFolderLock, takeFolderLockSync, type HeldLock } from './folder-lock.js';
+import { folderLayout, type FolderLayout } from './folder-layout.js';
+import {
+  freePort,
+  portIsFree,
+  runningPostmaster,
+  startPostmaster,
+  stopPostmaster,
+  stopPostmasterSync,
+  type StartOutcome,
+} from './postmaster.js';
+import { isRunning } from './process-identity.js';
+import { ensureAncestorsReachable, openDataDirForTraversal, serverAccount, type ServerAccount } from './server-account.js';
+import { serverLogTail } from './server-log.js';
+import { answers, ensureDatabase } from './server-probe.js';
+
+export const APP_DATABASE = 'memledger';
+
+export interface EmbeddedServerOptions {
+  readonly dataDir: string;
+  /** false skips fsync (initdb and server): for throwaway test folders only. Applies when this call starts the server. */
+  readonly durable?: boolean;
+  /** How long to wait for another process that holds the folder lock. */
+  readonly lockTimeoutMs?: number;
+}
+
+export interface EmbeddedServer {
+  /** The app's database, as the server's superuser role. */
+  readonly url: string;
+  /** The same role on the `postgres` database, for creating databases. */
+  readonly adminUrl: string;
+  readonly dataDir: string;
+  /** Stops using the server; the last process to release stops it. Idempotent. */
+  release(): Promise<void>;
+}
+
+interface Urls {
+  readonly url: string;
+  readonly adminUrl: string;
+}
+
+interface Holding {
+  count: number;
+  readonly urls: Urls;
+}
+
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 30_000;
+const DEFAULT_LOCK_TIMEOUT_MS = 180_000;
+
+const holdings = new Map<string, Holding>();
+/** Folders this process may be registered in, including acquisitions still under way. */
+const touched = new Set<string>();
+/** One operation per folder at a time within this process. */
+const queues = new Map<string, Promise<unknown>>();
+
+function serialized<T>(dataDir: string, operation: () => Promise<T>): Promise<T> {
+  const previous = queues.get(dataDir) ?? Promise.resolve();
+  const next = previous.then(operation, operation);
+  queues.set(dataDir, next.catch(() => undefined));
+  return next;
+}
+
+function urlsFor(password: string, port: number): Urls {
+  const base = `postgres://${SERVER_ROLE}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  return { url: `${base}/${APP_DATABASE}`, adminUrl: `${base}/postgres` };
+}
+
+async function lockFolder(layout: FolderLayout, timeoutMs: number): Promise<HeldLock> {
+  const lock = await takeFolderLock(layout.lockFile, timeoutMs);
+  if (!lock) {
+    throw new EmbeddedServerError(
+      `another process has held ${layout.lockFile} for over ${timeoutMs} ms; if no memledger process is running, delete that file`,
+      layout.dataDir,
+    );
+  }
+  return lock;
+}
+
+/** A postmaster that is running but not answering is starting or stopping: wait for either. */
+async function answersOrDies(layout: FolderLayout, url: string): Promise<boolean> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (await answers(url)) return true;
+    const postmaster = runningPostmaster(layout);
+    if (!postmaster) return false;
+    if (Date.now() >= deadline) {
+      throw new EmbeddedServerError(
+        `PostgreSQL (pid ${postmaster.process.pid}) runs in ${layout.dataDir} but did not accept connections within ${START_TIMEOUT_MS} ms`,
+        layout.dataDir,
+        serverLogTail(layout),
+      );
+    }
+    await sleep(100);
+  }
+}
+
+async function startServer(
+  layout: FolderLayout,
+  account: ServerAccount,
+  binaries: Binaries,
+  password: string,
+  durable: boolean,
+): Promise<Urls> {
+  let settings = readSettings(layout);
+  let outcome: StartOutcome['kind'] = 'port_taken';
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    if (outcome === 'port_taken' && attempt >= 3) break;
+    // The port chosen at first start is kept, unless something else took it meanwhile.
+    const port = settings && (await portIsFree(settings.port)) ? settings.port : await freePort();
+    if (!settings || settings.port !== port) {
+      settings = { port, role: SERVER_ROLE };
+      writeSettings(layout, settings);
+    }
+    const urls = urlsFor(password, port);
+    outcome = (await startPostmaster(layout, account, binaries, { port, probeUrl: urls.adminUrl, durable, timeoutMs: START_TIMEOUT_MS })).kind;
+    if (outcome === 'ready') return urls;
+    if (outcome === 'port_taken') settings = null;
+    else await sleep(250);
+  }
+  throw new EmbeddedServerError(
+    outcome === 'port_taken' ? 'PostgreSQL could not bind a free port after 3 attempts' : 'processes of an earlier PostgreSQL still hold its shared memory',
+    layout.dataDir,
+    serverLogTail(layout),
+  );
+}
+
+async function acquireOnDisk(layout: FolderLayout, options: EmbeddedServerOptions): Promise<Urls> {
+  const account = await serverAccount(layout.dataDir);
+  ensureAncestorsReachable(layout.dataDir, account);
+  mkdirSync(layout.dataDir, { recursive: true, mode: 0o711 });
+  openDataDirForTraversal(layout.dataDir, account);
+  const binaries = await embeddedBinaries(layout.dataDir);
+  const durable = options.durable ?? true;
+  const lock = await lockFolder(layout, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+  let startedHere = false;
+  try {
+    await initialiseCluster(layout, account, binaries, { durable });
+    const password = readPassword(layout);
+    const running = runningPostmaster(layout);
+    let urls = running ? urlsFor(password, running.port) : null;
+    if (!urls || !(await answersOrDies(layout, urls.adminUrl))) {
+      urls = await startServer(layout, account, binaries, password, durable);
+      startedHere = true;
+    }
+    await ensureDatabase(urls.adminUrl, APP_DATABASE);
+    touched.add(layout.dataDir);
+    registerClient(layout.clientsDir);
+    return urls;
+  } catch (error) {
+    const postmaster = startedHere ? runningPostmaster(layout) : null;
+    if (postmaster && liveClients(layout.clientsDir).length === 0) {
+      await stopPostmaster(layout, postmaster.process, STOP_TIMEOUT_MS).catch(() => undefined);
+    }
+    if (error instanceof EmbeddedServerError) throw error;
+    throw new EmbeddedServerError(
+      `could not start the embedded PostgreSQL in ${layout.dataDir}: ${(error as Error).message}`,
+      layout.dataDir,
+      serverLogTail(layout),
+      { cause: error },
+    );
+  } finally {
+    lock.release();
+  }
+}
+
+async function releaseOnDisk(layout: FolderLayout, lockTimeoutMs: number): Promise<void> {
+  const lock = await lockFolder(layout, lockTimeoutMs);
+  try {
+    unregisterClient(layout.clientsDir);
+    touched.delete(layout.dataDir);
+    if (liveClients(layout.clientsDir).length > 0) return;
+    const postmaster = runningPostmaster(layout);
+    if (postmaster) await stopPostmaster(layout, postmaster.process, STOP_TIMEOUT_MS);
+  } finally {
+    lock.release();
+  }
+}
+
+function releaseAllSync(): void {
+  releaseHeldLocksSync();
+  for (const dataDir of touched) {
+    const layout = folderLayout(dataDir);
+    try {
+      unregisterClient(layout.clientsDir);
+      const lock = takeFolderLockSync(layout.lockFile, 5_000);
+      if (!lock) continue;
+      try {
+        const postmaster = liveClients(layout.clientsDir).length === 0 ? runningPostmaster(layout) : null;
+        if (postmaster) stopPostmasterSync(postmaster.process, 10_000);
+      } finally {
+        lock.release();
+      }
+    } catch {
+      // Exiting anyway: a server left running is reused by the next process.
+    }
+  }
+  touched.clear();
+  holdings.clear();
+}
+
+async function releaseAll(): Promise<void> {
+  await Promise.all(
+    [...holdings.keys()].map((dataDir) =>
+      serialized(dataDir, async () => {
+        if (!holdings.delete(dataDir)) return;
+        await releaseOnDisk(folderLayout(dataDir), DEFAULT_LOCK_TIMEOUT_MS).catch(() => undefined);
+      }),
+    ),
+  );
+  if (holdings.size === 0) uninstallExitHooks();
+}
+
+/**
+ * Connects to the data folder's server, initialising the cluster and starting
+ * the server first when needed. Within one process, acquisitions of the same
+ * folder share one registration.
+ */
+export async function acquireEmbeddedServer(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
+  const layout = folderLayout(options.dataDir);
+  const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const urls = await serialized(layout.dataDir, async () => {
+    const holding = holdings.get(layout.dataDir);
+    if (holding) {
+      holding.count += 1;
+      return holding.urls;
+    }
+    installExitHooks({ releaseAll, releaseAllSync });
+    try {
+      const acquired = await acquireOnDisk(layout, options);
+      holdings.set(layout.dataDir, { count: 1, urls: acquired });
+      return acquired;
+    } catch (error) {
+      if (holdings.size === 0) uninstallExitHooks();
+      throw error;
+    }
+  });
+  let released = false;
+  return {
+    ...urls,
+    dataDir: layout.dataDir,
+    release: () =>
+      serialized(layout.dataDir, async () => {
+        if (released) return;
+        released = true;
+        const holding = holdings.get(layout.dataDir);
+        if (!holding) return;
+        holding.count -= 1;
+        if (holding.count > 0) return;
+        holdings.delete(layout.dataDir);
+        try {
+          await releaseOnDisk(layout, lockTimeoutMs);
+        } finally {
+          if (holdings.size === 0) uninstallExitHooks();
+        }
+      }),
+  };
+}
+
+/** For diagnostics and tests: whether a postmaster of this folder is running now. */
+export function embeddedServerRunning(dataDir: string): boolean {
+  const postmaster = runningPostmaster(folderLayout(dataDir));
+  return postmaster !== null && isRunning(postmaster.process);
+}

@@ -1,0 +1,195 @@
+// The EventStore port on EventStoreDB / KurrentDB through @eventstore/db-client.
+// The port has EventStoreDB's semantics, so this adapter mostly translates
+// names; what it adds is reading $all with the port's filter and exclusive
+// `after` (the client's readAll takes no filter and is inclusive).
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  jsonEvent,
+  type AllStreamResolvedEvent,
+  type AppendExpectedRevision,
+  type JSONType,
+  type ReadPosition,
+  type RecordedEvent,
+} from '@eventstore/db-client';
+import {
+  IdempotencyConflict,
+  WrongExpectedVersion,
+  comparePositions,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type Position,
+  type StoredEvent,
+  type Subscription,
+} from '../port.js';
+import { InvalidEventStoreInput, parseAppend, parseReadAll, parseReadStream, parseSubscribeAll, type AppendInput } from '../postgres/input.js';
+import { isSystemEvent, matchesLogFilter, serverSideFilter } from './log-filter.js';
+import { toStoredEvent } from './recorded-event.js';
+import { EsdbSubscription } from './subscription.js';
+
+/** Events per readAll request while filtering on the client side. */
+const PAGE_SIZE = 500;
+
+/** Connects lazily: the first call opens the gRPC channel. `url` is an EventStoreDB connection string (`esdb://host:2113?tls=false`). */
+export function openEsdbEventStore(url: string): EventStore {
+  if (!/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover|kdb|kdb\+discover):\/\//.test(url)) {
+    throw new InvalidEventStoreInput('url', 'expected an EventStoreDB connection string (esdb://…)');
+  }
+  let client: EventStoreDBClient;
+  try {
+    client = EventStoreDBClient.connectionString(url);
+  } catch (error) {
+    throw new InvalidEventStoreInput('url', error instanceof Error ? error.message : String(error));
+  }
+  return new EsdbEventStore(client);
+}
+
+class EsdbEventStore implements EventStore {
+  private readonly subscriptions = new Set<EsdbSubscription>();
+
+  constructor(private readonly client: EventStoreDBClient) {}
+
+  async append(stream: string, events: Parameters<EventStore['append']>[1], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    const input = parseAppend(stream, events, options);
+    try {
+      const result = await this.client.appendToStream(
+        input.stream,
+        input.events.map((event) =>
+          // The caller's id makes a retried append idempotent on the server.
+          jsonEvent({ id: event.id, type: event.type, data: event.data as JSONType, metadata: event.metadata }),
+        ),
+        { expectedRevision: toClientRevision(input.expectedRevision) },
+      );
+      if (!result.position) throw new Error(`EventStoreDB returned no position for an append to ${input.stream}`);
+      return {
+        nextExpectedRevision: Number(result.nextExpectedRevision),
+        position: { commit: result.position.commit, prepare: result.position.prepare },
+      };
+    } catch (error) {
+      throw error instanceof WrongExpectedVersionError ? await this.appendConflict(input, error) : error;
+    }
+  }
+
+  async readStream(stream: string, options?: Parameters<EventStore['readStream']>[1]): Promise<StoredEvent[]> {
+    const input = parseReadStream(stream, options);
+    const backwards = input.options.direction === 'backwards';
+    const read = this.client.readStream(input.stream, {
+      direction: backwards ? BACKWARDS : FORWARDS,
+      fromRevision: input.options.fromRevision !== undefined ? BigInt(input.options.fromRevision) : backwards ? END : START,
+      ...(input.options.maxCount !== undefined ? { maxCount: input.options.maxCount } : {}),
+    });
+    const recorded: RecordedEvent[] = [];
+    try {
+      // Drain the stream before converting: leaving it half-read (a throw
+      // inside the loop) would keep the gRPC call alive and hang dispose().
+      for await (const resolved of read) if (resolved.event) recorded.push(resolved.event);
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+    return recorded.map(toStoredEvent);
+  }
+
+  async readAll(options?: Parameters<EventStore['readAll']>[0]): Promise<StoredEvent[]> {
+    const { after, maxCount = Number.POSITIVE_INFINITY, filter } = parseReadAll(options);
+    const wanted = matchesLogFilter(filter);
+    const events: StoredEvent[] = [];
+    // The server reads $all from a position inclusively; `after` is exclusive,
+    // and each page starts again at the previous page's last event.
+    let from: ReadPosition = after ?? START;
+    let seen: Position | undefined = after;
+    for (;;) {
+      const page = await this.readAllPage(from, FORWARDS);
+      for (const recorded of page) {
+        if (seen && comparePositions(recorded.position, seen) <= 0) continue;
+        seen = recorded.position;
+        if (!wanted(recorded)) continue;
+        events.push(toStoredEvent(recorded));
+        if (events.length >= maxCount) return events;
+      }
+      if (page.length < PAGE_SIZE || !seen) return events;
+      from = seen;
+    }
+  }
+
+  async headPosition(): Promise<Position | undefined> {
+    // Backwards from the end, past the server's own (system) events.
+    let from: ReadPosition = END;
+    for (;;) {
+      const page = await this.readAllPage(from, BACKWARDS);
+      for (const recorded of page) {
+        if (from !== END && comparePositions(recorded.position, from) >= 0) continue;
+        if (!isSystemEvent(recorded)) return { commit: recorded.position.commit, prepare: recorded.position.prepare };
+      }
+      const last = page[page.length - 1];
+      if (page.length < PAGE_SIZE || !last) return undefined;
+      from = last.position;
+    }
+  }
+
+  subscribeAll(options?: Parameters<EventStore['subscribeAll']>[0]): Subscription {
+    const { after, filter } = parseSubscribeAll(options);
+    const wanted = matchesLogFilter(filter);
+    // subscribeToAll's fromPosition is exclusive, like the port's `after`.
+    const source = this.client.subscribeToAll({ fromPosition: after ?? START, filter: serverSideFilter(filter) });
+    const subscription = new EsdbSubscription(
+      source,
+      (resolved: AllStreamResolvedEvent) => (resolved.event && wanted(resolved.event) ? toStoredEvent(resolved.event) : undefined),
+      () => this.subscriptions.delete(subscription),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
+    await this.client.dispose();
+    // dispose() cancels the calls but leaves the channel (and its socket) open.
+    const channel = await (this.client as unknown as { getChannel(): Promise<{ close(): void }> }).getChannel();
+    channel.close();
+  }
+
+  private async readAllPage(from: ReadPosition, direction: typeof FORWARDS | typeof BACKWARDS) {
+    const page: NonNullable<AllStreamResolvedEvent['event']>[] = [];
+    for await (const resolved of this.client.readAll({ fromPosition: from, direction, maxCount: PAGE_SIZE })) {
+      if (resolved.event) page.push(resolved.event);
+    }
+    return page;
+  }
+
+  /**
+   * EventStoreDB answers a retry that matches a stored batch only in part
+   * ("corrupted idempotency") with WrongExpectedVersion too; the port calls
+   * that IdempotencyConflict. With `any` / `stream_exists` on an existing
+   * stream, the server only refuses for that reason; with a revision, it does
+   * when the batch's first event is the one already stored after it.
+   */
+  private async appendConflict(input: AppendInput, error: WrongExpectedVersionError): Promise<Error> {
+    const actual = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);
+    const expected = input.expectedRevision;
+    const firstId = input.events[0]!.id;
+    const wrongVersion = new WrongExpectedVersion(input.stream, expected, actual);
+    if (actual === 'no_stream') return wrongVersion;
+    if (expected === 'any' || expected === 'stream_exists') return new IdempotencyConflict(input.stream, firstId);
+    const following = expected === 'no_stream' ? 0 : expected + 1;
+    if (following > actual) return wrongVersion;
+    const [stored] = await this.readStream(input.stream, { fromRevision: following, maxCount: 1 });
+    return stored?.id === firstId ? new IdempotencyConflict(input.stream, firstId) : wrongVersion;
+  }
+}
+
+function toClientRevision(expected: ExpectedRevision): AppendExpectedRevision {
+  if (expected === 'any') return ANY;
+  if (expected === 'no_stream') return NO_STREAM;
+  if (expected === 'stream_exists') return STREAM_EXISTS;
+  return BigInt(expected);
+}

@@ -1,0 +1,75 @@
+// How the global log is ordered and read, so that a reader never skips an
+// event and never sees one twice although appends commit out of order.
+//
+// The problem: `global_position` comes from a sequence at INSERT time, but
+// transactions commit in another order. If T1 takes position 10 and T2 takes
+// 11, and T2 commits first, a reader ordering by global_position sees 11,
+// checkpoints there, and skips 10 when T1 commits.
+//
+// The mechanism: every event carries the id of the transaction that wrote it
+// (`transaction_id`, an xid8: 64 bits, never wraps) and the log is ordered by
+// (transaction_id, global_position) — that pair is the Position (commit,
+// prepare). A reader only returns rows whose transaction_id is below the xmin
+// of its own snapshot, `pg_snapshot_xmin(pg_current_snapshot())`: every
+// transaction below xmin has already committed or aborted, and any transaction
+// that starts later gets a larger id. So the rows a reader can return form a
+// prefix of the final order that only ever grows at its end: once a reader has
+// returned position p, nothing at or below p can still appear. Within one
+// statement the snapshot that defines xmin is the snapshot that reads the
+// rows, so every committed row below xmin is visible to that same read.
+//
+// Why not the alternatives: serializing appends behind one lock gives true
+// commit order but makes every append wait for the previous one's WAL flush,
+// which defeats group commit (throughput = 1 / fsync latency). Reading the WAL
+// (logical decoding) needs replication privileges and a slot to manage.
+//
+// The order is transaction-start order (xid assignment), not wall-clock commit
+// order; the port only needs a total order in which readers never skip and
+// never go back, and EventStoreDB's (commit, prepare) compares the same way.
+//
+// The cost: a transaction that holds an xid for a long time — anywhere on the
+// server, since xids are cluster-wide — holds xmin back, so events committed
+// after it become readable only when it ends. That delays visibility; it never
+// reorders or loses events. An idle-in-transaction session that has written
+// something stalls readers until it ends (idle_in_transaction_session_timeout
+// bounds that on a server where it matters).
+import type { LogFilter, Position } from '../port.js';
+
+/** Rows below this are final: no transaction that could still add one is running. */
+const STABLE = `(select pg_snapshot_xmin(pg_current_snapshot()))`;
+
+export const EVENT_COLUMNS = `transaction_id::text as commit_position, global_position, stream_name, stream_revision,
+  event_id, type, data, metadata, recorded_at`;
+
+/**
+ * Forwards through the stable part of the log, strictly after $1/$2 (xid8 as
+ * text, bigint), filtered by prefixes ($3 streams, $4 types; null = all), at
+ * most $5 rows (null = all).
+ */
+export const READ_ALL_SQL = `
+  select '0' as commit_position, global_position, stream_name, stream_revision, event_id, type, data, metadata, recorded_at
+    from events
+   where $1::xid8 is not null and global_position > $2::bigint
+     and ($3::text[] is null or stream_name ^@ any($3::text[]))
+     and ($4::text[] is null or type ^@ any($4::text[]))
+   order by global_position
+   limit $5`;
+
+export const HEAD_POSITION_SQL = `
+  select transaction_id::text as commit_position, global_position
+    from events
+   where transaction_id < ${STABLE}
+   order by transaction_id desc, global_position desc
+   limit 1`;
+
+/** Parameters of READ_ALL_SQL. Before every real position: (0, 0). */
+export function readAllParams(after: Position | undefined, filter: LogFilter | undefined, maxCount: number | undefined): unknown[] {
+  const nonEmpty = (list: readonly string[] | undefined) => (list && list.length > 0 ? [...list] : null);
+  return [
+    (after?.commit ?? 0n).toString(),
+    (after?.prepare ?? 0n).toString(),
+    nonEmpty(filter?.streamPrefixes),
+    nonEmpty(filter?.eventTypePrefixes),
+    maxCount ?? null,
+  ];
+}

@@ -1,0 +1,124 @@
+// The PostgreSQL event store (DESIGN section 2): appends through one SQL
+// function call, reads in log order (log-order.ts), catch-up subscriptions
+// woken by LISTEN/NOTIFY (signal.ts, subscription.ts).
+import type pg from 'pg';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  LogFilter,
+  NewEvent,
+  Position,
+  ReadAllOptions,
+  ReadStreamOptions,
+  StoredEvent,
+  SubscribeAllOptions,
+  Subscription,
+} from '../port.js';
+import { appendBatch } from './append.js';
+import { parseAppend, parseReadAll, parseReadStream, parseSubscribeAll } from './input.js';
+import { HEAD_POSITION_SQL, READ_ALL_SQL, readAllParams, EVENT_COLUMNS } from './log-order.js';
+import { toPosition, toStoredEvent, type EventRow } from './rows.js';
+import { LogSignal } from './signal.js';
+import { LogSubscription } from './subscription.js';
+
+const READ_FORWARDS = `select ${EVENT_COLUMNS} from events
+  where stream_name = $1 and stream_revision >= $2 order by stream_revision limit $3`;
+const READ_BACKWARDS = `select ${EVENT_COLUMNS} from events
+  where stream_name = $1 and stream_revision <= $2 order by stream_revision desc limit $3`;
+
+export class EventStoreClosed extends Error {
+  override readonly name = 'EventStoreClosed';
+  constructor() {
+    super('the event store is closed');
+  }
+}
+
+export interface PostgresEventStoreOptions {
+  /** Connection settings for the store's LISTEN/NOTIFY connection. */
+  readonly signalConnection: pg.ClientConfig;
+  /** How often a live subscription reads when no notification arrives. */
+  readonly pollIntervalMs: number;
+}
+
+export class PostgresEventStore implements EventStore {
+  readonly #signal: LogSignal;
+  readonly #subscriptions = new Set<LogSubscription>();
+  #closed = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly options: PostgresEventStoreOptions,
+  ) {
+    this.#signal = new LogSignal(options.signalConnection);
+  }
+
+  async append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    this.#ensureOpen();
+    const result = await appendBatch(this.pool, parseAppend(stream, events, options));
+    this.#signal.appended();
+    return result;
+  }
+
+  async readStream(stream: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
+    this.#ensureOpen();
+    const input = parseReadStream(stream, options);
+    const backwards = input.options.direction === 'backwards';
+    const from = input.options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
+    const { rows } = await this.pool.query<EventRow>({
+      name: backwards ? 'event_store_read_backwards' : 'event_store_read_forwards',
+      text: backwards ? READ_BACKWARDS : READ_FORWARDS,
+      values: [input.stream, from, input.options.maxCount ?? null],
+    });
+    return rows.map(toStoredEvent);
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<StoredEvent[]> {
+    this.#ensureOpen();
+    const input = parseReadAll(options);
+    return this.#readLog(input.after, input.filter, input.maxCount);
+  }
+
+  async headPosition(): Promise<Position | undefined> {
+    this.#ensureOpen();
+    const { rows } = await this.pool.query<{ commit_position: string; global_position: string }>(HEAD_POSITION_SQL);
+    const row = rows[0];
+    return row ? toPosition(row.commit_position, row.global_position) : undefined;
+  }
+
+  subscribeAll(options?: SubscribeAllOptions): Subscription {
+    this.#ensureOpen();
+    const input = parseSubscribeAll(options);
+    const subscription = new LogSubscription(
+      (after, filter, maxCount) => this.#readLog(after, filter, maxCount),
+      this.#signal,
+      this.options.pollIntervalMs,
+      input.after,
+      input.filter,
+      (closed) => this.#subscriptions.delete(closed),
+    );
+    this.#subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all([...this.#subscriptions].map((subscription) => subscription.close()));
+    await this.#signal.close();
+    await this.pool.end();
+  }
+
+  async #readLog(after: Position | undefined, filter: LogFilter | undefined, maxCount: number | undefined): Promise<StoredEvent[]> {
+    const { rows } = await this.pool.query<EventRow>({
+      name: 'event_store_read_all',
+      text: READ_ALL_SQL,
+      values: readAllParams(after, filter, maxCount),
+    });
+    return rows.map(toStoredEvent);
+  }
+
+  #ensureOpen(): void {
+    if (this.#closed) throw new EventStoreClosed();
+  }
+}

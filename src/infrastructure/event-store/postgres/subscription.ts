@@ -1,0 +1,82 @@
+// A catch-up subscription on the global log: read pages after the last
+// delivered position until the stable end of the log, then wait for a
+// NOTIFY wakeup or the poll interval, and read again. Log order guarantees
+// (log-order.ts) make "after the last delivered position" exact.
+import type { LogFilter, Position, StoredEvent, Subscription } from '../port.js';
+import type { LogSignal } from './signal.js';
+
+const PAGE_SIZE = 500;
+
+export interface LogReader {
+  (after: Position | undefined, filter: LogFilter | undefined, maxCount: number): Promise<StoredEvent[]>;
+}
+
+export class LogSubscription implements Subscription {
+  #closed = false;
+  #wakeups = 0;
+  #wake: (() => void) | undefined;
+  #iterator: AsyncGenerator<StoredEvent> | undefined;
+  readonly #stopListening: () => void;
+
+  constructor(
+    private readonly read: LogReader,
+    private readonly signal: LogSignal,
+    private readonly pollIntervalMs: number,
+    private readonly after: Position | undefined,
+    private readonly filter: LogFilter | undefined,
+    private readonly onClose: (subscription: LogSubscription) => void,
+  ) {
+    this.#stopListening = signal.listen(() => {
+      this.#wakeups += 1;
+      this.#wake?.();
+    });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<StoredEvent> {
+    this.#iterator ??= this.#events();
+    return this.#iterator;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stopListening();
+    this.#wake?.();
+    this.onClose(this);
+  }
+
+  async *#events(): AsyncGenerator<StoredEvent> {
+    let after = this.after;
+    try {
+      while (!this.#closed) {
+        const wakeupsBefore = this.#wakeups;
+        const page = await this.read(after, this.filter, PAGE_SIZE);
+        for (const event of page) {
+          if (this.#closed) return;
+          yield event;
+          after = event.position;
+        }
+        // A full page, or a wakeup during the read: there may be more already.
+        if (page.length === PAGE_SIZE || this.#wakeups !== wakeupsBefore) continue;
+        await this.#sleep();
+      }
+    } finally {
+      await this.close();
+    }
+  }
+
+  #sleep(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.signal.ensureListening();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, this.pollIntervalMs);
+      this.#wake = done;
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    }).finally(() => {
+      this.#wake = undefined;
+    });
+  }
+}

@@ -1,0 +1,36 @@
+// Typed failures of the key store and of finding the master key. A forgotten
+// key is not an error (lookups return KeyForgotten); bad ids throw the
+// domain's InvalidInput.
+
+/** MEMLEDGER_MASTER_KEY (or the master key file) does not hold base64 of exactly 32 bytes. */
+export class MasterKeyInvalid extends Error {
+  override readonly name = 'MasterKeyInvalid';
+  readonly code = 'master_key_invalid';
+  constructor(readonly source: string, detail: string) {
+    super(`master key from ${source} is invalid: ${detail}`);
+  }
+}
+
+/** The master key file can be read by other users; refuse it, as ssh does with private keys. */
+export class MasterKeyFileExposed extends Error {
+  override readonly name = 'MasterKeyFileExposed';
+  readonly code = 'master_key_file_exposed';
+  constructor(readonly path: string, readonly mode: number) {
+    super(`master key file ${path} has mode ${(mode & 0o777).toString(8)}; it must be readable by its owner only (chmod 600)`);
+  }
+}
+
+/**
+ * A key row was wrapped by a master key this process does not hold, e.g. the
+ * database was used with MEMLEDGER_MASTER_KEY and this process has none set.
+ */
+export class MasterKeyUnknown extends Error {
+  override readonly name = 'MasterKeyUnknown';
+  readonly code = 'master_key_unknown';
+  constructor(readonly wantedId: string, readonly heldIds: readonly string[]) {
+    super(
+      `key store rows are wrapped by master key ${wantedId}, but this process holds ${heldIds.join(', ') || 'none'}: ` +
+        'set MEMLEDGER_MASTER_KEY (or MEMLEDGER_DATA_DIR) to the one this database was written with',
+    );
+  }
+}

@@ -1,0 +1,70 @@
+// The key hierarchy, as pure functions over bytes:
+//
+//   master key (outside the database)
+//     └─ wraps each subject's 32-byte secret            (key_store_subjects)
+//          ├─ HKDF → dataKey   (AES-256-GCM, subject-level sealed values)
+//          ├─ HKDF → hashKey   (HMAC-SHA256 keyed hashes)
+//          └─ HKDF(secret, salt = master) → memory wrapping key
+//               └─ wraps each memory's 32-byte key       (key_store_memories)
+//
+// dataKey and hashKey depend on the secret alone, so rotating the master key
+// never changes what sealed events need. The memory wrapping key depends on the
+// master key too, so a rotation re-wraps memory keys and retires every old
+// wrapped copy (dead tuples, WAL, backups) once the old master key is destroyed.
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { associatedData } from '../cipher/associated-data.js';
+import { KEY_BYTES } from '../cipher/key-material.js';
+import { unwrapKey, wrapKey } from '../cipher/key-wrap.js';
+import type { MasterKey } from './master-key.js';
+import type { SubjectRef } from './port.js';
+
+function derive(secret: Buffer, salt: Buffer, info: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, salt, info, KEY_BYTES));
+}
+
+export function newKeyId(prefix: 'sk' | 'mk'): string {
+  return `${prefix}_${randomBytes(16).toString('base64url')}`;
+}
+
+export function dataKeyOf(secret: Buffer): Buffer {
+  return derive(secret, Buffer.alloc(0), 'memledger/v1/subject-data-key');
+}
+
+export function hashKeyOf(secret: Buffer): Buffer {
+  return derive(secret, Buffer.alloc(0), 'memledger/v1/subject-hash-key');
+}
+
+function memoryWrappingKey(secret: Buffer, master: MasterKey): Buffer {
+  return derive(secret, master.bytes, 'memledger/v1/memory-key-wrap');
+}
+
+function subjectSecretAad(ref: SubjectRef, keyId: string): Buffer {
+  return associatedData('memledger/subject-secret/v1', { tenant: ref.tenant, subject: ref.subject, keyId });
+}
+
+function memoryKeyAad(ref: SubjectRef, memoryId: string, keyId: string, subjectKeyId: string): Buffer {
+  return associatedData('memledger/memory-key/v1', { tenant: ref.tenant, subject: ref.subject, memoryId, keyId, subjectKeyId });
+}
+
+export function wrapSubjectSecret(master: MasterKey, ref: SubjectRef, keyId: string, secret: Buffer): Buffer {
+  return wrapKey(master.bytes, secret, subjectSecretAad(ref, keyId));
+}
+
+export function unwrapSubjectSecret(master: MasterKey, ref: SubjectRef, keyId: string, wrapped: Buffer): Buffer {
+  return unwrapKey(master.bytes, wrapped, subjectSecretAad(ref, keyId), keyId);
+}
+
+export interface MemoryKeyPlace {
+  readonly ref: SubjectRef;
+  readonly memoryId: string;
+  readonly keyId: string;
+  readonly subjectKeyId: string;
+}
+
+export function wrapMemoryKey(master: MasterKey, secret: Buffer, place: MemoryKeyPlace, key: Buffer): Buffer {
+  return wrapKey(memoryWrappingKey(secret, master), key, memoryKeyAad(place.ref, place.memoryId, place.keyId, place.subjectKeyId));
+}
+
+export function unwrapMemoryKey(master: MasterKey, secret: Buffer, place: MemoryKeyPlace, wrapped: Buffer): Buffer {
+  return unwrapKey(memoryWrappingKey(secret, master), wrapped, memoryKeyAad(place.ref, place.memoryId, place.keyId, place.subjectKeyId), place.keyId);
+}

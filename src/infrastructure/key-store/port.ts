@@ -1,0 +1,95 @@
+// The key store port: per-subject and per-memory keys for crypto-shredding
+// (DESIGN section 8). Forgetting destroys key material; anything sealed under
+// it is unreadable from then on. A KMS-backed adapter can replace the
+// PostgreSQL one behind this interface.
+
+export interface SubjectRef {
+  readonly tenant: string;
+  readonly subject: string;
+}
+
+/** A subject's keys. Both derive from one stored secret, so forgetting the subject destroys both. */
+export interface SubjectKeys {
+  /** `sk_…`; the keyId of envelopes sealed with dataKey. */
+  readonly keyId: string;
+  /** AES-256-GCM key for the subject's own sealed values (e.g. summary text). */
+  readonly dataKey: Buffer;
+  /** HMAC-SHA256 key for keyed hashes (valueHash for fences and dedup). */
+  readonly hashKey: Buffer;
+}
+
+/** One memory's AES-256-GCM key, stored wrapped by its subject. */
+export interface MemoryKey {
+  /** `mk_…`; the keyId of envelopes sealed with key. */
+  readonly keyId: string;
+  readonly memoryId: string;
+  readonly key: Buffer;
+}
+
+export interface KeyFound<K> {
+  readonly status: 'found';
+  readonly key: K;
+  /** True when this call made the key. */
+  readonly created: boolean;
+}
+
+/** The key was destroyed: sealed values under it are gone for good. */
+export interface KeyForgotten {
+  readonly status: 'forgotten';
+  /** What was forgotten: the memory itself, or its whole subject. */
+  readonly scope: 'memory' | 'subject';
+  readonly forgottenAt: Date;
+}
+
+/** No key was ever made (and none was asked for). */
+export interface KeyAbsent {
+  readonly status: 'absent';
+}
+
+export type KeyLookup<K> = KeyFound<K> | KeyForgotten | KeyAbsent;
+
+export interface ForgetResult {
+  /** False when it had already been forgotten (forgetting is idempotent). */
+  readonly forgottenNow: boolean;
+  /** Key ids whose material this call destroyed (empty on a repeat). */
+  readonly destroyedKeyIds: readonly string[];
+  readonly forgottenAt: Date;
+}
+
+export interface KeyIdEntry {
+  readonly keyId: string | null;
+  readonly state: 'live' | 'forgotten';
+  readonly createdAt: Date | null;
+  readonly forgottenAt: Date | null;
+}
+
+export interface SubjectKeyIds {
+  /** Undefined when the subject has neither a key nor a tombstone. */
+  readonly subject?: KeyIdEntry;
+  readonly memories: ReadonlyArray<KeyIdEntry & { readonly memoryId: string }>;
+}
+
+export interface KeyStore {
+  /** With `create`, makes the subject's keys if there are none; a forgotten subject stays forgotten. */
+  subjectKeys(ref: SubjectRef, options: { readonly create: true }): Promise<KeyFound<SubjectKeys> | KeyForgotten>;
+  subjectKeys(ref: SubjectRef, options?: { readonly create?: boolean }): Promise<KeyLookup<SubjectKeys>>;
+
+  /** With `create`, makes the memory's key (and the subject's, if needed); a forgotten memory or subject stays forgotten. */
+  memoryKey(ref: SubjectRef, memoryId: string, options: { readonly create: true }): Promise<KeyFound<MemoryKey> | KeyForgotten>;
+  memoryKey(ref: SubjectRef, memoryId: string, options?: { readonly create?: boolean }): Promise<KeyLookup<MemoryKey>>;
+
+  /** Reads many memory keys of one subject in one round trip (never creates). */
+  memoryKeys(ref: SubjectRef, memoryIds: readonly string[]): Promise<ReadonlyMap<string, KeyLookup<MemoryKey>>>;
+
+  /** Destroys one memory's key and leaves a tombstone so that id never gets a key again. */
+  forgetMemory(ref: SubjectRef, memoryId: string): Promise<ForgetResult>;
+  /** The same for several memories of one subject, in one transaction. */
+  forgetMemories(ref: SubjectRef, memoryIds: readonly string[]): Promise<ForgetResult>;
+  /** Destroys the subject's secret and all its memory keys; the subject never gets keys again. */
+  forgetSubject(ref: SubjectRef): Promise<ForgetResult>;
+
+  /** Ids and states of a subject's keys, never key material (for audit and deletion receipts). */
+  listKeyIds(ref: SubjectRef): Promise<SubjectKeyIds>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,85 @@
+// Forgetting in SQL: key columns set to NULL, rows kept as tombstones. Run
+// inside one transaction. The subject's lock (exclusive) waits for key-making
+// transactions to finish and keeps new ones out until the forget commits; it
+// also serializes forgets of one subject, so batches cannot deadlock on rows.
+import type { Queryable } from './postgres-rows.js';
+import { lockSubjectForForgetting } from './postgres-subject-lock.js';
+import type { SubjectRef } from './port.js';
+
+export interface Tombstoned {
+  /** True when anything went from live (or unknown) to forgotten. */
+  readonly changed: boolean;
+  readonly destroyedKeyIds: string[];
+  readonly forgottenAt: Date;
+}
+
+function keyIds(rows: ReadonlyArray<{ key_id: string | null }>): string[] {
+  return rows.flatMap((row) => (row.key_id === null ? [] : [row.key_id]));
+}
+
+export async function tombstoneMemories(db: Queryable, ref: SubjectRef, memoryIds: readonly string[]): Promise<Tombstoned> {
+  await lockSubjectForForgetting(db, ref);
+  const sorted = [...memoryIds].sort();
+  // Ids that never had a key get a tombstone too, so they can never get one.
+  const inserted = await db.query(
+    `INSERT INTO key_store_memories (tenant, subject, memory_id, forgotten_at)
+     SELECT $1, $2, id, now() FROM unnest($3::text[]) AS id
+     ON CONFLICT (tenant, subject, memory_id) DO NOTHING`,
+    [ref.tenant, ref.subject, sorted],
+  );
+  const destroyed = await db.query<{ key_id: string | null }>(
+    `UPDATE key_store_memories SET wrapped_key = NULL, master_key_id = NULL, forgotten_at = now()
+     WHERE tenant = $1 AND subject = $2 AND memory_id = ANY($3::text[]) AND forgotten_at IS NULL
+     RETURNING key_id`,
+    [ref.tenant, ref.subject, sorted],
+  );
+  const when = await db.query<{ at: Date }>(
+    `SELECT max(forgotten_at) AS at FROM key_store_memories WHERE tenant = $1 AND subject = $2 AND memory_id = ANY($3::text[])`,
+    [ref.tenant, ref.subject, sorted],
+  );
+  return {
+    changed: (inserted.rowCount ?? 0) + (destroyed.rowCount ?? 0) > 0,
+    destroyedKeyIds: keyIds(destroyed.rows),
+    forgottenAt: when.rows[0]!.at,
+  };
+}
+
+export async function tombstoneSubject(db: Queryable, ref: SubjectRef): Promise<Tombstoned> {
+  await lockSubjectForForgetting(db, ref);
+  const inserted = await db.query(
+    `INSERT INTO key_store_subjects (tenant, subject, forgotten_at) VALUES ($1, $2, now())
+     ON CONFLICT (tenant, subject) DO NOTHING`,
+    [ref.tenant, ref.subject],
+  );
+  const subject = await db.query<{ key_id: string | null }>(
+    `UPDATE key_store_subjects SET wrapped_secret = NULL, master_key_id = NULL, forgotten_at = now()
+     WHERE tenant = $1 AND subject = $2 AND forgotten_at IS NULL RETURNING key_id`,
+    [ref.tenant, ref.subject],
+  );
+  // Without the subject secret these are undecryptable already; destroying
+  // them anyway leaves nothing that a leaked old secret could open.
+  const memories = await db.query<{ key_id: string | null }>(
+    `UPDATE key_store_memories SET wrapped_key = NULL, master_key_id = NULL, forgotten_at = now()
+     WHERE tenant = $1 AND subject = $2 AND forgotten_at IS NULL RETURNING key_id`,
+    [ref.tenant, ref.subject],
+  );
+  const when = await db.query<{ at: Date }>(`SELECT forgotten_at AS at FROM key_store_subjects WHERE tenant = $1 AND subject = $2`, [
+    ref.tenant,
+    ref.subject,
+  ]);
+  return {
+    changed: (inserted.rowCount ?? 0) + (subject.rowCount ?? 0) + (memories.rowCount ?? 0) > 0,
+    destroyedKeyIds: [...keyIds(subject.rows), ...keyIds(memories.rows)],
+    forgottenAt: when.rows[0]!.at,
+  };
+}
+
+/**
+ * Writes the tables anew so that no relation file keeps the old row versions
+ * of forgotten keys (plain VACUUM frees their space without overwriting it).
+ * Takes an ACCESS EXCLUSIVE lock on each table while it runs; cannot run in a
+ * transaction block.
+ */
+export async function rewriteTables(db: Queryable, tables: ReadonlyArray<'key_store_subjects' | 'key_store_memories'>): Promise<void> {
+  if (tables.length > 0) await db.query(`VACUUM (FULL) ${tables.join(', ')}`);
+}

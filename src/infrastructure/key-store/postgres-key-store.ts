@@ -1,0 +1,248 @@
+// The key store in the app's PostgreSQL (tables: see the key store migration).
+// Keys are wrapped by the master key (key-hierarchy.ts), so the database alone
+// never holds a usable key. No key material is cached between calls: a key
+// forgotten by another process is gone here at the next call.
+import pg from 'pg';
+import { newKey } from '../cipher/key-material.js';
+import { validMemoryId, validMemoryIds, validSubjectRef } from './input.js';
+import {
+  dataKeyOf,
+  hashKeyOf,
+  newKeyId,
+  unwrapMemoryKey,
+  unwrapSubjectSecret,
+  wrapMemoryKey,
+  wrapSubjectSecret,
+} from './key-hierarchy.js';
+import { MasterKeyUnknown } from './errors.js';
+import type { MasterKey, MasterKeyring } from './master-key.js';
+import type {
+  ForgetResult,
+  KeyForgotten,
+  KeyFound,
+  KeyLookup,
+  KeyStore,
+  MemoryKey,
+  SubjectKeyIds,
+  SubjectKeys,
+  SubjectRef,
+} from './port.js';
+import { rewriteTables, tombstoneMemories, tombstoneSubject } from './postgres-forget.js';
+import { insertMemory, insertSubject, selectAllMemories, selectMemories, selectSubject, type MemoryRow, type Queryable, type SubjectRow } from './postgres-rows.js';
+import { rewrapUnderCurrentMaster, type RewrapResult } from './postgres-rewrap.js';
+import { lockSubjectForMaking } from './postgres-subject-lock.js';
+
+export interface PostgresKeyStoreOptions {
+  /** A pool the caller owns (close() leaves it open)… */
+  readonly pool?: pg.Pool;
+  /** …or a connection string for a pool of its own. */
+  readonly connectionString?: string;
+  readonly masterKeys: MasterKeyring;
+  /**
+   * VACUUM FULL the key tables after each forget (default true), so no
+   * relation file keeps a forgotten key's old row version. Turn it off only
+   * when the caller forgets in bulk and calls rewriteKeyTables() at the end.
+   */
+  readonly rewriteAfterForget?: boolean;
+}
+
+/** A subject row opened: its secret in memory, or why there is none. */
+type OpenedSubject =
+  | { readonly status: 'live'; readonly keyId: string; readonly secret: Buffer; readonly master: MasterKey }
+  | KeyForgotten
+  | { readonly status: 'absent' };
+
+const forgotten = (scope: 'memory' | 'subject', at: Date | null): KeyForgotten => ({ status: 'forgotten', scope, forgottenAt: at ?? new Date(0) });
+
+export class PostgresKeyStore implements KeyStore {
+  private readonly pool: pg.Pool;
+  private readonly ownsPool: boolean;
+  private readonly masterKeys: MasterKeyring;
+  private readonly rewriteAfterForget: boolean;
+
+  constructor(options: PostgresKeyStoreOptions) {
+    if (options.pool) {
+      this.pool = options.pool;
+      this.ownsPool = false;
+    } else if (options.connectionString) {
+      this.pool = new pg.Pool({ connectionString: options.connectionString, max: 4, application_name: 'memledger-key-store' });
+      this.ownsPool = true;
+    } else {
+      throw new TypeError('PostgresKeyStore needs a pool or a connectionString');
+    }
+    this.masterKeys = options.masterKeys;
+    this.rewriteAfterForget = options.rewriteAfterForget ?? true;
+  }
+
+  subjectKeys(ref: SubjectRef, options: { readonly create: true }): Promise<KeyFound<SubjectKeys> | KeyForgotten>;
+  subjectKeys(ref: SubjectRef, options?: { readonly create?: boolean }): Promise<KeyLookup<SubjectKeys>>;
+  async subjectKeys(ref: SubjectRef, options: { readonly create?: boolean } = {}): Promise<KeyLookup<SubjectKeys>> {
+    const valid = validSubjectRef(ref);
+    let row = await selectSubject(this.pool, valid);
+    let created = false;
+    if (row === undefined && options.create) {
+      created = await this.createSubject(this.pool, valid);
+      row = await selectSubject(this.pool, valid);
+    }
+    const opened = this.openSubject(valid, row);
+    if (opened.status !== 'live') return opened;
+    return { status: 'found', created, key: { keyId: opened.keyId, dataKey: dataKeyOf(opened.secret), hashKey: hashKeyOf(opened.secret) } };
+  }
+
+  memoryKey(ref: SubjectRef, memoryId: string, options: { readonly create: true }): Promise<KeyFound<MemoryKey> | KeyForgotten>;
+  memoryKey(ref: SubjectRef, memoryId: string, options?: { readonly create?: boolean }): Promise<KeyLookup<MemoryKey>>;
+  async memoryKey(ref: SubjectRef, memoryId: string, options: { readonly create?: boolean } = {}): Promise<KeyLookup<MemoryKey>> {
+    const valid = validSubjectRef(ref);
+    const id = validMemoryId(memoryId);
+    if (!options.create) return (await this.readMemoryKeys(valid, [id])).get(id)!;
+    return this.inTransaction(async (client) => {
+      // A concurrent forget waits for this transaction, or this waits for it and then sees the tombstone.
+      await lockSubjectForMaking(client, valid);
+      let row = await selectSubject(client, valid);
+      if (row === undefined) {
+        await this.createSubject(client, valid);
+        row = await selectSubject(client, valid);
+      }
+      const subject = this.openSubject(valid, row);
+      if (subject.status === 'forgotten') return subject;
+      if (subject.status !== 'live') throw new Error(`key store: subject row of ${valid.tenant}/${valid.subject} vanished inside a transaction`);
+      const existing = (await selectMemories(client, valid, [id])).get(id);
+      if (existing !== undefined) return this.openMemory(valid, subject, existing);
+      const key = newKey();
+      const keyId = newKeyId('mk');
+      const place = { ref: valid, memoryId: id, keyId, subjectKeyId: subject.keyId };
+      const inserted = await insertMemory(client, valid, {
+        memoryId: id,
+        keyId,
+        subjectKeyId: subject.keyId,
+        masterKeyId: subject.master.id,
+        wrapped: wrapMemoryKey(subject.master, subject.secret, place, key),
+      });
+      if (inserted) return { status: 'found', created: true, key: { keyId, memoryId: id, key } };
+      // Another transaction made (or forgot) it first: use theirs.
+      const theirs = (await selectMemories(client, valid, [id])).get(id);
+      if (theirs === undefined) throw new Error(`key store: memory row ${id} vanished inside a transaction`);
+      return this.openMemory(valid, subject, theirs);
+    });
+  }
+
+  async memoryKeys(ref: SubjectRef, memoryIds: readonly string[]): Promise<ReadonlyMap<string, KeyLookup<MemoryKey>>> {
+    return this.readMemoryKeys(validSubjectRef(ref), validMemoryIds(memoryIds));
+  }
+
+  async forgetMemory(ref: SubjectRef, memoryId: string): Promise<ForgetResult> {
+    return this.forgetMemories(ref, [validMemoryId(memoryId)]);
+  }
+
+  async forgetMemories(ref: SubjectRef, memoryIds: readonly string[]): Promise<ForgetResult> {
+    const valid = validSubjectRef(ref);
+    const ids = validMemoryIds(memoryIds);
+    if (ids.length === 0) throw new TypeError('forgetMemories needs at least one memory id');
+    const done = await this.inTransaction((client) => tombstoneMemories(client, valid, ids));
+    if (this.rewriteAfterForget) await this.rewriteKeyTables(['key_store_memories']);
+    return { forgottenNow: done.changed, destroyedKeyIds: done.destroyedKeyIds, forgottenAt: done.forgottenAt };
+  }
+
+  async forgetSubject(ref: SubjectRef): Promise<ForgetResult> {
+    const valid = validSubjectRef(ref);
+    const done = await this.inTransaction((client) => tombstoneSubject(client, valid));
+    if (this.rewriteAfterForget) await this.rewriteKeyTables(['key_store_subjects', 'key_store_memories']);
+    return { forgottenNow: done.changed, destroyedKeyIds: done.destroyedKeyIds, forgottenAt: done.forgottenAt };
+  }
+
+  async listKeyIds(ref: SubjectRef): Promise<SubjectKeyIds> {
+    const valid = validSubjectRef(ref);
+    const subject = await selectSubject(this.pool, valid);
+    const memories = await selectAllMemories(this.pool, valid);
+    const entry = (row: SubjectRow | MemoryRow) => ({
+      keyId: row.key_id,
+      state: row.forgotten_at === null ? ('live' as const) : ('forgotten' as const),
+      createdAt: row.created_at,
+      forgottenAt: row.forgotten_at,
+    });
+    return {
+      ...(subject !== undefined ? { subject: entry(subject) } : {}),
+      memories: memories.map((row) => ({ memoryId: row.memory_id, ...entry(row) })),
+    };
+  }
+
+  /** VACUUM FULL: see rewriteAfterForget and the key store migration's note on residue. */
+  async rewriteKeyTables(tables: ReadonlyArray<'key_store_subjects' | 'key_store_memories'> = ['key_store_subjects', 'key_store_memories']): Promise<void> {
+    await rewriteTables(this.pool, tables);
+  }
+
+  /** Re-wraps every live row still under a previous master key; afterwards the old key can be destroyed. */
+  async rewrapUnderCurrentMaster(): Promise<RewrapResult> {
+    const result = await rewrapUnderCurrentMaster(this.pool, this.masterKeys, (id) => this.master(id));
+    await this.rewriteKeyTables();
+    return result;
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsPool) await this.pool.end();
+  }
+
+  private async createSubject(db: Queryable, ref: SubjectRef): Promise<boolean> {
+    const keyId = newKeyId('sk');
+    const master = this.masterKeys.current;
+    return insertSubject(db, ref, keyId, master.id, wrapSubjectSecret(master, ref, keyId, newKey()));
+  }
+
+  private async readMemoryKeys(ref: SubjectRef, ids: readonly string[]): Promise<Map<string, KeyLookup<MemoryKey>>> {
+    const subject = this.openSubject(ref, await selectSubject(this.pool, ref));
+    const rows = ids.length > 0 && subject.status !== 'forgotten' ? await selectMemories(this.pool, ref, ids) : new Map<string, MemoryRow>();
+    return new Map(
+      ids.map((id): [string, KeyLookup<MemoryKey>] => {
+        if (subject.status === 'forgotten') return [id, subject];
+        const row = rows.get(id);
+        if (row === undefined) return [id, { status: 'absent' }];
+        return [id, this.openMemory(ref, subject, row)];
+      }),
+    );
+  }
+
+  private openSubject(ref: SubjectRef, row: SubjectRow | undefined): OpenedSubject {
+    if (row === undefined) return { status: 'absent' };
+    if (row.forgotten_at !== null || row.wrapped_secret === null || row.key_id === null || row.master_key_id === null) {
+      return forgotten('subject', row.forgotten_at);
+    }
+    const master = this.master(row.master_key_id);
+    return { status: 'live', keyId: row.key_id, master, secret: unwrapSubjectSecret(master, ref, row.key_id, row.wrapped_secret) };
+  }
+
+  private openMemory(ref: SubjectRef, subject: OpenedSubject, row: MemoryRow): KeyFound<MemoryKey> | KeyForgotten {
+    if (row.forgotten_at !== null || row.wrapped_key === null || row.key_id === null || row.subject_key_id === null || row.master_key_id === null) {
+      return forgotten('memory', row.forgotten_at);
+    }
+    if (subject.status === 'forgotten') return subject;
+    if (subject.status !== 'live') throw new Error(`key store: memory ${row.memory_id} has a key but its subject has none`);
+    // The memory's wrapping key derives from the master key named on its own row (they differ only mid-rotation).
+    const master = this.master(row.master_key_id);
+    const place = { ref, memoryId: row.memory_id, keyId: row.key_id, subjectKeyId: row.subject_key_id };
+    return { status: 'found', created: false, key: { keyId: row.key_id, memoryId: row.memory_id, key: unwrapMemoryKey(master, subject.secret, place, row.wrapped_key) } };
+  }
+
+  private master(id: string): MasterKey {
+    const { current, previous } = this.masterKeys;
+    const found = [current, ...previous].find((key) => key.id === id);
+    if (found === undefined) throw new MasterKeyUnknown(id, [current, ...previous].map((key) => key.id));
+    return found;
+  }
+
+  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').then(
+        () => client.release(),
+        (rollbackError: Error) => client.release(rollbackError),
+      );
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,12 @@
+// Every migration of the app's PostgreSQL schema, in the order they run.
+// Kysely runs them by name (alphabetically), so names start with a zero-padded
+// number; to add one, add a file and one line here. Never rename or remove an
+// applied migration.
+import type { Migration } from 'kysely';
+import { eventStoreMigration } from './0001-event-store.js';
+import { keyStoreMigration } from './0002-key-store.js';
+
+export const migrations: Readonly<Record<string, Migration>> = {
+  '0001_event_store': eventStoreMigration,
+  '0002_key_store': keyStoreMigration,
+};

@@ -1,0 +1,62 @@
+// `memledger events`: the decoded subject stream, personal fields opened in
+// memory where their key still exists and marked forgotten where it does not.
+import { decodeStoredEvent } from '../domain/events/decode.js';
+import type { Sealed } from '../domain/events/sealed.js';
+import { subjectStreamName } from '../domain/events/stream-names.js';
+import type { EventStore, StoredEvent } from '../infrastructure/event-store/port.js';
+import { open } from '../infrastructure/cipher/seal.js';
+import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../infrastructure/key-store/port.js';
+import { formatPosition } from '../infrastructure/event-store/port.js';
+
+/** A personal field as a read path shows it. */
+export type OpenedField = { readonly status: 'readable'; readonly plaintext: unknown } | { readonly status: 'forgotten' };
+
+export interface DecodedEvent {
+  readonly revision: number;
+  readonly position: string;
+  readonly recordedAt: string;
+  readonly id: string;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: StoredEvent['metadata'];
+}
+
+const PAGE = 4096;
+
+export async function readSubjectEvents(store: EventStore, keys: KeyStore, ref: SubjectRef): Promise<DecodedEvent[]> {
+  const stream = subjectStreamName(ref.tenant, ref.subject);
+  const stored: StoredEvent[] = [];
+  for (;;) {
+    const page = await store.readStream(stream, { fromRevision: stored.length, maxCount: PAGE });
+    stored.push(...page);
+    if (page.length < PAGE) break;
+  }
+  const memoryIds = stored.flatMap((s) => (s.type === 'MemoryRecorded' ? [(s.data as { memoryId: string }).memoryId] : []));
+  const memoryKeys = memoryIds.length > 0 ? await keys.memoryKeys(ref, memoryIds) : new Map<string, KeyLookup<MemoryKey>>();
+  return stored.map((s) => {
+    const event = decodeStoredEvent(s);
+    const data =
+      event.type === 'MemoryRecorded'
+        ? {
+            ...event.data,
+            value: openField(memoryKeys.get(event.data.memoryId), ref, event.data.memoryId, 'value', event.data.value, true),
+            ...(event.data.content ? { content: openField(memoryKeys.get(event.data.memoryId), ref, event.data.memoryId, 'content', event.data.content, false) } : {}),
+          }
+        : event.data;
+    return {
+      revision: s.streamRevision,
+      position: formatPosition(s.position),
+      recordedAt: s.recordedAt.toISOString(),
+      id: s.id,
+      type: s.type,
+      data,
+      metadata: s.metadata,
+    };
+  });
+}
+
+function openField(lookup: KeyLookup<MemoryKey> | undefined, ref: SubjectRef, memoryId: string, field: string, sealed: Sealed, json: boolean): OpenedField {
+  if (!lookup || lookup.status !== 'found' || lookup.key.keyId !== sealed.keyId) return { status: 'forgotten' };
+  const text = open(sealed, lookup.key.key, { ...ref, memoryId, field });
+  return { status: 'readable', plaintext: json ? JSON.parse(text) : text };
+}

@@ -1,0 +1,32 @@
+// The shared contract suite against the EventStoreDB adapter, with the real
+// @eventstore/db-client talking gRPC to a wire-level double of the server
+// (test/support/esdb-wire-double). This proves the adapter's wiring — the
+// requests it has the client send, the answers it parses, the errors it maps —
+// and runs here without Docker. It is no proof of EventStoreDB's semantics:
+// the double only imitates them; test/contract/esdb.test.ts runs the same
+// suite against a real server where one is reachable.
+//
+// Twice: once as a 21.10+ server that advertises BatchAppend through
+// ServerFeatures (the client then appends with BatchAppend), once as a server
+// without ServerFeatures (the client falls back to Append).
+// The double applies appends one at a time in a single thread, so the
+// concurrent-writers ordering cases run too.
+import { openEsdbEventStore } from '../../src/infrastructure/event-store/esdb/esdb-event-store.js';
+import { startEsdbWireDouble, type EsdbWireDouble, type EsdbWireDoubleOptions } from '../support/esdb-wire-double/server.js';
+import { describeEventStoreContract } from './event-store.contract.js';
+
+const modes: Array<{ label: string; serverFeatures: EsdbWireDoubleOptions['serverFeatures'] }> = [
+  { label: 'BatchAppend, as advertised by 21.10+ servers', serverFeatures: 'advertise-batch-append' },
+  { label: 'Append, for servers without ServerFeatures', serverFeatures: 'unimplemented' },
+];
+
+for (const { label, serverFeatures } of modes) {
+  let started: Promise<EsdbWireDouble> | undefined;
+  const double = () => (started ??= startEsdbWireDouble({ serverFeatures }));
+
+  describeEventStoreContract({
+    name: `EventStoreDB adapter over a wire-level gRPC double (${label})`,
+    open: async () => openEsdbEventStore((await double()).url),
+    close: async () => (await started)?.close(),
+  });
+}

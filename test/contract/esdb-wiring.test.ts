@@ -1,0 +1,178 @@
+// The EventStoreDB adapter's own wiring, beyond the shared contract: which
+// gRPC calls the real client makes, how the server's answers map to the
+// port's errors, client-side filtering and paging of $all. Runs against the
+// wire-level double (test/support/esdb-wire-double), which proves wiring, not
+// EventStoreDB's semantics.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEsdbEventStore } from '../../src/infrastructure/event-store/esdb/esdb-event-store.js';
+import { UnreadableStoredEvent } from '../../src/infrastructure/event-store/esdb/recorded-event.js';
+import { IdempotencyConflict, WrongExpectedVersion, type EventStore, type NewEvent, type StoredEvent } from '../../src/infrastructure/event-store/port.js';
+import { InvalidEventStoreInput } from '../../src/infrastructure/event-store/postgres/input.js';
+import { startEsdbWireDouble, type EsdbWireDouble, type EsdbWireDoubleOptions } from '../support/esdb-wire-double/server.js';
+
+const STREAMS = '/event_store.client.streams.Streams';
+const SERVER_FEATURES = '/event_store.client.server_features.ServerFeatures/GetSupportedMethods';
+
+function event(type: string, data: unknown = { n: 1 }): NewEvent {
+  return { id: randomUUID(), type, data, metadata: { schemaVersion: 1, actor: 'tester', correlationId: randomUUID() } };
+}
+
+function rawEvent(type: string, data: string, customMetadata: string, contentType = 'application/json') {
+  return { id: randomUUID(), type, contentType, data: Buffer.from(data), customMetadata: Buffer.from(customMetadata) };
+}
+
+async function take(subscription: AsyncIterable<StoredEvent>, count: number): Promise<StoredEvent[]> {
+  const received: StoredEvent[] = [];
+  if (count === 0) return received;
+  for await (const stored of subscription) {
+    received.push(stored);
+    if (received.length === count) break;
+  }
+  return received;
+}
+
+const modes: EsdbWireDoubleOptions['serverFeatures'][] = ['advertise-batch-append', 'unimplemented'];
+
+describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (ServerFeatures: %s)', (serverFeatures) => {
+  let double: EsdbWireDouble;
+  let store: EventStore;
+  const prefix = () => `wiring-${randomUUID().slice(0, 8)}-`;
+
+  beforeAll(async () => {
+    double = await startEsdbWireDouble({ serverFeatures });
+    store = openEsdbEventStore(double.url);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await double?.close();
+  });
+
+  it('puts ServerFeatures first, then appends through the method the server advertises, and reads through Read', async () => {
+    const own = await startEsdbWireDouble({ serverFeatures });
+    const ownStore = openEsdbEventStore(own.url);
+    try {
+      const stream = `${prefix()}calls`;
+      await ownStore.append(stream, [event('Noted')], { expectedRevision: 'no_stream' });
+      await ownStore.readStream(stream);
+      await ownStore.readAll({ filter: { streamPrefixes: [stream] } });
+      expect(own.calls[0]).toBe(SERVER_FEATURES);
+      const appendMethod = serverFeatures === 'advertise-batch-append' ? `${STREAMS}/BatchAppend` : `${STREAMS}/Append`;
+      expect(own.calls.slice(1)).toEqual([appendMethod, `${STREAMS}/Read`, `${STREAMS}/Read`]);
+    } finally {
+      await ownStore.close();
+      await own.close();
+    }
+  });
+
+  it('maps WrongExpectedVersionError to the port error with stream, expected and actual, and writes nothing', async () => {
+    const stream = `${prefix()}wev`;
+    await store.append(stream, [event('A'), event('B')], { expectedRevision: 'no_stream' });
+    const cases: Array<[Parameters<EventStore['append']>[2]['expectedRevision'], string, number | 'no_stream']> = [
+      [0, stream, 1],
+      ['no_stream', stream, 1],
+      ['stream_exists', `${stream}-missing`, 'no_stream'],
+      [3, `${stream}-missing`, 'no_stream'],
+    ];
+    for (const [expectedRevision, target, actual] of cases) {
+      const error = await store.append(target, [event('C')], { expectedRevision }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WrongExpectedVersion);
+      expect(error).toMatchObject({ stream: target, expected: expectedRevision, actual });
+    }
+    expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['A', 'B']);
+    expect(await store.readStream(`${stream}-missing`)).toEqual([]);
+  });
+
+  it('reports a retry that matches a stored batch only in part as IdempotencyConflict (the server says WrongExpectedVersion)', async () => {
+    const stream = `${prefix()}partial`;
+    const first = event('A');
+    await store.append(stream, [first, event('B')], { expectedRevision: 'no_stream' });
+    for (const expectedRevision of ['any', 'stream_exists', 'no_stream'] as const) {
+      const error = await store.append(stream, [first, event('Other')], { expectedRevision }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(IdempotencyConflict);
+      expect(error).toMatchObject({ stream, eventId: first.id });
+    }
+    expect(await store.readStream(stream)).toHaveLength(2);
+  });
+
+  it('round-trips ids, data, metadata and a millisecond recordedAt', async () => {
+    const stream = `${prefix()}roundtrip`;
+    const sent = { id: randomUUID().toUpperCase(), type: 'Remembered', data: { text: 'ü', list: [1, null, true] }, metadata: { schemaVersion: 3, actor: 'a', causationId: 'c', correlationId: 'k' } };
+    const before = Date.now();
+    await store.append(stream, [sent], { expectedRevision: 'any' });
+    const [stored] = await store.readStream(stream);
+    expect(stored).toMatchObject({ id: sent.id.toLowerCase(), type: sent.type, data: sent.data, metadata: sent.metadata, stream, streamRevision: 0 });
+    expect(stored!.recordedAt).toBeInstanceOf(Date);
+    expect(stored!.recordedAt.getTime()).toBeGreaterThanOrEqual(before);
+    expect(stored!.recordedAt.getTime() % 1).toBe(0);
+  });
+
+  it('keeps system events ($-streams, $-types) out of readAll, headPosition and subscriptions', async () => {
+    const stream = `${prefix()}system`;
+    const subscription = store.subscribeAll({ after: await store.headPosition() });
+    await store.append(stream, [event('Mine')], { expectedRevision: 'no_stream' });
+    double.log.commit('$stats-127.0.0.1:2113', { kind: 'any' }, [rawEvent('$statsCollected', '{}', '')]);
+    double.log.commit(stream, { kind: 'any' }, [rawEvent('$metadata', '{}', '{"schemaVersion":1}')]);
+    const all = await store.readAll();
+    expect(all.filter((e) => e.stream.startsWith('$') || e.type.startsWith('$'))).toEqual([]);
+    const mine = all.filter((e) => e.stream === stream);
+    expect(mine.map((e) => e.type)).toEqual(['Mine']);
+    expect(await store.headPosition()).toEqual(mine[0]!.position);
+    await store.append(stream, [event('Later')], { expectedRevision: 'any' });
+    const received = await take(subscription, 2);
+    expect(received.map((e) => `${e.stream}:${e.type}`)).toEqual([`${stream}:Mine`, `${stream}:Later`]);
+    await subscription.close();
+  });
+
+  it('reads $all past page boundaries with `after` exclusive, inside a batch too', async () => {
+    const stream = `${prefix()}paging`;
+    for (let batch = 0; batch < 12; batch++) {
+      await store.append(stream, Array.from({ length: 100 }, (_, i) => event('Paged', { n: batch * 100 + i })), { expectedRevision: 'any' });
+    }
+    const filter = { streamPrefixes: [stream] };
+    const all = await store.readAll({ filter });
+    expect(all.map((e) => (e.data as { n: number }).n)).toEqual(Array.from({ length: 1200 }, (_, n) => n));
+    // Event 549 sits inside a batch and past the first 500-event page.
+    const after = await store.readAll({ filter, after: all[549]!.position, maxCount: 600 });
+    expect(after.map((e) => (e.data as { n: number }).n)).toEqual(Array.from({ length: 600 }, (_, i) => 550 + i));
+    expect(await store.readStream(stream, { fromRevision: 1198 })).toHaveLength(2);
+  });
+
+  it('filters a subscription on stream and event-type prefixes together (the server filters on one of them)', async () => {
+    const base = prefix();
+    const subscription = store.subscribeAll({ after: await store.headPosition(), filter: { streamPrefixes: [`${base}a`], eventTypePrefixes: ['Keep'] } });
+    await store.append(`${base}a-1`, [event('KeepThis'), event('DropThis')], { expectedRevision: 'any' });
+    await store.append(`${base}b-1`, [event('KeepThis')], { expectedRevision: 'any' });
+    await store.append(`${base}a-2`, [event('KeepToo')], { expectedRevision: 'any' });
+    const received = await take(subscription, 2);
+    expect(received.map((e) => `${e.stream}:${e.type}`)).toEqual([`${base}a-1:KeepThis`, `${base}a-2:KeepToo`]);
+    await subscription.close();
+  });
+
+  it('refuses events other writers left unreadable, naming the field', async () => {
+    const stream = `${prefix()}foreign`;
+    double.log.commit(stream, { kind: 'any' }, [rawEvent('NoVersion', '{}', '{"actor":"x"}')]);
+    await expect(store.readStream(stream)).rejects.toMatchObject({ name: 'UnreadableStoredEvent', field: 'metadata.schemaVersion', stream });
+    const binary = `${prefix()}binary`;
+    double.log.commit(binary, { kind: 'any' }, [rawEvent('Bytes', 'xyz', '{"schemaVersion":1}', 'application/octet-stream')]);
+    await expect(store.readAll({ filter: { streamPrefixes: [binary] } })).rejects.toBeInstanceOf(UnreadableStoredEvent);
+  });
+
+  it('rejects bad input with a typed error naming the field before anything goes on the wire', async () => {
+    const stream = `${prefix()}bad`;
+    const callsBefore = double.calls.length;
+    const error = await store.append(stream, [event('Fine'), { ...event('Bad'), id: 'not-a-uuid' }], { expectedRevision: 'any' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidEventStoreInput);
+    expect(error).toMatchObject({ field: 'events.1.id' });
+    expect(double.calls.length).toBe(callsBefore);
+    expect(() => openEsdbEventStore('postgres://localhost/x')).toThrow(InvalidEventStoreInput);
+  });
+
+  it('ends the iteration of open subscriptions when the store closes', async () => {
+    const own = openEsdbEventStore(double.url);
+    const subscription = own.subscribeAll({ filter: { streamPrefixes: [prefix()] } });
+    const iteration = take(subscription, 1);
+    await own.close();
+    expect(await iteration).toEqual([]);
+  });
+});

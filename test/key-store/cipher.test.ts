@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { KeyLengthInvalid, KeyUnwrapFailed, SealBroken, SealedMalformed } from '../../src/infrastructure/cipher/errors.js';
+import { keyedHash } from '../../src/infrastructure/cipher/keyed-hash.js';
+import { unwrapKey, wrapKey } from '../../src/infrastructure/cipher/key-wrap.js';
+import { open, seal, type SealContext } from '../../src/infrastructure/cipher/seal.js';
+import { sealedSchema } from '../../src/domain/events/sealed.js';
+
+const key = randomBytes(32);
+const context: SealContext = { tenant: 'acme', subject: 'user-1', memoryId: 'm-1', field: 'value' };
+const plaintext = JSON.stringify({ type: 'text', text: '+1 555 0100 7788' });
+
+function flipByte(base64: string, index: number): string {
+  const bytes = Buffer.from(base64, 'base64');
+  bytes[index] = bytes[index]! ^ 0x01;
+  return bytes.toString('base64');
+}
+
+describe('seal / open', () => {
+  it('round-trips and produces the domain envelope without the plaintext in it', () => {
+    const sealed = seal(plaintext, key, 'mk_1', context);
+    expect(sealedSchema.parse(sealed)).toEqual(sealed);
+    expect(Object.keys(sealed).sort()).toEqual(['alg', 'ct', 'iv', 'keyId']);
+    expect(JSON.stringify(sealed)).not.toContain('555');
+    expect(Buffer.from(sealed.iv, 'base64')).toHaveLength(12);
+    expect(Buffer.from(sealed.ct, 'base64')).toHaveLength(Buffer.byteLength(plaintext) + 16);
+    expect(open(sealed, key, context)).toBe(plaintext);
+  });
+
+  it('uses a fresh nonce each time', () => {
+    const a = seal(plaintext, key, 'mk_1', context);
+    const b = seal(plaintext, key, 'mk_1', context);
+    expect(a.iv).not.toBe(b.iv);
+    expect(a.ct).not.toBe(b.ct);
+  });
+
+  it('detects tampering with the ciphertext, the tag, the nonce or the keyId', () => {
+    const sealed = seal(plaintext, key, 'mk_1', context);
+    const ctLength = Buffer.from(sealed.ct, 'base64').length;
+    const tampered = [
+      { ...sealed, ct: flipByte(sealed.ct, 0) },
+      { ...sealed, ct: flipByte(sealed.ct, ctLength - 1) },
+      { ...sealed, iv: flipByte(sealed.iv, 5) },
+      { ...sealed, keyId: 'mk_2' },
+    ];
+    for (const envelope of tampered) {
+      expect(() => open(envelope, key, context)).toThrow(SealBroken);
+    }
+  });
+
+  it('refuses to open under another tenant, subject, memory or field, or with another key', () => {
+    const sealed = seal(plaintext, key, 'mk_1', context);
+    for (const other of [
+      { ...context, tenant: 'other' },
+      { ...context, subject: 'user-2' },
+      { ...context, memoryId: 'm-2' },
+      { ...context, field: 'content' },
+      { tenant: context.tenant, subject: context.subject },
+    ]) {
+      expect(() => open(sealed, key, other)).toThrow(SealBroken);
+    }
+    expect(() => open(sealed, randomBytes(32), context)).toThrow(SealBroken);
+  });
+
+  it('names the malformed part of an envelope', () => {
+    const sealed = seal(plaintext, key, 'mk_1', context);
+    const cases: Array<[unknown, string]> = [
+      [{ ...sealed, alg: 'A128GCM' }, 'alg'],
+      [{ ...sealed, keyId: '' }, 'keyId'],
+      [{ ...sealed, iv: 'not base64!' }, 'iv'],
+      [{ ...sealed, iv: Buffer.alloc(8).toString('base64') }, 'iv'],
+      [{ ...sealed, ct: Buffer.alloc(15).toString('base64') }, 'ct'],
+      [null, 'sealed'],
+    ];
+    for (const [envelope, field] of cases) {
+      let caught: unknown;
+      try {
+        open(envelope as never, key, context);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(SealedMalformed);
+      expect((caught as SealedMalformed).field).toBe(field);
+    }
+  });
+
+  it('rejects keys that are not 32 bytes', () => {
+    expect(() => seal(plaintext, randomBytes(16), 'mk_1', context)).toThrow(KeyLengthInvalid);
+    expect(() => keyedHash(randomBytes(31), 'x')).toThrow(KeyLengthInvalid);
+  });
+});
+
+describe('keyedHash', () => {
+  it('is HMAC-SHA256 hex: stable under one key, different under another', () => {
+    const hashKey = randomBytes(32);
+    const value = '{"text":"+1 555 0100 7788","type":"text"}';
+    const hash = keyedHash(hashKey, value);
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(keyedHash(hashKey, value)).toBe(hash);
+    expect(keyedHash(randomBytes(32), value)).not.toBe(hash);
+    expect(keyedHash(hashKey, `${value} `)).not.toBe(hash);
+  });
+});
+
+describe('key wrap', () => {
+  it('unwraps only with the same wrapping key and associated data', () => {
+    const kek = randomBytes(32);
+    const inner = randomBytes(32);
+    const aad = Buffer.from('row-1');
+    const wrapped = wrapKey(kek, inner, aad);
+    expect(wrapped).toHaveLength(12 + 32 + 16);
+    expect(wrapped.includes(inner)).toBe(false);
+    expect(unwrapKey(kek, wrapped, aad, 'k')).toEqual(inner);
+    expect(() => unwrapKey(kek, wrapped, Buffer.from('row-2'), 'k')).toThrow(KeyUnwrapFailed);
+    expect(() => unwrapKey(randomBytes(32), wrapped, aad, 'k')).toThrow(KeyUnwrapFailed);
+    expect(() => unwrapKey(kek, wrapped.subarray(0, 20), aad, 'k')).toThrow(KeyUnwrapFailed);
+  });
+});

@@ -1,0 +1,122 @@
+// The wire-level double's in-memory transaction log. It reproduces the parts
+// of EventStoreDB's commit check (IndexWriter.CheckCommit) that clients can
+// observe — expected revisions and idempotent retries — so the shared contract
+// cases apply; it is no model of the server's storage.
+import { randomInt } from 'node:crypto';
+
+export type Expected =
+  | { readonly kind: 'any' }
+  | { readonly kind: 'no_stream' }
+  | { readonly kind: 'stream_exists' }
+  | { readonly kind: 'revision'; readonly revision: number };
+
+export interface ProposedEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly contentType: string;
+  readonly data: Uint8Array;
+  readonly customMetadata: Uint8Array;
+}
+
+export interface LoggedEvent extends ProposedEvent {
+  readonly stream: string;
+  readonly revision: number;
+  /** Log offset of the batch's first record: events of one batch share it, as in a transaction. */
+  readonly commit: bigint;
+  /** Log offset of this event's own record. */
+  readonly prepare: bigint;
+  /** .NET ticks (100 ns) since the Unix epoch, as the server sends `created`. */
+  readonly created: bigint;
+}
+
+export type CommitOutcome =
+  | { readonly kind: 'written'; readonly lastRevision: number; readonly last: LoggedEvent }
+  | { readonly kind: 'idempotent'; readonly lastRevision: number; readonly last: LoggedEvent }
+  /** A write with no events: accepted, with no position to report. */
+  | { readonly kind: 'empty'; readonly currentRevision: number }
+  /** `currentRevision` -1 when the stream does not exist (the client's "no_stream"). */
+  | { readonly kind: 'wrong_expected_version'; readonly currentRevision: number };
+
+const TICKS_PER_MS = 10_000n;
+
+export class InMemoryLog {
+  readonly events: LoggedEvent[] = [];
+  private readonly streams = new Map<string, LoggedEvent[]>();
+  /** EventStoreDB's committed-events cache: event id -> where it was last written. */
+  private readonly ids = new Map<string, { stream: string; revision: number }>();
+  private readonly listeners = new Set<() => void>();
+  // Offsets start past a small header and grow by each record's size, so
+  // positions are sparse like a real transaction file.
+  private nextOffset = BigInt(1_000 + randomInt(1_000));
+
+  stream(name: string): readonly LoggedEvent[] {
+    return this.streams.get(name) ?? [];
+  }
+
+  onAppended(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Checks and writes one batch atomically (the double is single-threaded, so appends are serialized). */
+  commit(stream: string, expected: Expected, proposed: readonly ProposedEvent[]): CommitOutcome {
+    const decision = this.check(stream, expected, proposed.map((e) => e.id));
+    if (decision.kind !== 'ok') return decision;
+    const existing = this.streams.get(stream) ?? [];
+    if (proposed.length === 0) return { kind: 'empty', currentRevision: existing.length - 1 };
+    const commit = this.nextOffset;
+    const created = BigInt(Date.now()) * TICKS_PER_MS + BigInt(randomInt(10_000));
+    const written: LoggedEvent[] = proposed.map((event, i) => {
+      const prepare = this.nextOffset;
+      this.nextOffset += BigInt(64 + stream.length + event.type.length + event.data.length + event.customMetadata.length);
+      return { ...event, stream, revision: existing.length + i, commit, prepare, created };
+    });
+    this.streams.set(stream, [...existing, ...written]);
+    for (const event of written) {
+      this.events.push(event);
+      this.ids.set(event.id, { stream, revision: event.revision });
+    }
+    for (const listener of [...this.listeners]) listener();
+    const last = written[written.length - 1]!;
+    return { kind: 'written', lastRevision: last.revision, last };
+  }
+
+  private check(
+    stream: string,
+    expected: Expected,
+    ids: readonly string[],
+  ): { kind: 'ok' } | Extract<CommitOutcome, { kind: 'idempotent' | 'wrong_expected_version' }> {
+    const events = this.streams.get(stream) ?? [];
+    const current = events.length - 1;
+    const wrong = { kind: 'wrong_expected_version', currentRevision: current } as const;
+    if (expected.kind === 'stream_exists' && current < 0) return wrong;
+    if (expected.kind === 'any' || expected.kind === 'stream_exists') {
+      // By id: the first id decides whether this is a retry; a retry that
+      // matches only in part is "corrupted idempotency", answered as WEV.
+      let first: { stream: string; revision: number } | undefined;
+      let last: { stream: string; revision: number } | undefined;
+      for (const id of ids) {
+        const seen = this.ids.get(id);
+        if (!seen || seen.stream !== stream) return first ? wrong : { kind: 'ok' };
+        first ??= seen;
+        last = seen;
+      }
+      if (!last) return { kind: 'ok' };
+      return { kind: 'idempotent', lastRevision: last.revision, last: events[last.revision]! };
+    }
+    const expectedRevision = expected.kind === 'no_stream' ? -1 : expected.revision;
+    if (expectedRevision < current) {
+      // By place: the ids must be the events that follow the expected revision.
+      let revision = expectedRevision;
+      for (const id of ids) {
+        revision += 1;
+        if (events[revision]?.id === id) continue;
+        return wrong;
+      }
+      if (revision === expectedRevision) return wrong;
+      return { kind: 'idempotent', lastRevision: revision, last: events[revision]! };
+    }
+    if (expectedRevision > current) return wrong;
+    return { kind: 'ok' };
+  }
+}

@@ -1,0 +1,183 @@
+// Streams.Read: reads of one stream, reads of $all, and catch-up
+// subscriptions to $all (confirmation, catch-up, caught-up, live; checkpoints
+// while a filter skips events). Subscriptions to a single stream are not
+// implemented: the adapter never asks for them.
+import { randomUUID } from 'node:crypto';
+import { status, type ServerWritableStream } from '@grpc/grpc-js';
+import type { ReadReq as ReadReqMessage, ReadResp as ReadRespMessage } from '@eventstore/db-client/generated/streams_pb.js';
+import type { InMemoryLog, LoggedEvent } from './log.js';
+import { BadRequest, comparePosition, eventResponse, streamIdentifier, streamName } from './messages.js';
+import { ReadReq, ReadResp } from './protocol.js';
+
+type ReadCall = ServerWritableStream<ReadReqMessage, ReadRespMessage>;
+
+/** The server's default search window when the client asks for `count`. */
+const DEFAULT_MAX_SEARCH_WINDOW = 32;
+
+export function read(log: InMemoryLog) {
+  return (call: ReadCall) => {
+    try {
+      const options = call.request.getOptions();
+      if (!options) throw new BadRequest('read options missing');
+      if (!options.getUuidOption()?.hasString()) throw new BadRequest('the double only sends event ids as strings');
+      const matches = eventFilter(options);
+      if (options.hasSubscription()) {
+        if (!options.hasAll()) {
+          call.emit('error', { code: status.UNIMPLEMENTED, details: 'the wire-level double only subscribes to $all' });
+          return;
+        }
+        subscribeToAll(log, call, options.getAll()!, matches.predicate, matches.checkpointInterval);
+        return;
+      }
+      const count = Number(BigInt(options.getCount()));
+      const backwards = options.getReadDirection() === ReadReq.Options.ReadDirection.BACKWARDS;
+      const events = options.hasStream()
+        ? readStream(log, call, options.getStream()!, backwards)
+        : readAll(log, options.getAll()!, backwards);
+      if (events === undefined) return;
+      void writeAll(call, events.filter(matches.predicate).slice(0, count), options.hasAll()).then(() => call.end());
+    } catch (error) {
+      call.emit('error', { code: status.INVALID_ARGUMENT, details: error instanceof Error ? error.message : String(error) });
+    }
+  };
+}
+
+function readStream(log: InMemoryLog, call: ReadCall, options: ReadReqMessage.Options.StreamOptions, backwards: boolean): LoggedEvent[] | undefined {
+  const name = streamName(options.getStreamIdentifier());
+  const events = log.stream(name);
+  if (events.length === 0) {
+    const notFound = new ReadResp.StreamNotFound();
+    notFound.setStreamIdentifier(streamIdentifier(name));
+    const response = new ReadResp();
+    response.setStreamNotFound(notFound);
+    call.write(response);
+    call.end();
+    return undefined;
+  }
+  const last = events.length - 1;
+  const from = options.hasStart() ? 0 : options.hasEnd() ? last : Number(BigInt(options.getRevision()));
+  if (backwards) return events.slice(0, Math.min(from, last) + 1).reverse();
+  return options.hasEnd() ? [] : events.slice(from);
+}
+
+function readAll(log: InMemoryLog, options: ReadReqMessage.Options.AllOptions, backwards: boolean): LoggedEvent[] {
+  const events = log.events;
+  if (options.hasStart()) return backwards ? [] : [...events];
+  if (options.hasEnd()) return backwards ? [...events].reverse() : [];
+  const position = options.getPosition()!;
+  const commit = BigInt(position.getCommitPosition());
+  const prepare = BigInt(position.getPreparePosition());
+  // Forwards from a position includes the event there; backwards starts before it.
+  if (backwards) return events.filter((e) => comparePosition(e, commit, prepare) < 0).reverse();
+  return events.filter((e) => comparePosition(e, commit, prepare) >= 0);
+}
+
+function eventFilter(options: ReadReqMessage.Options): { predicate: (e: LoggedEvent) => boolean; checkpointInterval: number } {
+  const filter = options.getFilter();
+  if (!options.hasFilter() || !filter) return { predicate: () => true, checkpointInterval: Number.POSITIVE_INFINITY };
+  const onStream = filter.hasStreamIdentifier();
+  const expression = onStream ? filter.getStreamIdentifier() : filter.getEventType();
+  if (!expression) throw new BadRequest('filter without an expression');
+  const prefixes = expression.getPrefixList();
+  const regex = expression.getRegex() ? new RegExp(expression.getRegex()) : undefined;
+  const window = filter.hasMax() ? filter.getMax() : DEFAULT_MAX_SEARCH_WINDOW;
+  return {
+    predicate: (event) => {
+      const subject = onStream ? event.stream : event.type;
+      if (regex) return regex.test(subject);
+      return prefixes.some((prefix) => subject.startsWith(prefix));
+    },
+    checkpointInterval: window * Math.max(1, filter.getCheckpointintervalmultiplier()),
+  };
+}
+
+async function writeAll(call: ReadCall, events: readonly LoggedEvent[], withCommitPosition: boolean): Promise<void> {
+  for (const event of events) {
+    if (call.cancelled) return;
+    if (!call.write(eventResponse(event, withCommitPosition))) await drained(call);
+  }
+}
+
+function drained(call: ReadCall): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      call.off('drain', done);
+      call.off('cancelled', done);
+      resolve();
+    };
+    call.on('drain', done);
+    call.on('cancelled', done);
+  });
+}
+
+/**
+ * One cursor over the log serves both phases, so no event falls between
+ * catch-up and live and none arrives twice. The start position is exclusive.
+ */
+function subscribeToAll(
+  log: InMemoryLog,
+  call: ReadCall,
+  options: ReadReqMessage.Options.AllOptions,
+  matches: (e: LoggedEvent) => boolean,
+  checkpointInterval: number,
+): void {
+  let cursor: number;
+  if (options.hasStart()) cursor = 0;
+  else if (options.hasEnd()) cursor = log.events.length;
+  else {
+    const position = options.getPosition()!;
+    const commit = BigInt(position.getCommitPosition());
+    const prepare = BigInt(position.getPreparePosition());
+    cursor = log.events.findIndex((e) => comparePosition(e, commit, prepare) > 0);
+    if (cursor < 0) cursor = log.events.length;
+  }
+  const confirmation = new ReadResp.SubscriptionConfirmation();
+  confirmation.setSubscriptionId(randomUUID());
+  const confirmed = new ReadResp();
+  confirmed.setConfirmation(confirmation);
+  call.write(confirmed);
+
+  let caughtUp = false;
+  let skipped = 0;
+  let pumping = false;
+  const pump = async () => {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (!call.cancelled && cursor < log.events.length) {
+        const event = log.events[cursor++]!;
+        let writable = true;
+        if (matches(event)) {
+          writable = call.write(eventResponse(event, true));
+        } else if (++skipped >= checkpointInterval) {
+          skipped = 0;
+          writable = call.write(checkpointAt(event));
+        }
+        if (!writable) await drained(call);
+      }
+      if (!caughtUp && !call.cancelled) {
+        caughtUp = true;
+        const response = new ReadResp();
+        response.setCaughtUp(new ReadResp.CaughtUp());
+        call.write(response);
+      }
+    } finally {
+      pumping = false;
+    }
+    // An append may have landed while this pass was waiting to drain.
+    if (!call.cancelled && cursor < log.events.length) void pump();
+  };
+  const unsubscribe = log.onAppended(() => void pump());
+  call.on('cancelled', unsubscribe);
+  call.on('close', unsubscribe);
+  void pump();
+}
+
+function checkpointAt(event: LoggedEvent): ReadRespMessage {
+  const checkpoint = new ReadResp.Checkpoint();
+  checkpoint.setCommitPosition(String(event.commit));
+  checkpoint.setPreparePosition(String(event.prepare));
+  const response = new ReadResp();
+  response.setCheckpoint(checkpoint);
+  return response;
+}
