@@ -55,7 +55,18 @@ const spec = fc.oneof(
 );
 type Spec = typeof spec extends fc.Arbitrary<infer T> ? T : never;
 
+// Sealing (zod + AES-GCM + HMAC) dominates the run time; equal specs can share one sealed entry.
+const sealedBySpec = new Map<string, ReturnType<typeof sealed>>();
 function entryOf(e: EntrySpec, key?: string) {
+  const id = JSON.stringify([e, key]);
+  const cached = sealedBySpec.get(id);
+  if (cached) return cached;
+  const made = sealedEntryOf(e, key);
+  sealedBySpec.set(id, made);
+  return made;
+}
+
+function sealedEntryOf(e: EntrySpec, key?: string) {
   return sealed({
     key: key ?? KEYS[e.key],
     value: VALUES[e.value],

@@ -1,5 +1,4 @@
 // The whole event catalog: every type, its schema and its current version.
-import type { z } from 'zod';
 import { ARTIFACT_EVENT_SCHEMAS, type ArtifactEvent } from './artifact-events.js';
 import { SUBJECT_EVENT_SCHEMAS, type SubjectEvent } from './subject-events.js';
 
@@ -37,4 +36,3 @@ export function isSubjectEvent(event: DomainEvent): event is SubjectEvent {
   return Object.prototype.hasOwnProperty.call(SUBJECT_EVENT_SCHEMAS, event.type);
 }
 
-export type EventSchema = z.ZodType;

@@ -28,7 +28,17 @@ export function streamIdentifier(name: string) {
   return identifier;
 }
 
+// Stored events never change: build each response once (subscribers and pagers re-read them).
+const responses = [new WeakMap<LoggedEvent, ReadRespMessage>(), new WeakMap<LoggedEvent, ReadRespMessage>()] as const;
+
 export function eventResponse(event: LoggedEvent, withCommitPosition: boolean): ReadRespMessage {
+  const cache = responses[withCommitPosition ? 1 : 0];
+  let response = cache.get(event);
+  if (!response) cache.set(event, (response = buildEventResponse(event, withCommitPosition)));
+  return response;
+}
+
+function buildEventResponse(event: LoggedEvent, withCommitPosition: boolean): ReadRespMessage {
   const recorded = new ReadResp.ReadEvent.RecordedEvent();
   const id = new UUID();
   id.setString(event.id);

@@ -35,14 +35,14 @@ export function read(log: InMemoryLog) {
         ? readStream(log, call, options.getStream()!, backwards)
         : readAll(log, options.getAll()!, backwards);
       if (events === undefined) return;
-      void writeAll(call, events.filter(matches.predicate).slice(0, count), options.hasAll()).then(() => call.end());
+      void writeAll(call, take(events, matches.predicate, count), options.hasAll()).then(() => call.end());
     } catch (error) {
       call.emit('error', { code: status.INVALID_ARGUMENT, details: error instanceof Error ? error.message : String(error) });
     }
   };
 }
 
-function readStream(log: InMemoryLog, call: ReadCall, options: ReadReqMessage.Options.StreamOptions, backwards: boolean): LoggedEvent[] | undefined {
+function readStream(log: InMemoryLog, call: ReadCall, options: ReadReqMessage.Options.StreamOptions, backwards: boolean): Iterable<LoggedEvent> | undefined {
   const name = streamName(options.getStreamIdentifier());
   const events = log.stream(name);
   if (events.length === 0) {
@@ -56,20 +56,44 @@ function readStream(log: InMemoryLog, call: ReadCall, options: ReadReqMessage.Op
   }
   const last = events.length - 1;
   const from = options.hasStart() ? 0 : options.hasEnd() ? last : Number(BigInt(options.getRevision()));
-  if (backwards) return events.slice(0, Math.min(from, last) + 1).reverse();
-  return options.hasEnd() ? [] : events.slice(from);
+  if (backwards) return walk(events, Math.min(from, last), -1);
+  return options.hasEnd() ? [] : walk(events, from, 1);
 }
 
-function readAll(log: InMemoryLog, options: ReadReqMessage.Options.AllOptions, backwards: boolean): LoggedEvent[] {
+function readAll(log: InMemoryLog, options: ReadReqMessage.Options.AllOptions, backwards: boolean): Iterable<LoggedEvent> {
   const events = log.events;
-  if (options.hasStart()) return backwards ? [] : [...events];
-  if (options.hasEnd()) return backwards ? [...events].reverse() : [];
+  if (options.hasStart()) return backwards ? [] : walk(events, 0, 1);
+  if (options.hasEnd()) return backwards ? walk(events, events.length - 1, -1) : [];
   const position = options.getPosition()!;
-  const commit = BigInt(position.getCommitPosition());
-  const prepare = BigInt(position.getPreparePosition());
   // Forwards from a position includes the event there; backwards starts before it.
-  if (backwards) return events.filter((e) => comparePosition(e, commit, prepare) < 0).reverse();
-  return events.filter((e) => comparePosition(e, commit, prepare) >= 0);
+  const first = firstAtOrAfter(events, BigInt(position.getCommitPosition()), BigInt(position.getPreparePosition()));
+  return backwards ? walk(events, first - 1, -1) : walk(events, first, 1);
+}
+
+function* walk(events: readonly LoggedEvent[], from: number, step: 1 | -1): Iterable<LoggedEvent> {
+  for (let i = from; i >= 0 && i < events.length; i += step) yield events[i]!;
+}
+
+function* take(events: Iterable<LoggedEvent>, matches: (e: LoggedEvent) => boolean, count: number): Iterable<LoggedEvent> {
+  if (count <= 0) return;
+  let taken = 0;
+  for (const event of events) {
+    if (!matches(event)) continue;
+    yield event;
+    if (++taken >= count) return;
+  }
+}
+
+/** Index of the first event at or after a position (the log is in position order). */
+function firstAtOrAfter(events: readonly LoggedEvent[], commit: bigint, prepare: bigint): number {
+  let low = 0;
+  let high = events.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (comparePosition(events[middle]!, commit, prepare) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function eventFilter(options: ReadReqMessage.Options): { predicate: (e: LoggedEvent) => boolean; checkpointInterval: number } {
@@ -91,7 +115,7 @@ function eventFilter(options: ReadReqMessage.Options): { predicate: (e: LoggedEv
   };
 }
 
-async function writeAll(call: ReadCall, events: readonly LoggedEvent[], withCommitPosition: boolean): Promise<void> {
+async function writeAll(call: ReadCall, events: Iterable<LoggedEvent>, withCommitPosition: boolean): Promise<void> {
   for (const event of events) {
     if (call.cancelled) return;
     if (!call.write(eventResponse(event, withCommitPosition))) await drained(call);
@@ -128,8 +152,8 @@ function subscribeToAll(
     const position = options.getPosition()!;
     const commit = BigInt(position.getCommitPosition());
     const prepare = BigInt(position.getPreparePosition());
-    cursor = log.events.findIndex((e) => comparePosition(e, commit, prepare) > 0);
-    if (cursor < 0) cursor = log.events.length;
+    cursor = firstAtOrAfter(log.events, commit, prepare);
+    if (cursor < log.events.length && comparePosition(log.events[cursor]!, commit, prepare) === 0) cursor += 1;
   }
   const confirmation = new ReadResp.SubscriptionConfirmation();
   confirmation.setSubscriptionId(randomUUID());

@@ -38,6 +38,7 @@ import { EsdbSubscription } from './subscription.js';
 
 /** Events per readAll request while filtering on the client side. */
 const PAGE_SIZE = 500;
+const MIN_PAGE_SIZE = 16;
 
 /** Connects lazily: the first call opens the gRPC channel. `url` is an EventStoreDB connection string (`esdb://host:2113?tls=false`). */
 export function openEsdbEventStore(url: string): EventStore {
@@ -107,17 +108,21 @@ class EsdbEventStore implements EventStore {
     // and each page starts again at the previous page's last event.
     let from: ReadPosition = after ?? START;
     let seen: Position | undefined = after;
+    // Small reads start with small pages; pages grow while the filter skips events.
+    let pageSize = Math.min(PAGE_SIZE, Math.max(MIN_PAGE_SIZE, maxCount + 1));
     for (;;) {
-      const page = await this.readAllPage(from, FORWARDS);
-      for (const recorded of page) {
-        if (seen && comparePositions(recorded.position, seen) <= 0) continue;
-        seen = recorded.position;
-        if (!wanted(recorded)) continue;
-        events.push(toStoredEvent(recorded));
-        if (events.length >= maxCount) return events;
+      const page = await this.readAllPage(from, FORWARDS, pageSize);
+      const recorded: RecordedEvent[] = [];
+      for (const event of page) {
+        if (seen && comparePositions(event.position, seen) <= 0) continue;
+        seen = event.position;
+        if (wanted(event)) recorded.push(event);
+        if (events.length + recorded.length >= maxCount) break;
       }
-      if (page.length < PAGE_SIZE || !seen) return events;
+      events.push(...recorded.map(toStoredEvent));
+      if (events.length >= maxCount || page.length < pageSize || !seen) return events;
       from = seen;
+      pageSize = Math.min(PAGE_SIZE, pageSize * 2);
     }
   }
 
@@ -125,7 +130,7 @@ class EsdbEventStore implements EventStore {
     // Backwards from the end, past the server's own (system) events.
     let from: ReadPosition = END;
     for (;;) {
-      const page = await this.readAllPage(from, BACKWARDS);
+      const page = await this.readAllPage(from, BACKWARDS, PAGE_SIZE);
       for (const recorded of page) {
         if (from !== END && comparePositions(recorded.position, from) >= 0) continue;
         if (!isSystemEvent(recorded)) return { commit: recorded.position.commit, prepare: recorded.position.prepare };
@@ -158,9 +163,10 @@ class EsdbEventStore implements EventStore {
     channel.close();
   }
 
-  private async readAllPage(from: ReadPosition, direction: typeof FORWARDS | typeof BACKWARDS) {
+  /** Reads one page of $all to the end of the response (see readStream on draining). */
+  private async readAllPage(from: ReadPosition, direction: typeof FORWARDS | typeof BACKWARDS, maxCount: number) {
     const page: NonNullable<AllStreamResolvedEvent['event']>[] = [];
-    for await (const resolved of this.client.readAll({ fromPosition: from, direction, maxCount: PAGE_SIZE })) {
+    for await (const resolved of this.client.readAll({ fromPosition: from, direction, maxCount })) {
       if (resolved.event) page.push(resolved.event);
     }
     return page;

@@ -47,12 +47,13 @@ export const EVENT_COLUMNS = `transaction_id::text as commit_position, global_po
  * most $5 rows (null = all).
  */
 export const READ_ALL_SQL = `
-  select '0' as commit_position, global_position, stream_name, stream_revision, event_id, type, data, metadata, recorded_at
+  select ${EVENT_COLUMNS}
     from events
-   where $1::xid8 is not null and global_position > $2::bigint
+   where transaction_id < ${STABLE}
+     and (transaction_id, global_position) > ($1::xid8, $2::bigint)
      and ($3::text[] is null or stream_name ^@ any($3::text[]))
      and ($4::text[] is null or type ^@ any($4::text[]))
-   order by global_position
+   order by transaction_id, global_position
    limit $5`;
 
 export const HEAD_POSITION_SQL = `

@@ -1,0 +1,68 @@
+// `npm run bench [name-filter ...]`: runs every benchmark (or those whose name
+// contains one of the filters), each in a fresh database on the bench server,
+// and prints its figures. Benchmarks print; they never assert.
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { eventStoreAppendBench } from './event-store-append.js';
+
+export interface BenchContext {
+  /** A fresh, empty database for this benchmark alone. */
+  readonly databaseUrl: string;
+  /** Prints one line of results. */
+  readonly print: (line: string) => void;
+}
+
+export interface Bench {
+  readonly name: string;
+  readonly run: (context: BenchContext) => Promise<void>;
+}
+
+/** Every benchmark, in the order they run. To add one: import it and list it here. */
+const benches: readonly Bench[] = [eventStoreAppendBench];
+
+/**
+ * The server benchmarks run on (an admin URL; each bench gets its own
+ * database there). The one place to rewire when the embedded server is used.
+ */
+async function benchServerUrl(): Promise<string> {
+  return process.env.MEMLEDGER_BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
+}
+
+async function withDatabase<T>(serverUrl: string, name: string, use: (url: string) => Promise<T>): Promise<T> {
+  const database = `bench_${name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(3).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database "${database}"`);
+  try {
+    const url = new URL(serverUrl);
+    url.pathname = `/${database}`;
+    return await use(url.toString());
+  } finally {
+    await admin(`drop database if exists "${database}" with (force)`);
+  }
+}
+
+async function main(filters: string[]): Promise<void> {
+  const selected = benches.filter((bench) => filters.length === 0 || filters.some((filter) => bench.name.includes(filter)));
+  if (selected.length === 0) {
+    console.error(`no benchmark matches ${filters.join(', ')}; known: ${benches.map((bench) => bench.name).join(', ')}`);
+    process.exitCode = 2;
+    return;
+  }
+  const serverUrl = await benchServerUrl();
+  for (const bench of selected) {
+    console.log(`\n${bench.name}`);
+    const started = Date.now();
+    await withDatabase(serverUrl, bench.name, (databaseUrl) => bench.run({ databaseUrl, print: (line) => console.log(`  ${line}`) }));
+    console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,34 @@
+// Runs the real CLI (bin/memledger.mjs) in a child process.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../bin/memledger.mjs', import.meta.url));
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function runCli(args: readonly string[], env: Record<string, string>, stdin?: string): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+/** The environment of a CLI bound to one test database (no embedded server, a fixed master key). */
+export function cliEnvironment(databaseUrl: string): Record<string, string> {
+  return {
+    MEMLEDGER_EVENTSTORE_URL: databaseUrl,
+    MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64'),
+    NO_COLOR: '1',
+  };
+}
