@@ -1,4 +1,7 @@
 // The write side through the real CLI, in child processes.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnvironment, runCli } from '../support/cli.js';
@@ -67,6 +70,23 @@ describe('memledger CLI, write side', () => {
     expect(badTenant.code).toBe(2);
     expect(JSON.parse(badTenant.stderr).field).toBe('tenant');
     expect(await events('bad')).toEqual(before);
+  }, 120_000);
+
+  it('import validates every line first (exit 2 naming the line), then appends in batches; a re-run appends nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'memledger-import-'));
+    const good = Array.from({ length: 30 }, (_, i) => entry(`fact.k${i}`, `value ${i}`)).join('\n');
+    await writeFile(join(dir, 'bad.jsonl'), `${good}\n{"kind":"profile","key":"a.b","value":{"type":"text"},"source":{"type":"user_assertion"}}\n`);
+    await writeFile(join(dir, 'good.jsonl'), `${good}\n`);
+    const bad = await runCli(['import', '--tenant', 'acme', '--subject', 'imp', '--file', join(dir, 'bad.jsonl')], env);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr).field).toBe('line 31: value.text');
+    expect(await events('imp')).toEqual([]);
+    const run = await runCli(['import', '--tenant', 'acme', '--subject', 'imp', '--file', join(dir, 'good.jsonl'), '--batch-size', '10'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ lines: 30, batches: 3, decisions: { NEW: 30 } });
+    const again = await runCli(['import', '--tenant', 'acme', '--subject', 'imp', '--file', join(dir, 'good.jsonl')], env);
+    expect(JSON.parse(again.stdout)).toMatchObject({ alreadyImported: 30, batches: 0 });
+    expect((await events('imp')).length).toBe(30);
   }, 120_000);
 
   it('after forget, the forgotten plaintext is in no event, no key-store row and no CLI output', async () => {

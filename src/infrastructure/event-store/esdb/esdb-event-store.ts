@@ -56,11 +56,14 @@ export function openEsdbEventStore(url: string): EventStore {
 
 class EsdbEventStore implements EventStore {
   private readonly subscriptions = new Set<EsdbSubscription>();
+  /** Whether any call went out, i.e. whether the client opened a channel. */
+  private used = false;
 
   constructor(private readonly client: EventStoreDBClient) {}
 
   async append(stream: string, events: Parameters<EventStore['append']>[1], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     const input = parseAppend(stream, events, options);
+    this.used = true;
     try {
       const result = await this.client.appendToStream(
         input.stream,
@@ -83,6 +86,7 @@ class EsdbEventStore implements EventStore {
   async readStream(stream: string, options?: Parameters<EventStore['readStream']>[1]): Promise<StoredEvent[]> {
     const input = parseReadStream(stream, options);
     const backwards = input.options.direction === 'backwards';
+    this.used = true;
     const read = this.client.readStream(input.stream, {
       direction: backwards ? BACKWARDS : FORWARDS,
       fromRevision: input.options.fromRevision !== undefined ? BigInt(input.options.fromRevision) : backwards ? END : START,
@@ -144,6 +148,7 @@ class EsdbEventStore implements EventStore {
   subscribeAll(options?: Parameters<EventStore['subscribeAll']>[0]): Subscription {
     const { after, filter } = parseSubscribeAll(options);
     const wanted = matchesLogFilter(filter);
+    this.used = true;
     // subscribeToAll's fromPosition is exclusive, like the port's `after`.
     const source = this.client.subscribeToAll({ fromPosition: after ?? START, filter: serverSideFilter(filter) });
     const subscription = new EsdbSubscription(
@@ -158,14 +163,19 @@ class EsdbEventStore implements EventStore {
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((subscription) => subscription.close()));
     await this.client.dispose();
-    // dispose() cancels the calls but leaves the channel (and its socket) open.
-    const channel = await (this.client as unknown as { getChannel(): Promise<{ close(): void }> }).getChannel();
-    channel.close();
+    // dispose() cancels the calls but leaves the channel (and its socket)
+    // open. getChannel() is protected; it only creates a channel (for
+    // discovery: gossip calls) when none exists, hence the check.
+    if (this.used) {
+      const channel = await (this.client as unknown as { getChannel(): Promise<{ close(): void }> }).getChannel();
+      channel.close();
+    }
   }
 
   /** Reads one page of $all to the end of the response (see readStream on draining). */
   private async readAllPage(from: ReadPosition, direction: typeof FORWARDS | typeof BACKWARDS, maxCount: number) {
     const page: NonNullable<AllStreamResolvedEvent['event']>[] = [];
+    this.used = true;
     for await (const resolved of this.client.readAll({ fromPosition: from, direction, maxCount })) {
       if (resolved.event) page.push(resolved.event);
     }
