@@ -136,6 +136,10 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
     const after = await store.readAll({ filter, after: all[549]!.position, maxCount: 600 });
     expect(after.map((e) => (e.data as { n: number }).n)).toEqual(Array.from({ length: 600 }, (_, i) => 550 + i));
     expect(await store.readStream(stream, { fromRevision: 1198 })).toHaveLength(2);
+    // A small maxCount over a sparse filter keeps paging until it finds a match.
+    const tail = [event('Tail'), event('Tail')];
+    await store.append(`${stream}-tail`, tail, { expectedRevision: 'no_stream' });
+    expect((await store.readAll({ filter: { streamPrefixes: [`${stream}-tail`] }, maxCount: 1 })).map((e) => e.id)).toEqual([tail[0]!.id]);
   });
 
   it('filters a subscription on stream and event-type prefixes together (the server filters on one of them)', async () => {
@@ -166,6 +170,10 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
     expect(error).toMatchObject({ field: 'events.1.id' });
     expect(double.calls.length).toBe(callsBefore);
     expect(() => openEsdbEventStore('postgres://localhost/x')).toThrow(InvalidEventStoreInput);
+  });
+
+  it('closes cleanly whether or not it was used', async () => {
+    await openEsdbEventStore(double.url).close();
   });
 
   it('ends the iteration of open subscriptions when the store closes', async () => {

@@ -178,7 +178,7 @@ export function memoryTables(db: Kysely<any>, schema: string): TableStatement[] 
       .addPrimaryKeyConstraint('lineage_edges_pk', ['artifact_id', 'kind', 'target_id'])
       .addCheckConstraint('lineage_edges_kind', sql`kind in ('memory', 'artifact')`),
     // "What derives from this memory / this artifact": STALE propagation and lineage queries.
-    s.createIndex('lineage_edges_by_target').on('lineage_edges').columns(['kind', 'target_tenant', 'target_subject', 'target_id']),
+    s.createIndex('lineage_edges_by_target').on('lineage_edges').columns(['target_id', 'kind']),
     s
       .createTable('stale_artifacts')
       .addColumn('artifact_id', 'text', (c) => c.primaryKey())

@@ -73,6 +73,8 @@ export function append(log: InMemoryLog) {
         fail(error);
       }
     });
+    // A client that gives up mid-call (deadline, cancel) must not crash the server.
+    call.on('error', () => undefined);
     call.on('end', () => {
       if (failed) return;
       try {
@@ -153,6 +155,7 @@ export function batchAppend(log: InMemoryLog) {
         call.write(response);
       }
     });
+    call.on('error', () => undefined);
     call.on('end', () => call.end());
   };
 }

@@ -1,0 +1,84 @@
+// The JSON every summarizer returns (DESIGN section 4, step 3), parsed and
+// validated before the gate sees it. Unknown fields are dropped; a missing or
+// malformed field is an error naming it (the caller records GenerationFailed).
+import { z } from 'zod';
+import { memoryKeySchema } from '../entry/key.js';
+import { normaliseScopes, scopesSchema, type Scopes } from '../entry/scopes.js';
+import { polaritySchema, type Polarity } from '../entry/vocabulary.js';
+import { invalidInputFromZod, type InvalidInput } from '../validation/invalid-input.js';
+import { conflictIdSchema, memoryIdSchema } from '../values/ids.js';
+import { valueSchema, type Value } from '../values/value.js';
+
+export const MAX_SUMMARY_CHARACTERS = 200_000;
+
+export const claimSchema = z.object({
+  key: memoryKeySchema,
+  /** Absent = unscoped. A claim keeps the scopes of what it derives from. */
+  scopes: scopesSchema.optional().transform(normaliseScopes),
+  value: valueSchema,
+  polarity: polaritySchema,
+  derivedFrom: z.array(memoryIdSchema, { error: 'must be an array of memory ids' }),
+  /** The open conflicts the claim is one side of: it is stated as disputed, not settled. */
+  conflictIds: z.array(conflictIdSchema).optional(),
+});
+
+export const openItemSchema = z.object({
+  text: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(4000, { error: 'must be at most 4000 characters' }),
+  derivedFrom: z.array(memoryIdSchema, { error: 'must be an array of memory ids' }),
+});
+
+export const summarizerOutputSchema = z.object(
+  {
+    claims: z.array(claimSchema, { error: 'must be an array of claims' }),
+    openItems: z.array(openItemSchema, { error: 'must be an array of open items' }),
+    conflicts: z.array(conflictIdSchema, { error: 'must be an array of conflict ids' }),
+    summary: z.string({ error: 'must be a string' }).max(MAX_SUMMARY_CHARACTERS, { error: `must be at most ${MAX_SUMMARY_CHARACTERS} characters` }),
+  },
+  { error: 'must be a JSON object with claims, openItems, conflicts and summary' },
+);
+
+export interface Claim {
+  readonly key: string;
+  readonly scopes: Scopes;
+  readonly value: Value;
+  readonly polarity: Polarity;
+  readonly derivedFrom: readonly string[];
+  readonly conflictIds?: readonly string[];
+}
+
+export interface OpenItem {
+  readonly text: string;
+  readonly derivedFrom: readonly string[];
+}
+
+export interface SummarizerOutput {
+  readonly claims: readonly Claim[];
+  readonly openItems: readonly OpenItem[];
+  readonly conflicts: readonly string[];
+  readonly summary: string;
+}
+
+export type OutputParse = { readonly ok: true; readonly output: SummarizerOutput } | { readonly ok: false; readonly error: InvalidInput };
+
+/** Validates a summarizer's JSON; the error names the first offending field under `output`. */
+export function parseSummarizerOutput(json: unknown): OutputParse {
+  const parsed = summarizerOutputSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, error: invalidInputFromZod(parsed.error, 'output') };
+  const data = parsed.data;
+  return {
+    ok: true,
+    output: {
+      claims: data.claims.map((c) => ({
+        key: c.key,
+        scopes: c.scopes,
+        value: c.value as Value,
+        polarity: c.polarity,
+        derivedFrom: c.derivedFrom,
+        ...(c.conflictIds !== undefined ? { conflictIds: c.conflictIds } : {}),
+      })),
+      openItems: data.openItems.map((o) => ({ text: o.text, derivedFrom: o.derivedFrom })),
+      conflicts: data.conflicts,
+      summary: data.summary,
+    },
+  };
+}

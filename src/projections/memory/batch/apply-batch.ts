@@ -1,0 +1,77 @@
+// One batch of the memory projection: route and decode the events, read what
+// they touch (prefetch.ts), apply them one by one in memory, in log order,
+// then write the result set-wise (flush.ts). The outcome does not depend on
+// where batch boundaries fall: everything a rule looks at is either loaded
+// from the tables or produced earlier in the same batch.
+import type { Kysely } from 'kysely';
+import type { StoredEvent } from '../../../infrastructure/event-store/port.js';
+import type { MemoryProjectionDb } from '../tables.js';
+import { ArtifactGraph } from './artifact-graph.js';
+import { flush } from './flush.js';
+import { MemoryLedger } from './memory-ledger.js';
+import { planPrefetch, prefetch } from './prefetch.js';
+import { routeEvents, type RoutedEvent } from './routed-event.js';
+import { SubjectClocks } from './subject-clocks.js';
+import { SubjectRecords } from './subject-records.js';
+
+export async function applyMemoryBatch(db: Kysely<MemoryProjectionDb>, events: readonly StoredEvent[]): Promise<void> {
+  const routed = routeEvents(events);
+  if (routed.length === 0) return;
+  const loaded = await prefetch(db, planPrefetch(routed));
+  const memories = new MemoryLedger();
+  memories.load(loaded.memories);
+  const clocks = new SubjectClocks();
+  clocks.load(loaded.clocks);
+  const graph = new ArtifactGraph(memories);
+  graph.load(loaded.graph);
+  const records = new SubjectRecords();
+  const changes = { memories, clocks, records, graph };
+  for (const event of routed) applyOne(changes, event);
+  await flush(db, changes);
+}
+
+function applyOne({ memories, clocks, records, graph }: { memories: MemoryLedger; clocks: SubjectClocks; records: SubjectRecords; graph: ArtifactGraph }, routed: RoutedEvent): void {
+  if (routed.kind === 'artifact') {
+    graph.artifactEvent(routed.at, routed.artifactId, routed.event);
+    return;
+  }
+  const { tenant, subject, event, at } = routed;
+  if (!clocks.admit(tenant, subject, at)) return;
+  clocks.advance(tenant, subject, event, at);
+  switch (event.type) {
+    case 'MemoryRecorded':
+      return memories.record(at, tenant, subject, event.data);
+    case 'MemoryCorroborated':
+      return records.corroborated(at, tenant, subject, event.data);
+    case 'MemorySuperseded': {
+      const ref = { tenant, subject, memoryId: event.data.memoryId };
+      if (memories.leave(at, ref, 'superseded', { validTo: event.data.validTo, supersededBy: event.data.supersededBy })) graph.memoryLeft(at, ref, false);
+      return;
+    }
+    case 'MemoryRetracted':
+    case 'MemoryExpired':
+    case 'MemoryForgotten': {
+      const ref = { tenant, subject, memoryId: event.data.memoryId };
+      const status = event.type === 'MemoryRetracted' ? 'retracted' : event.type === 'MemoryExpired' ? 'expired' : 'forgotten';
+      if (memories.leave(at, ref, status)) graph.memoryLeft(at, ref, status === 'forgotten');
+      return;
+    }
+    case 'ConflictDetected':
+      return records.conflictDetected(at, tenant, subject, event.data);
+    case 'ConflictResolved':
+      return records.conflictResolved(at, tenant, subject, event.data);
+    case 'TrustChanged':
+      return graph.trustChanged(at, tenant, subject, event.data);
+    case 'TaintPolicyEscalated':
+      records.taintEscalated(at, tenant, subject, event.data);
+      return graph.taintEscalated(at, tenant, subject, event.data);
+    case 'SubjectForgotten':
+      memories.forgetSubject(at, tenant, subject);
+      return graph.subjectForgotten(at, tenant, subject);
+    case 'SummaryAliasSwitched':
+      records.aliasSwitched(at, tenant, subject, event.data);
+      return graph.aliasSwitched(at, event.data.artifactId);
+    case 'DeletionReceiptIssued':
+      return graph.receiptIssued(at, tenant, subject, event.data);
+  }
+}

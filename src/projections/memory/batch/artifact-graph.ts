@@ -1,0 +1,280 @@
+// Artifacts, lineage and STALE for one batch: the part of the lineage graph
+// the batch can reach (loaded by prefetch.ts), plus what the batch adds.
+//
+// STALE rules (DESIGN section 6; STALE never ends):
+//   - an input memory is superseded, retracted, expired or forgotten;
+//   - the subject is forgotten, or a deletion receipt names the artifact;
+//   - a TaintPolicyEscalated whose new patterns or source types match the
+//     source of an input (before or after generation: a summary built on a
+//     tainted source is poisoned either way);
+//   - a TrustChanged after generation that puts a source ref of an input
+//     below the trust it had (the override it replaces, else the trust the
+//     memory was recorded with). One before generation was known to whoever
+//     built the artifact, so it does not count;
+//   - transitively: a STALE artifact makes every artifact built on it STALE.
+// An artifact generated on top of something already invalid is STALE from
+// its generation; its cause is the earliest in the log among the candidates.
+// Erasure (forgetting) also drops the sealed output of every artifact that
+// derives from the erased content, transitively.
+import type { Insertable, Selectable } from 'kysely';
+import type { ArtifactEvent } from '../../../domain/events/artifact-events.js';
+import type { SubjectEventData } from '../../../domain/events/subject-events.js';
+import { trustRank, type TrustLevel } from '../../../domain/entry/source.js';
+import { refMatchesPattern } from '../../../domain/subject/trust.js';
+import type { ArtifactsTable, LineageEdgesTable, StaleArtifactsTable, TaintEscalationsTable } from '../tables.js';
+import { artifactFromRow, artifactSkeleton, causeAt, staleRow, type ArtifactRow, type Cause, type EdgeWithSource, type InputRef } from './artifact-rows.js';
+import { comparePoints, memoryKey, subjectKey, type EventPoint } from './event-point.js';
+import type { MemoryLedger, MemoryRef } from './memory-ledger.js';
+
+interface ArtifactNode {
+  readonly artifactId: string;
+  row: ArtifactRow;
+  dirty: boolean;
+  inputs: InputRef[];
+  readonly children: Set<string>;
+  stale: { cause: Cause; via: string | null } | undefined;
+  erased: boolean;
+}
+
+interface Escalation {
+  readonly refPatterns: readonly string[];
+  readonly sourceTypes: readonly string[];
+  readonly cause: Cause;
+}
+
+export interface GraphLoad {
+  readonly artifacts: readonly Selectable<ArtifactsTable>[];
+  readonly edges: readonly EdgeWithSource[];
+  readonly stale: readonly Selectable<StaleArtifactsTable>[];
+  readonly escalations: readonly Selectable<TaintEscalationsTable>[];
+}
+
+export class ArtifactGraph {
+  readonly #nodes = new Map<string, ArtifactNode>();
+  readonly #byMemory = new Map<string, Set<string>>();
+  readonly #bySubject = new Map<string, Set<string>>();
+  readonly #escalations = new Map<string, Escalation[]>();
+  readonly edges: Insertable<LineageEdgesTable>[] = [];
+  readonly staleRows: Insertable<StaleArtifactsTable>[] = [];
+
+  constructor(private readonly memories: MemoryLedger) {}
+
+  load(load: GraphLoad): void {
+    for (const row of load.artifacts) this.#add(row.artifact_id, artifactFromRow(row));
+    for (const edge of load.edges) {
+      const node = this.#nodes.get(edge.artifact_id);
+      if (!node) continue;
+      if (edge.kind === 'artifact') this.#nodes.get(edge.target_id)?.children.add(node.artifactId);
+      else this.#addInput(node, { tenant: edge.target_tenant, subject: edge.target_subject, memoryId: edge.target_id, sourceType: edge.source_type, sourceRefs: edge.source_refs ?? [], trust: edge.trust });
+    }
+    for (const s of load.stale) {
+      const node = this.#nodes.get(s.artifact_id);
+      if (node) {
+        node.stale = {
+          cause: { eventId: s.cause_event_id, type: s.cause_type, tx: s.cause_tx.toISOString(), commit: s.cause_commit, prepare: s.cause_prepare, memoryId: s.cause_memory_id, tenant: s.tenant, subject: s.subject },
+          via: s.via_artifact_id,
+        };
+      }
+    }
+    for (const e of load.escalations) {
+      this.#escalate(e.tenant, e.subject, {
+        refPatterns: e.ref_patterns,
+        sourceTypes: e.source_types,
+        cause: { eventId: e.event_id, type: 'TaintPolicyEscalated', tx: e.tx.toISOString(), commit: e.commit, prepare: e.prepare, memoryId: null, tenant: e.tenant, subject: e.subject },
+      });
+    }
+  }
+
+  /** An event of an artifact stream (passed over when the stream's revision says it was applied already). */
+  artifactEvent(at: EventPoint, artifactId: string, event: ArtifactEvent): void {
+    let node = this.#nodes.get(artifactId);
+    if (node && at.revision <= Number(node.row.stream_revision)) return;
+    node ??= this.#add(artifactId, artifactSkeleton(artifactId, at));
+    const row = node.row;
+    Object.assign(row, { stream_revision: String(at.revision), updated_tx: at.tx, updated_commit: at.commit, updated_prepare: at.prepare });
+    node.dirty = true;
+    switch (event.type) {
+      case 'ArtifactGenerated':
+        return this.#generated(node, at, event.data);
+      case 'GatePassed':
+        return void Object.assign(row, { status: 'gate_passed', must_preserve_count: event.data.mustPreserveCount });
+      case 'GateFailed':
+        return void Object.assign(row, { status: 'gate_failed', gate_failures: JSON.stringify(event.data.reasons) });
+      case 'GenerationFailed':
+        return void Object.assign(row, { status: 'generation_failed', generation_error: JSON.stringify(event.data.error) });
+      case 'ConsolidationRejected':
+        return void Object.assign(row, { status: 'rejected', rejection_reason: event.data.reason, rejection_message: event.data.message });
+    }
+  }
+
+  aliasSwitched(at: EventPoint, artifactId: string): void {
+    const node = this.#nodes.get(artifactId);
+    if (!node) return;
+    Object.assign(node.row, { status: 'published', published_tx: at.tx, published_commit: at.commit, published_prepare: at.prepare });
+    node.dirty = true;
+  }
+
+  memoryLeft(at: EventPoint, ref: MemoryRef, erased: boolean): void {
+    const cause = causeAt(at, ref.tenant, ref.subject, ref.memoryId);
+    for (const id of this.#byMemory.get(memoryKey(ref.tenant, ref.subject, ref.memoryId)) ?? []) this.#mark(this.#nodes.get(id)!, cause, null, at, erased);
+  }
+
+  subjectForgotten(at: EventPoint, tenant: string, subject: string): void {
+    const cause = causeAt(at, tenant, subject);
+    for (const id of this.#bySubject.get(subjectKey(tenant, subject)) ?? []) this.#mark(this.#nodes.get(id)!, cause, null, at, true);
+  }
+
+  receiptIssued(at: EventPoint, tenant: string, subject: string, data: SubjectEventData<'DeletionReceiptIssued'>): void {
+    const cause = causeAt(at, tenant, subject);
+    for (const id of data.invalidatedArtifactIds) {
+      const node = this.#nodes.get(id);
+      if (node) this.#mark(node, cause, null, at, true);
+    }
+  }
+
+  taintEscalated(at: EventPoint, tenant: string, subject: string, data: SubjectEventData<'TaintPolicyEscalated'>): void {
+    const escalation: Escalation = { refPatterns: data.refPatterns, sourceTypes: data.sourceTypes, cause: causeAt(at, tenant, subject) };
+    this.#escalate(tenant, subject, escalation);
+    for (const id of this.#bySubject.get(subjectKey(tenant, subject)) ?? []) {
+      const node = this.#nodes.get(id)!;
+      if (node.inputs.some((input) => tainted(escalation, input))) this.#mark(node, escalation.cause, null, at, false);
+    }
+  }
+
+  trustChanged(at: EventPoint, tenant: string, subject: string, data: SubjectEventData<'TrustChanged'>): void {
+    const cause = causeAt(at, tenant, subject);
+    for (const id of this.#bySubject.get(subjectKey(tenant, subject)) ?? []) {
+      const node = this.#nodes.get(id)!;
+      const lowered = node.inputs.some((input) => {
+        if (!input.sourceRefs.includes(data.sourceRef)) return false;
+        const before = data.previousLevel ?? (input.trust as TrustLevel | null);
+        return before !== null && trustRank(data.level) < trustRank(before);
+      });
+      if (lowered) this.#mark(node, cause, null, at, false);
+    }
+  }
+
+  dirtyRows(): ArtifactRow[] {
+    return [...this.#nodes.values()].filter((n) => n.dirty).map((n) => n.row);
+  }
+
+  #generated(node: ArtifactNode, at: EventPoint, data: Extract<ArtifactEvent, { type: 'ArtifactGenerated' }>['data']): void {
+    const m = data.manifest;
+    Object.assign(node.row, {
+      tenant: m.tenant,
+      subject: m.subject,
+      status: 'generated',
+      parent_artifact_id: m.parentArtifactId,
+      new_covers_through: m.newCoversThrough,
+      input_epoch: m.inputEpoch,
+      input_root: m.inputRoot,
+      input_count: m.inputs.length,
+      conflict_ids: JSON.stringify(m.conflictIds),
+      expected_alias: m.expectedAlias === null ? null : JSON.stringify(m.expectedAlias),
+      selector_version: m.selectorVersion,
+      prompt_version: m.promptVersion,
+      model_snapshot: m.modelSnapshot,
+      output: node.erased ? null : JSON.stringify(data.output),
+      output_hash: data.outputHash,
+      generated_at: data.generatedAt,
+      generated_tx: at.tx,
+      generated_commit: at.commit,
+      generated_prepare: at.prepare,
+    });
+    this.#index(node, m.tenant, m.subject);
+    const candidates: { cause: Cause; via: string | null }[] = [];
+    let erase = false;
+    const seen = new Set<string>();
+    for (const input of m.inputs) {
+      if (seen.has(input.memoryId)) continue;
+      seen.add(input.memoryId);
+      const current = this.memories.current(m.tenant, m.subject, input.memoryId);
+      this.edges.push({
+        artifact_id: node.artifactId, kind: 'memory', target_tenant: m.tenant, target_subject: m.subject, target_id: input.memoryId,
+        target_version: current?.version ?? null, target_sequence: input.sequence, value_hash: input.valueHash, content_hash: input.contentHash ?? null,
+        commit: at.commit, prepare: at.prepare,
+      });
+      const ref: InputRef = { tenant: m.tenant, subject: m.subject, memoryId: input.memoryId, sourceType: current?.sourceType ?? null, sourceRefs: current?.sourceRefs ?? [], trust: current?.trust ?? null };
+      this.#addInput(node, ref);
+      if (current && current.status !== 'active') {
+        candidates.push({ cause: { eventId: current.openedBy, type: current.openedByType, tx: current.txFrom, commit: current.txFromCommit, prepare: current.txFromPrepare, memoryId: current.memoryId, tenant: m.tenant, subject: m.subject }, via: null });
+        if (current.status === 'forgotten') erase = true;
+      }
+      for (const escalation of this.#escalations.get(subjectKey(m.tenant, m.subject)) ?? []) {
+        if (tainted(escalation, ref)) candidates.push({ cause: escalation.cause, via: null });
+      }
+    }
+    if (m.parentArtifactId !== null) {
+      this.edges.push({
+        artifact_id: node.artifactId, kind: 'artifact', target_tenant: m.tenant, target_subject: m.subject, target_id: m.parentArtifactId,
+        target_version: null, target_sequence: null, value_hash: null, content_hash: null, commit: at.commit, prepare: at.prepare,
+      });
+      const parent = this.#nodes.get(m.parentArtifactId);
+      if (parent) {
+        parent.children.add(node.artifactId);
+        if (parent.stale) candidates.push({ cause: parent.stale.cause, via: parent.artifactId });
+        if (parent.erased) erase = true;
+      }
+    }
+    const first = candidates.sort((a, b) => comparePoints(a.cause, b.cause))[0];
+    if (first) this.#mark(node, first.cause, first.via, at, erase);
+    else if (erase) this.#mark(node, causeAt(at, m.tenant, m.subject), null, at, true);
+  }
+
+  /** Marks STALE (and erased), then everything built on it; stops where there is nothing new to mark. */
+  #mark(node: ArtifactNode, cause: Cause, via: string | null, at: EventPoint, erase: boolean, seen = new Set<string>()): void {
+    if (seen.has(node.artifactId)) return;
+    seen.add(node.artifactId);
+    let changed = false;
+    if (!node.stale) {
+      node.stale = { cause, via };
+      this.staleRows.push(staleRow(node.artifactId, node.row, cause, via, at));
+      changed = true;
+    }
+    if (erase && !node.erased) {
+      node.erased = true;
+      Object.assign(node.row, { output: null, output_erased: true });
+      node.dirty = true;
+      changed = true;
+    }
+    if (!changed) return;
+    for (const childId of node.children) {
+      const child = this.#nodes.get(childId);
+      if (child) this.#mark(child, cause, node.artifactId, at, erase, seen);
+    }
+  }
+
+  #add(artifactId: string, row: ArtifactRow): ArtifactNode {
+    const node: ArtifactNode = { artifactId, row, dirty: false, inputs: [], children: new Set(), stale: undefined, erased: row.output_erased };
+    this.#nodes.set(artifactId, node);
+    if (row.tenant && row.subject) this.#index(node, row.tenant, row.subject);
+    return node;
+  }
+
+  #index(node: ArtifactNode, tenant: string, subject: string): void {
+    const key = subjectKey(tenant, subject);
+    const ids = this.#bySubject.get(key);
+    if (ids) ids.add(node.artifactId);
+    else this.#bySubject.set(key, new Set([node.artifactId]));
+  }
+
+  #addInput(node: ArtifactNode, input: InputRef): void {
+    node.inputs.push(input);
+    const key = memoryKey(input.tenant, input.subject, input.memoryId);
+    const ids = this.#byMemory.get(key);
+    if (ids) ids.add(node.artifactId);
+    else this.#byMemory.set(key, new Set([node.artifactId]));
+  }
+
+  #escalate(tenant: string, subject: string, escalation: Escalation): void {
+    const key = subjectKey(tenant, subject);
+    const list = this.#escalations.get(key);
+    if (list) list.push(escalation);
+    else this.#escalations.set(key, [escalation]);
+  }
+}
+
+function tainted(escalation: Escalation, input: InputRef): boolean {
+  if (input.sourceType !== null && escalation.sourceTypes.includes(input.sourceType)) return true;
+  return input.sourceRefs.some((ref) => escalation.refPatterns.some((pattern) => refMatchesPattern(ref, pattern)));
+}

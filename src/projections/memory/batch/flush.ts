@@ -1,0 +1,263 @@
+// Writes what a batch applied, one set-based statement per kind of change,
+// inside the batch's transaction. Erasure runs before the inserts, so it only
+// reaches rows stored before the batch (rows of the batch were erased in
+// memory, exactly those that existed when the erasure happened).
+import type { Insertable, Kysely } from 'kysely';
+import type { MemoryProjectionDb, MemoryVersionsTable, SubjectClockTable } from '../tables.js';
+import type { ArtifactGraph } from './artifact-graph.js';
+import { columnsOf, unnestRows, type ColumnTypes } from './bulk.js';
+import { subjectKey } from './event-point.js';
+import type { MemoryLedger } from './memory-ledger.js';
+import { toRow } from './memory-version.js';
+import type { SubjectClocks } from './subject-clocks.js';
+import type { SubjectRecords } from './subject-records.js';
+
+export const MEMORY_VERSION_TYPES: ColumnTypes<Insertable<MemoryVersionsTable>> = {
+  tenant: 'text',
+  subject: 'text',
+  memory_id: 'text',
+  version: 'int4',
+  sequence: 'int4',
+  status: 'text',
+  kind: 'text',
+  key: 'text',
+  scopes: 'jsonb',
+  value_type: 'text',
+  value_hash: 'text',
+  value: 'jsonb',
+  polarity: 'text',
+  content: 'jsonb',
+  content_hash: 'text',
+  source_type: 'text',
+  source_refs: 'jsonb',
+  trust: 'text',
+  confidence: 'float8',
+  sensitivity: 'text',
+  consent_ref: 'text',
+  valid_from: 'timestamptz',
+  valid_to: 'timestamptz',
+  expires_at: 'timestamptz',
+  superseded_by: 'text',
+  tx_from: 'timestamptz',
+  tx_to: 'timestamptz',
+  tx_from_commit: 'int8',
+  tx_from_prepare: 'int8',
+  tx_to_commit: 'int8',
+  tx_to_prepare: 'int8',
+  opened_by: 'uuid',
+  opened_by_type: 'text',
+  closed_by: 'uuid',
+};
+
+const CLOCK_TYPES: ColumnTypes<Insertable<SubjectClockTable>> = {
+  tenant: 'text',
+  subject: 'text',
+  high_water_mark: 'int4',
+  input_epoch: 'int4',
+  stream_revision: 'int8',
+  forgotten: 'bool',
+  updated_tx: 'timestamptz',
+  updated_commit: 'int8',
+  updated_prepare: 'int8',
+};
+
+export interface BatchChanges {
+  readonly memories: MemoryLedger;
+  readonly clocks: SubjectClocks;
+  readonly records: SubjectRecords;
+  readonly graph: ArtifactGraph;
+}
+
+export async function flush(db: Kysely<MemoryProjectionDb>, changes: BatchChanges): Promise<void> {
+  await writeErasures(db, changes.memories);
+  await writeCloses(db, changes.memories);
+  if (changes.memories.inserts.length > 0) {
+    await db.insertInto('memory_versions').columns(columnsOf(MEMORY_VERSION_TYPES)).expression(unnestRows(changes.memories.inserts.map(toRow), MEMORY_VERSION_TYPES)).execute();
+  }
+  await writeRecords(db, changes.records);
+  await writeClocks(db, changes.clocks);
+  await writeArtifacts(db, changes.graph);
+}
+
+const ERASED = { value: null, content: null, value_hash: null, content_hash: null } as const;
+
+async function writeErasures(db: Kysely<MemoryProjectionDb>, memories: MemoryLedger): Promise<void> {
+  const subjects = new Set(memories.erasedSubjects.map((s) => subjectKey(s.tenant, s.subject)));
+  for (const { tenant, subject } of memories.erasedSubjects) {
+    await db.updateTable('memory_versions').set(ERASED).where('tenant', '=', tenant).where('subject', '=', subject).execute();
+  }
+  const erased = memories.erasedMemories.filter((m) => !subjects.has(subjectKey(m.tenant, m.subject)));
+  if (erased.length === 0) return;
+  const keys = unnestRows(
+    erased.map((m) => ({ tenant: m.tenant, subject: m.subject, memory_id: m.memoryId })),
+    { tenant: 'text', subject: 'text', memory_id: 'text' },
+  ).as('k');
+  await db
+    .updateTable('memory_versions as m')
+    .from(keys)
+    .set(ERASED)
+    .whereRef('m.tenant', '=', 'k.tenant')
+    .whereRef('m.subject', '=', 'k.subject')
+    .whereRef('m.memory_id', '=', 'k.memory_id')
+    .execute();
+}
+
+async function writeCloses(db: Kysely<MemoryProjectionDb>, memories: MemoryLedger): Promise<void> {
+  if (memories.closes.length === 0) return;
+  const closes = unnestRows(
+    memories.closes.map((c) => ({
+      tenant: c.tenant,
+      subject: c.subject,
+      memory_id: c.memoryId,
+      version: c.version,
+      tx_to: c.txTo,
+      tx_to_commit: c.txToCommit,
+      tx_to_prepare: c.txToPrepare,
+      closed_by: c.closedBy,
+    })),
+    { tenant: 'text', subject: 'text', memory_id: 'text', version: 'int4', tx_to: 'timestamptz', tx_to_commit: 'int8', tx_to_prepare: 'int8', closed_by: 'uuid' },
+  ).as('c');
+  await db
+    .updateTable('memory_versions as m')
+    .from(closes)
+    .set((eb) => ({
+      tx_to: eb.ref('c.tx_to'),
+      tx_to_commit: eb.ref('c.tx_to_commit'),
+      tx_to_prepare: eb.ref('c.tx_to_prepare'),
+      closed_by: eb.ref('c.closed_by'),
+    }))
+    .whereRef('m.tenant', '=', 'c.tenant')
+    .whereRef('m.subject', '=', 'c.subject')
+    .whereRef('m.memory_id', '=', 'c.memory_id')
+    .whereRef('m.version', '=', 'c.version')
+    .execute();
+}
+
+async function writeRecords(db: Kysely<MemoryProjectionDb>, records: SubjectRecords): Promise<void> {
+  if (records.corroborations.length > 0) {
+    await db
+      .insertInto('memory_corroborations')
+      .columns(['event_id', 'tenant', 'subject', 'memory_id', 'source_type', 'source_refs', 'confidence', 'corroborated_at', 'tx', 'commit', 'prepare'])
+      .expression(
+        unnestRows(records.corroborations, {
+          event_id: 'uuid', tenant: 'text', subject: 'text', memory_id: 'text', source_type: 'text', source_refs: 'jsonb', confidence: 'float8',
+          corroborated_at: 'timestamptz', tx: 'timestamptz', commit: 'int8', prepare: 'int8',
+        }),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+  if (records.conflicts.size > 0) {
+    await db.insertInto('conflicts').values([...records.conflicts.values()]).onConflict((oc) => oc.doNothing()).execute();
+  }
+  for (const r of records.resolutions) {
+    await db
+      .updateTable('conflicts')
+      .set({ status: 'resolved', winner: r.winner, losers: JSON.stringify(r.losers), resolved_at: r.resolvedAt, resolved_tx: r.at.tx, resolved_commit: r.at.commit, resolved_prepare: r.at.prepare })
+      .where('tenant', '=', r.tenant)
+      .where('subject', '=', r.subject)
+      .where('conflict_id', '=', r.conflictId)
+      .execute();
+  }
+  if (records.taintEscalations.length > 0) {
+    await db.insertInto('taint_escalations').values(records.taintEscalations).onConflict((oc) => oc.doNothing()).execute();
+  }
+  if (records.aliases.size > 0) {
+    await db
+      .insertInto('summary_alias')
+      .values([...records.aliases.values()])
+      .onConflict((oc) =>
+        oc.columns(['tenant', 'subject']).doUpdateSet((eb) => ({
+          artifact_id: eb.ref('excluded.artifact_id'),
+          source_epoch: eb.ref('excluded.source_epoch'),
+          covers_through: eb.ref('excluded.covers_through'),
+          switched_at: eb.ref('excluded.switched_at'),
+          event_id: eb.ref('excluded.event_id'),
+          tx: eb.ref('excluded.tx'),
+          commit: eb.ref('excluded.commit'),
+          prepare: eb.ref('excluded.prepare'),
+        })),
+      )
+      .execute();
+  }
+}
+
+async function writeClocks(db: Kysely<MemoryProjectionDb>, clocks: SubjectClocks): Promise<void> {
+  const changed = clocks.changed();
+  if (changed.length === 0) return;
+  const rows: Insertable<SubjectClockTable>[] = changed.map((c) => ({
+    tenant: c.tenant,
+    subject: c.subject,
+    high_water_mark: c.highWaterMark,
+    input_epoch: c.inputEpoch,
+    stream_revision: String(c.streamRevision),
+    forgotten: c.forgotten,
+    updated_tx: c.updatedTx,
+    updated_commit: c.updatedCommit,
+    updated_prepare: c.updatedPrepare,
+  }));
+  await db
+    .insertInto('subject_clock')
+    .columns(columnsOf(CLOCK_TYPES))
+    .expression(unnestRows(rows, CLOCK_TYPES))
+    .onConflict((oc) =>
+      oc.columns(['tenant', 'subject']).doUpdateSet((eb) => ({
+        high_water_mark: eb.ref('excluded.high_water_mark'),
+        input_epoch: eb.ref('excluded.input_epoch'),
+        stream_revision: eb.ref('excluded.stream_revision'),
+        forgotten: eb.ref('excluded.forgotten'),
+        updated_tx: eb.ref('excluded.updated_tx'),
+        updated_commit: eb.ref('excluded.updated_commit'),
+        updated_prepare: eb.ref('excluded.updated_prepare'),
+      })),
+    )
+    .execute();
+}
+
+async function writeArtifacts(db: Kysely<MemoryProjectionDb>, graph: ArtifactGraph): Promise<void> {
+  const rows = graph.dirtyRows();
+  if (rows.length > 0) {
+    await db
+      .insertInto('artifacts')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.column('artifact_id').doUpdateSet((eb) => ({
+          tenant: eb.ref('excluded.tenant'),
+          subject: eb.ref('excluded.subject'),
+          status: eb.ref('excluded.status'),
+          stream_revision: eb.ref('excluded.stream_revision'),
+          parent_artifact_id: eb.ref('excluded.parent_artifact_id'),
+          new_covers_through: eb.ref('excluded.new_covers_through'),
+          input_epoch: eb.ref('excluded.input_epoch'),
+          input_root: eb.ref('excluded.input_root'),
+          input_count: eb.ref('excluded.input_count'),
+          conflict_ids: eb.ref('excluded.conflict_ids'),
+          expected_alias: eb.ref('excluded.expected_alias'),
+          selector_version: eb.ref('excluded.selector_version'),
+          prompt_version: eb.ref('excluded.prompt_version'),
+          model_snapshot: eb.ref('excluded.model_snapshot'),
+          output: eb.ref('excluded.output'),
+          output_hash: eb.ref('excluded.output_hash'),
+          output_erased: eb.ref('excluded.output_erased'),
+          generated_at: eb.ref('excluded.generated_at'),
+          generated_tx: eb.ref('excluded.generated_tx'),
+          generated_commit: eb.ref('excluded.generated_commit'),
+          generated_prepare: eb.ref('excluded.generated_prepare'),
+          must_preserve_count: eb.ref('excluded.must_preserve_count'),
+          gate_failures: eb.ref('excluded.gate_failures'),
+          generation_error: eb.ref('excluded.generation_error'),
+          rejection_reason: eb.ref('excluded.rejection_reason'),
+          rejection_message: eb.ref('excluded.rejection_message'),
+          published_tx: eb.ref('excluded.published_tx'),
+          published_commit: eb.ref('excluded.published_commit'),
+          published_prepare: eb.ref('excluded.published_prepare'),
+          updated_tx: eb.ref('excluded.updated_tx'),
+          updated_commit: eb.ref('excluded.updated_commit'),
+          updated_prepare: eb.ref('excluded.updated_prepare'),
+        })),
+      )
+      .execute();
+  }
+  if (graph.edges.length > 0) await db.insertInto('lineage_edges').values(graph.edges).onConflict((oc) => oc.doNothing()).execute();
+  if (graph.staleRows.length > 0) await db.insertInto('stale_artifacts').values(graph.staleRows).onConflict((oc) => oc.doNothing()).execute();
+}

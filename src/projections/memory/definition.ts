@@ -1,0 +1,18 @@
+// The memory projection: the bitemporal memory table, subject clocks,
+// conflicts, summary aliases, artifacts, lineage and STALE sets (DESIGN
+// section 6), all from the subject and artifact streams.
+import type { Kysely } from 'kysely';
+import type { ProjectionDefinition } from '../runtime/projection.js';
+import { applyMemoryBatch } from './batch/apply-batch.js';
+import { memoryTables } from './ddl.js';
+import { MEMORY_PROJECTION_TABLES, type MemoryProjectionDb } from './tables.js';
+
+export const memoryProjection: ProjectionDefinition = {
+  name: 'memory',
+  // v1: first layout.
+  version: 1,
+  description: 'bitemporal memory versions, subject clocks, conflicts, summary aliases, artifacts, lineage and STALE sets',
+  tables: memoryTables,
+  tableNames: MEMORY_PROJECTION_TABLES,
+  apply: (trx, schema, events) => applyMemoryBatch(trx.withSchema(schema) as unknown as Kysely<MemoryProjectionDb>, events),
+};
