@@ -3,6 +3,7 @@
 // and prints its figures. Benchmarks print; they never assert.
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { consolidationBench } from './consolidation.js';
 import { eventStoreAppendBench } from './event-store-append.js';
 import { recordLatencyBench } from './record-latency.js';
 
@@ -19,7 +20,7 @@ export interface Bench {
 }
 
 /** Every benchmark, in the order they run. To add one: import it and list it here. */
-const benches: readonly Bench[] = [eventStoreAppendBench, recordLatencyBench];
+const benches: readonly Bench[] = [eventStoreAppendBench, recordLatencyBench, consolidationBench];
 
 /**
  * The server benchmarks run on (an admin URL; each bench gets its own

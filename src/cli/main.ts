@@ -1,6 +1,8 @@
 // memledger's command line. Usage errors (unknown options, missing values)
 // exit 2 with a JSON error like any other bad input.
 import { Command, CommanderError } from 'commander';
+import { registerConsolidateCommands } from './commands/consolidate.js';
+import { registerProjectionCommands } from './commands/projections.js';
 import { registerReadCommands } from './commands/read.js';
 import { registerWriteCommands } from './commands/write.js';
 import { EXIT, printError } from './output.js';
@@ -12,6 +14,8 @@ const program = new Command('memledger')
 
 registerWriteCommands(program);
 registerReadCommands(program);
+registerConsolidateCommands(program);
+registerProjectionCommands(program);
 for (const cmd of program.commands) cmd.exitOverride().configureOutput({ writeErr: () => undefined });
 for (const cmd of program.commands.flatMap((c) => c.commands)) cmd.exitOverride().configureOutput({ writeErr: () => undefined });
 

@@ -2,6 +2,7 @@
 // EventStoreDB's semantics for expected revisions, idempotent retries, stream
 // reads, the global log and catch-up subscriptions. A test file calls
 // describeEventStoreContract with a target that opens store instances.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   comparePositions,
@@ -30,7 +31,18 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
     });
 
     const ids = (events: readonly { id: string }[]) => events.map((event) => event.id);
-    const logOf = (prefix: string) => store.readAll({ filter: { streamPrefixes: [prefix] } });
+    /**
+     * The events of a case in the global log, once at least `count` are there.
+     * The log may trail commits for a moment (PostgreSQL: while an older
+     * transaction is open anywhere on the server); it never reorders or drops.
+     */
+    async function logOf(prefix: string, count: number): Promise<StoredEvent[]> {
+      for (;;) {
+        const log = await store.readAll({ filter: { streamPrefixes: [prefix] } });
+        if (log.length >= count) return log;
+        await sleep(20);
+      }
+    }
 
     async function expectWrongExpectedVersion(
       stream: string,
@@ -89,7 +101,7 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
         await store.append(stream, newEvents(2), { expectedRevision: 'no_stream' });
         const refused = newEvents(5);
         await expectWrongExpectedVersion(stream, refused, 0, 1);
-        const log = await logOf(prefix);
+        const log = await logOf(prefix, 2);
         expect(log).toHaveLength(2);
         expect(ids(log)).not.toEqual(expect.arrayContaining([refused[0]!.id]));
       });
@@ -131,7 +143,7 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
         await store.append(stream, newEvents(1), { expectedRevision: 4 });
         expect(await store.append(stream, batch, { expectedRevision: 1 })).toEqual(first);
         expect(await store.readStream(stream)).toHaveLength(6);
-        expect(await logOf(prefix)).toHaveLength(6);
+        expect(await logOf(prefix, 6)).toHaveLength(6);
       });
 
       it('a retry with no_stream or any succeeds and writes nothing', async () => {
@@ -185,7 +197,7 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
         expect(stored!.recordedAt).toBeInstanceOf(Date);
         // The store's clock, not ours: only a loose sanity window (units, epoch).
         expect(Math.abs(stored!.recordedAt.getTime() - (before + after) / 2)).toBeLessThan(5 * 60_000);
-        const [fromLog] = await store.readAll({ filter: { streamPrefixes: [stream] } });
+        const [fromLog] = await logOf(stream, 1);
         expect(fromLog).toEqual(stored);
       });
     });
@@ -202,7 +214,7 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
             appended.push(...batch);
           }
         }
-        const log = await logOf(prefix);
+        const log = await logOf(prefix, appended.length);
         expect(ids(log)).toEqual(ids(appended));
         for (let i = 1; i < log.length; i++) expect(comparePositions(log[i - 1]!.position, log[i]!.position)).toBe(-1);
         // The result of an append points at (or, for a batch, not before) its last event.
@@ -229,7 +241,7 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
         for (const stream of ['x-1', 'x-2', 'y-1']) {
           for (const type of kinds) await store.append(`${prefix}${stream}`, [newEvent(type)], { expectedRevision: 'any' });
         }
-        appended.push(...(await logOf(prefix)));
+        appended.push(...(await logOf(prefix, 9)));
         expect(appended).toHaveLength(9);
         const select = (keep: (event: StoredEvent) => boolean) => ids(appended.filter(keep));
         expect(ids(await store.readAll({ filter: { streamPrefixes: [`${prefix}x-`] } }))).toEqual(select((e) => e.stream.startsWith(`${prefix}x-`)));
@@ -251,7 +263,7 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
         for (const [i, stream] of ['a', 'b', 'a', 'c', 'b'].entries()) {
           await store.append(`${prefix}${stream}`, [newEvent('ContractNoted', { i })], { expectedRevision: 'any' });
         }
-        const history = await logOf(prefix);
+        const history = await logOf(prefix, 5);
         const subscription = store.subscribeAll({ after: history[1]!.position, filter: { streamPrefixes: [prefix] } });
         const events = reader(subscription);
         expect(ids(await events.take(3))).toEqual(ids(history.slice(2)));

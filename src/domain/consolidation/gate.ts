@@ -2,6 +2,7 @@
 // published only if it loses nothing. Checked deterministically against the
 // must-preserve set and the inputs, one typed reason per failure. Messages
 // name keys and ids only, never values (reasons are stored in clear).
+import { canonicalValueJson } from '../canonical/canonical-value.js';
 import type { GateFailure, GateFailureCode } from '../events/artifact-events.js';
 import type { CountTokens } from './cold-tier.js';
 import { checkClaims } from './gate-claims.js';
@@ -28,7 +29,7 @@ export function checkGate(check: GateCheck): GateResult {
   const reasons = new Reasons();
   const inputs = new Map(check.inputs.map((i) => [i.memoryId, i]));
   checkFacts(check.mustPreserve, check.output, reasons);
-  checkClaims(inputs, new Set(check.mustPreserve.map((f) => f.memoryId)), check.output, reasons);
+  checkClaims(inputs, check.output, reasons);
   checkConflicts(check.conflicts, inputs, check.output, reasons);
   const tokens = check.countTokens(check.output.summary);
   if (tokens > check.summaryTokenAllowance) {
@@ -70,7 +71,7 @@ function checkConflicts(conflicts: readonly ConflictRef[], inputs: ReadonlyMap<s
 }
 
 function statementOf(input: ConsolidationInput): string {
-  return JSON.stringify([input.valueKey ?? null, input.polarity]);
+  return JSON.stringify([canonicalValueJson(input.value), input.polarity]);
 }
 
 /** Collects failures once each (same code, memory, conflict and claim key). */

@@ -15,6 +15,8 @@ export const artifactGeneratedSchema = z.strictObject({
   output: sealedSchema,
   /** HMAC-SHA256 (per-subject key) of the output's canonical JSON. */
   outputHash: keyedHashSchema,
+  /** Low-value inputs left out of the output to meet the token budget: still inputs, retrievable raw. */
+  coldTier: z.array(z.strictObject({ memoryId: memoryIdSchema, reason: z.enum(['over_token_budget']) })).optional(),
   generatedAt: instantSchema,
 });
 
@@ -22,6 +24,8 @@ export const GATE_FAILURE_CODES = [
   'invalid_output',
   'missing_fact',
   'value_changed',
+  'unit_changed',
+  'scope_changed',
   'polarity_flipped',
   'missing_derivation',
   'conflicts_differ',
@@ -56,6 +60,8 @@ export const gateFailedSchema = z.strictObject({
 
 export const generationFailedSchema = z.strictObject({
   artifactId: artifactIdSchema,
+  /** What generation was attempted for (kept for audit like any manifest). */
+  manifest: manifestSchema.optional(),
   error: z.strictObject({ code: z.string().min(1).max(100), message: clearTextSchema }),
   failedAt: instantSchema,
 });
@@ -67,12 +73,20 @@ export const consolidationRejectedSchema = z.strictObject({
   rejectedAt: instantSchema,
 });
 
+/** Shadow mode: a reviewer approved a gated artifact; publication may then switch the alias. */
+export const artifactApprovedSchema = z.strictObject({
+  artifactId: artifactIdSchema,
+  approvedBy: clearTextSchema.optional(),
+  approvedAt: instantSchema,
+});
+
 export const ARTIFACT_EVENT_SCHEMAS = {
   ArtifactGenerated: artifactGeneratedSchema,
   GatePassed: gatePassedSchema,
   GateFailed: gateFailedSchema,
   GenerationFailed: generationFailedSchema,
   ConsolidationRejected: consolidationRejectedSchema,
+  ArtifactApproved: artifactApprovedSchema,
 } as const;
 
 export type ArtifactEventType = keyof typeof ARTIFACT_EVENT_SCHEMAS;

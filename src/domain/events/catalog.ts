@@ -26,6 +26,7 @@ export const CURRENT_SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
   GateFailed: 1,
   GenerationFailed: 1,
   ConsolidationRejected: 1,
+  ArtifactApproved: 1,
 };
 
 export function isEventType(type: string): type is EventType {

@@ -14,5 +14,5 @@ export const memoryProjection: ProjectionDefinition = {
   description: 'bitemporal memory versions, subject clocks, conflicts, summary aliases, artifacts, lineage and STALE sets',
   tables: memoryTables,
   tableNames: MEMORY_PROJECTION_TABLES,
-  apply: (trx, schema, events) => applyMemoryBatch(trx.withSchema(schema) as unknown as Kysely<MemoryProjectionDb>, events),
+  apply: (trx, schema, events) => applyMemoryBatch(trx.withSchema(schema) as unknown as Kysely<MemoryProjectionDb>, schema, events),
 };

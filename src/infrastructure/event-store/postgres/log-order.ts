@@ -63,6 +63,15 @@ export const HEAD_POSITION_SQL = `
    order by transaction_id desc, global_position desc
    limit 1`;
 
+/**
+ * Whether events have committed that readers may not return yet (an older
+ * transaction is still running): then a subscriber should look again soon
+ * rather than wait for its poll interval, as the blocker may not be an append
+ * and so may end without a NOTIFY.
+ */
+export const PENDING_SQL = `
+  select exists (select 1 from events where transaction_id >= ${STABLE}) as pending`;
+
 /** Parameters of READ_ALL_SQL. Before every real position: (0, 0). */
 export function readAllParams(after: Position | undefined, filter: LogFilter | undefined, maxCount: number | undefined): unknown[] {
   const nonEmpty = (list: readonly string[] | undefined) => (list && list.length > 0 ? [...list] : null);

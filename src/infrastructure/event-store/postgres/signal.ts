@@ -2,17 +2,23 @@
 // store. The NOTIFY is sent after the append commits, not inside it: a
 // notifying transaction holds a cluster-wide lock through its commit (WAL
 // flush included), which would serialize all appends and defeat group commit.
-// Notifications are coalesced (at most one in flight per store), and nothing
-// depends on them: subscribers also poll, so a lost wakeup only adds latency.
+// Notifications are coalesced (at most one per NOTIFY_INTERVAL_MS per store,
+// the first one at once), and nothing depends on them: subscribers also poll,
+// so a lost wakeup only adds latency.
 import pg from 'pg';
+import { setTimeout as delay } from 'node:timers/promises';
 
 const CHANNEL = 'memledger_event_log';
+const NOTIFY_INTERVAL_MS = 20;
 
 export class LogSignal {
   #connection: Promise<pg.Client> | undefined;
   #listeners = new Set<() => void>();
+  #listening = new WeakMap<pg.Client, boolean>();
   #pending = false;
   #sending = false;
+  #lastSent = 0;
+  #queue: Promise<void> = Promise.resolve();
   #closed = false;
 
   constructor(private readonly config: pg.ClientConfig) {}
@@ -27,12 +33,15 @@ export class LogSignal {
   listen(listener: () => void): () => void {
     this.#listeners.add(listener);
     this.ensureListening();
-    return () => this.#listeners.delete(listener);
+    return () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size === 0) void this.#setListening(false);
+    };
   }
 
-  /** (Re)connects the listening connection if it was lost; failures are left to polling. */
+  /** (Re)connects and LISTENs if there are listeners; failures are left to polling. */
   ensureListening(): void {
-    if (!this.#closed) this.#connect().catch(() => undefined);
+    if (!this.#closed && this.#listeners.size > 0) void this.#setListening(true);
   }
 
   async close(): Promise<void> {
@@ -47,15 +56,40 @@ export class LogSignal {
     this.#sending = true;
     try {
       while (this.#pending && !this.#closed) {
+        const wait = this.#lastSent + NOTIFY_INTERVAL_MS - Date.now();
+        if (wait > 0) await delay(wait, undefined, { ref: false });
         this.#pending = false;
-        const client = await this.#connect();
-        await client.query(`notify ${CHANNEL}`);
+        await this.#query(`notify ${CHANNEL}`);
+        this.#lastSent = Date.now();
       }
     } catch {
       // Subscribers poll; the next append tries again on a fresh connection.
     } finally {
       this.#sending = false;
     }
+  }
+
+  // Only a store with subscribers LISTENs: every listening session is woken
+  // by every NOTIFY on the server, which costs appenders nothing but costs
+  // the server a wakeup per listener.
+  async #setListening(wanted: boolean): Promise<void> {
+    try {
+      const client = await this.#connect();
+      if (this.#listening.get(client) === wanted) return;
+      this.#listening.set(client, wanted);
+      await this.#query(wanted ? `listen ${CHANNEL}` : `unlisten ${CHANNEL}`);
+    } catch {
+      // Subscribers poll.
+    }
+  }
+
+  /** One statement at a time on the signal connection. */
+  #query(text: string): Promise<void> {
+    const run = this.#queue.then(async () => {
+      await (await this.#connect()).query(text);
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 
   #connect(): Promise<pg.Client> {
@@ -76,7 +110,6 @@ export class LogSignal {
     client.on('notification', () => this.#listeners.forEach((listener) => listener()));
     try {
       await client.connect();
-      await client.query(`listen ${CHANNEL}`);
       return client;
     } catch (error) {
       lost();

@@ -1,6 +1,8 @@
-// The PostgreSQL event store (DESIGN section 2): appends through one SQL
-// function call, reads in log order (log-order.ts), catch-up subscriptions
-// woken by LISTEN/NOTIFY (signal.ts, subscription.ts).
+// The PostgreSQL event store (DESIGN section 2): appends in one INSERT
+// statement (append.ts), reads in log order (log-order.ts), catch-up
+// subscriptions woken by LISTEN/NOTIFY (signal.ts, subscription.ts). Stream
+// reads see every committed event at once; the global log (readAll,
+// headPosition, subscriptions) only its stable prefix.
 import type pg from 'pg';
 import type {
   AppendResult,
@@ -17,7 +19,7 @@ import type {
 } from '../port.js';
 import { appendBatch } from './append.js';
 import { parseAppend, parseReadAll, parseReadStream, parseSubscribeAll } from './input.js';
-import { HEAD_POSITION_SQL, READ_ALL_SQL, readAllParams, EVENT_COLUMNS } from './log-order.js';
+import { EVENT_COLUMNS, HEAD_POSITION_SQL, PENDING_SQL, READ_ALL_SQL, readAllParams } from './log-order.js';
 import { toPosition, toStoredEvent, type EventRow } from './rows.js';
 import { LogSignal } from './signal.js';
 import { LogSubscription } from './subscription.js';
@@ -90,7 +92,10 @@ export class PostgresEventStore implements EventStore {
     this.#ensureOpen();
     const input = parseSubscribeAll(options);
     const subscription = new LogSubscription(
-      (after, filter, maxCount) => this.#readLog(after, filter, maxCount),
+      {
+        read: (after, filter, maxCount) => this.#readLog(after, filter, maxCount),
+        pending: async () => (await this.pool.query<{ pending: boolean }>({ name: 'event_store_pending', text: PENDING_SQL })).rows[0]!.pending,
+      },
       this.#signal,
       this.options.pollIntervalMs,
       input.after,

@@ -8,8 +8,13 @@ import type { LogSignal } from './signal.js';
 const PAGE_SIZE = 500;
 
 export interface LogReader {
-  (after: Position | undefined, filter: LogFilter | undefined, maxCount: number): Promise<StoredEvent[]>;
+  read(after: Position | undefined, filter: LogFilter | undefined, maxCount: number): Promise<StoredEvent[]>;
+  /** True when committed events are not readable yet (log-order.ts). */
+  pending(): Promise<boolean>;
 }
+
+/** First wait when events are pending; doubles up to the poll interval. */
+const PENDING_WAIT_MS = 5;
 
 export class LogSubscription implements Subscription {
   #closed = false;
@@ -19,7 +24,7 @@ export class LogSubscription implements Subscription {
   readonly #stopListening: () => void;
 
   constructor(
-    private readonly read: LogReader,
+    private readonly log: LogReader,
     private readonly signal: LogSignal,
     private readonly pollIntervalMs: number,
     private readonly after: Position | undefined,
@@ -47,10 +52,11 @@ export class LogSubscription implements Subscription {
 
   async *#events(): AsyncGenerator<StoredEvent> {
     let after = this.after;
+    let pendingWait = PENDING_WAIT_MS;
     try {
       while (!this.#closed) {
         const wakeupsBefore = this.#wakeups;
-        const page = await this.read(after, this.filter, PAGE_SIZE);
+        const page = await this.log.read(after, this.filter, PAGE_SIZE);
         for (const event of page) {
           if (this.#closed) return;
           yield event;
@@ -58,18 +64,24 @@ export class LogSubscription implements Subscription {
         }
         // A full page, or a wakeup during the read: there may be more already.
         if (page.length === PAGE_SIZE || this.#wakeups !== wakeupsBefore) continue;
-        await this.#sleep();
+        if (await this.log.pending()) {
+          await this.#sleep(pendingWait);
+          pendingWait = Math.min(pendingWait * 2, this.pollIntervalMs);
+        } else {
+          pendingWait = PENDING_WAIT_MS;
+          await this.#sleep(this.pollIntervalMs);
+        }
       }
     } finally {
       await this.close();
     }
   }
 
-  #sleep(): Promise<void> {
+  #sleep(ms: number): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.signal.ensureListening();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.pollIntervalMs);
+      const timer = setTimeout(done, ms);
       this.#wake = done;
       function done() {
         clearTimeout(timer);

@@ -14,10 +14,11 @@ import { routeEvents, type RoutedEvent } from './routed-event.js';
 import { SubjectClocks } from './subject-clocks.js';
 import { SubjectRecords } from './subject-records.js';
 
-export async function applyMemoryBatch(db: Kysely<MemoryProjectionDb>, events: readonly StoredEvent[]): Promise<void> {
+/** `db` is scoped to `schema` (withSchema). */
+export async function applyMemoryBatch(db: Kysely<MemoryProjectionDb>, schema: string, events: readonly StoredEvent[]): Promise<void> {
   const routed = routeEvents(events);
   if (routed.length === 0) return;
-  const loaded = await prefetch(db, planPrefetch(routed));
+  const loaded = await prefetch(db, schema, planPrefetch(routed));
   const memories = new MemoryLedger();
   memories.load(loaded.memories);
   const clocks = new SubjectClocks();

@@ -116,42 +116,45 @@ export class ArtifactGraph {
 
   memoryLeft(at: EventPoint, ref: MemoryRef, erased: boolean): void {
     const cause = causeAt(at, ref.tenant, ref.subject, ref.memoryId);
-    for (const id of this.#byMemory.get(memoryKey(ref.tenant, ref.subject, ref.memoryId)) ?? []) this.#mark(this.#nodes.get(id)!, cause, null, at, erased);
+    this.#markAll(this.#nodesOf(this.#byMemory.get(memoryKey(ref.tenant, ref.subject, ref.memoryId))), cause, at, erased);
   }
 
   subjectForgotten(at: EventPoint, tenant: string, subject: string): void {
     const cause = causeAt(at, tenant, subject);
-    for (const id of this.#bySubject.get(subjectKey(tenant, subject)) ?? []) this.#mark(this.#nodes.get(id)!, cause, null, at, true);
+    this.#markAll(this.#nodesOf(this.#bySubject.get(subjectKey(tenant, subject))), cause, at, true);
   }
 
   receiptIssued(at: EventPoint, tenant: string, subject: string, data: SubjectEventData<'DeletionReceiptIssued'>): void {
     const cause = causeAt(at, tenant, subject);
-    for (const id of data.invalidatedArtifactIds) {
-      const node = this.#nodes.get(id);
-      if (node) this.#mark(node, cause, null, at, true);
-    }
+    this.#markAll(this.#nodesOf(data.invalidatedArtifactIds), cause, at, true);
   }
 
   taintEscalated(at: EventPoint, tenant: string, subject: string, data: SubjectEventData<'TaintPolicyEscalated'>): void {
     const escalation: Escalation = { refPatterns: data.refPatterns, sourceTypes: data.sourceTypes, cause: causeAt(at, tenant, subject) };
     this.#escalate(tenant, subject, escalation);
-    for (const id of this.#bySubject.get(subjectKey(tenant, subject)) ?? []) {
-      const node = this.#nodes.get(id)!;
-      if (node.inputs.some((input) => tainted(escalation, input))) this.#mark(node, escalation.cause, null, at, false);
-    }
+    const hit = this.#nodesOf(this.#bySubject.get(subjectKey(tenant, subject))).filter((node) => node.inputs.some((input) => tainted(escalation, input)));
+    this.#markAll(hit, escalation.cause, at, false);
   }
 
   trustChanged(at: EventPoint, tenant: string, subject: string, data: SubjectEventData<'TrustChanged'>): void {
     const cause = causeAt(at, tenant, subject);
-    for (const id of this.#bySubject.get(subjectKey(tenant, subject)) ?? []) {
-      const node = this.#nodes.get(id)!;
-      const lowered = node.inputs.some((input) => {
+    const hit = this.#nodesOf(this.#bySubject.get(subjectKey(tenant, subject))).filter((node) =>
+      node.inputs.some((input) => {
         if (!input.sourceRefs.includes(data.sourceRef)) return false;
         const before = data.previousLevel ?? (input.trust as TrustLevel | null);
         return before !== null && trustRank(data.level) < trustRank(before);
-      });
-      if (lowered) this.#mark(node, cause, null, at, false);
+      }),
+    );
+    this.#markAll(hit, cause, at, false);
+  }
+
+  #nodesOf(ids: Iterable<string> | undefined): ArtifactNode[] {
+    const nodes: ArtifactNode[] = [];
+    for (const id of ids ?? []) {
+      const node = this.#nodes.get(id);
+      if (node) nodes.push(node);
     }
+    return nodes;
   }
 
   dirtyRows(): ArtifactRow[] {
@@ -216,15 +219,35 @@ export class ArtifactGraph {
         if (parent.erased) erase = true;
       }
     }
+    // Ties (one event both hit an input and made the parent STALE) go to the direct cause: inputs were listed first.
     const first = candidates.sort((a, b) => comparePoints(a.cause, b.cause))[0];
-    if (first) this.#mark(node, first.cause, first.via, at, erase);
-    else if (erase) this.#mark(node, causeAt(at, m.tenant, m.subject), null, at, true);
+    if (first) this.#markOne(node, first.cause, first.via, at, erase);
+    else if (erase) this.#markOne(node, causeAt(at, m.tenant, m.subject), null, at, true);
   }
 
-  /** Marks STALE (and erased), then everything built on it; stops where there is nothing new to mark. */
-  #mark(node: ArtifactNode, cause: Cause, via: string | null, at: EventPoint, erase: boolean, seen = new Set<string>()): void {
-    if (seen.has(node.artifactId)) return;
-    seen.add(node.artifactId);
+  /**
+   * Marks the artifacts a cause hits directly (via = null, whatever order they
+   * come in), then everything built on them (via = the parent it inherited
+   * from); a branch stops where there is nothing new to mark.
+   */
+  #markAll(direct: Iterable<ArtifactNode>, cause: Cause, at: EventPoint, erase: boolean): void {
+    const hit = new Set(direct);
+    const changed = [...hit].filter((node) => this.#markOne(node, cause, null, at, erase));
+    const seen = new Set<string>();
+    const descend = (node: ArtifactNode): void => {
+      if (seen.has(node.artifactId)) return;
+      seen.add(node.artifactId);
+      for (const childId of node.children) {
+        const child = this.#nodes.get(childId);
+        if (!child || hit.has(child)) continue;
+        if (this.#markOne(child, cause, node.artifactId, at, erase)) descend(child);
+      }
+    };
+    for (const node of changed) descend(node);
+  }
+
+  /** True when the node changed (newly STALE, or newly erased). */
+  #markOne(node: ArtifactNode, cause: Cause, via: string | null, at: EventPoint, erase: boolean): boolean {
     let changed = false;
     if (!node.stale) {
       node.stale = { cause, via };
@@ -237,11 +260,7 @@ export class ArtifactGraph {
       node.dirty = true;
       changed = true;
     }
-    if (!changed) return;
-    for (const childId of node.children) {
-      const child = this.#nodes.get(childId);
-      if (child) this.#mark(child, cause, node.artifactId, at, erase, seen);
-    }
+    return changed;
   }
 
   #add(artifactId: string, row: ArtifactRow): ArtifactNode {

@@ -3,7 +3,7 @@
 // reaches rows stored before the batch (rows of the batch were erased in
 // memory, exactly those that existed when the erasure happened).
 import type { Insertable, Kysely } from 'kysely';
-import type { MemoryProjectionDb, MemoryVersionsTable, SubjectClockTable } from '../tables.js';
+import type { ConflictsTable, MemoryProjectionDb, MemoryVersionsTable, SubjectClockTable } from '../tables.js';
 import type { ArtifactGraph } from './artifact-graph.js';
 import { columnsOf, unnestRows, type ColumnTypes } from './bulk.js';
 import { subjectKey } from './event-point.js';
@@ -59,6 +59,26 @@ const CLOCK_TYPES: ColumnTypes<Insertable<SubjectClockTable>> = {
   updated_tx: 'timestamptz',
   updated_commit: 'int8',
   updated_prepare: 'int8',
+};
+
+const CONFLICT_TYPES: ColumnTypes<Insertable<ConflictsTable>> = {
+  tenant: 'text',
+  subject: 'text',
+  conflict_id: 'text',
+  key: 'text',
+  scopes: 'jsonb',
+  memory_ids: 'jsonb',
+  status: 'text',
+  detected_at: 'timestamptz',
+  detected_tx: 'timestamptz',
+  detected_commit: 'int8',
+  detected_prepare: 'int8',
+  winner: 'text',
+  losers: 'jsonb',
+  resolved_at: 'timestamptz',
+  resolved_tx: 'timestamptz',
+  resolved_commit: 'int8',
+  resolved_prepare: 'int8',
 };
 
 export interface BatchChanges {
@@ -148,15 +168,38 @@ async function writeRecords(db: Kysely<MemoryProjectionDb>, records: SubjectReco
       .execute();
   }
   if (records.conflicts.size > 0) {
-    await db.insertInto('conflicts').values([...records.conflicts.values()]).onConflict((oc) => oc.doNothing()).execute();
+    await db.insertInto('conflicts').columns(columnsOf(CONFLICT_TYPES)).expression(unnestRows([...records.conflicts.values()], CONFLICT_TYPES)).onConflict((oc) => oc.doNothing()).execute();
   }
-  for (const r of records.resolutions) {
+  if (records.resolutions.length > 0) {
+    const resolved = unnestRows(
+      records.resolutions.map((r) => ({
+        tenant: r.tenant,
+        subject: r.subject,
+        conflict_id: r.conflictId,
+        winner: r.winner,
+        losers: JSON.stringify(r.losers),
+        resolved_at: r.resolvedAt,
+        resolved_tx: r.at.tx,
+        resolved_commit: r.at.commit,
+        resolved_prepare: r.at.prepare,
+      })),
+      { tenant: 'text', subject: 'text', conflict_id: 'text', winner: 'text', losers: 'jsonb', resolved_at: 'timestamptz', resolved_tx: 'timestamptz', resolved_commit: 'int8', resolved_prepare: 'int8' },
+    ).as('r');
     await db
-      .updateTable('conflicts')
-      .set({ status: 'resolved', winner: r.winner, losers: JSON.stringify(r.losers), resolved_at: r.resolvedAt, resolved_tx: r.at.tx, resolved_commit: r.at.commit, resolved_prepare: r.at.prepare })
-      .where('tenant', '=', r.tenant)
-      .where('subject', '=', r.subject)
-      .where('conflict_id', '=', r.conflictId)
+      .updateTable('conflicts as c')
+      .from(resolved)
+      .set((eb) => ({
+        status: 'resolved',
+        winner: eb.ref('r.winner'),
+        losers: eb.ref('r.losers'),
+        resolved_at: eb.ref('r.resolved_at'),
+        resolved_tx: eb.ref('r.resolved_tx'),
+        resolved_commit: eb.ref('r.resolved_commit'),
+        resolved_prepare: eb.ref('r.resolved_prepare'),
+      }))
+      .whereRef('c.tenant', '=', 'r.tenant')
+      .whereRef('c.subject', '=', 'r.subject')
+      .whereRef('c.conflict_id', '=', 'r.conflict_id')
       .execute();
   }
   if (records.taintEscalations.length > 0) {

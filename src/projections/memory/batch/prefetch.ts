@@ -65,6 +65,10 @@ export function planPrefetch(events: readonly RoutedEvent[]): PrefetchPlan {
     const sk = subjectKey(tenant, subject);
     plan.subjects.set(sk, { tenant, subject });
     switch (event.type) {
+      case 'MemoryRecorded':
+        // The write side never reuses a memory id, but if a log ever did, the fold keeps the first: so must we.
+        memory(plan.memories, tenant, subject, event.data.memoryId);
+        break;
       case 'MemorySuperseded':
       case 'MemoryRetracted':
       case 'MemoryExpired':
@@ -99,8 +103,9 @@ export interface Prefetched {
   readonly graph: GraphLoad;
 }
 
-export async function prefetch(db: Kysely<MemoryProjectionDb>, plan: PrefetchPlan): Promise<Prefetched> {
-  const [clocks, memories, graph] = await Promise.all([loadClocks(db, plan), loadMemories(db, plan), loadGraph(db, plan)]);
+/** `db` is scoped to `schema` (withSchema); raw SQL names the schema itself. */
+export async function prefetch(db: Kysely<MemoryProjectionDb>, schema: string, plan: PrefetchPlan): Promise<Prefetched> {
+  const [clocks, memories, graph] = await Promise.all([loadClocks(db, plan), loadMemories(db, plan), loadGraph(db, schema, plan)]);
   return { clocks, memories, graph };
 }
 
@@ -154,7 +159,7 @@ async function loadMemories(db: Kysely<MemoryProjectionDb>, plan: PrefetchPlan):
   return rows.sort((a, b) => (a.memory_id < b.memory_id ? -1 : a.memory_id > b.memory_id ? 1 : 0)).map(fromRow);
 }
 
-async function loadGraph(db: Kysely<MemoryProjectionDb>, plan: PrefetchPlan): Promise<GraphLoad> {
+async function loadGraph(db: Kysely<MemoryProjectionDb>, schema: string, plan: PrefetchPlan): Promise<GraphLoad> {
   const escalations =
     plan.generatingSubjects.size === 0
       ? []
@@ -170,7 +175,7 @@ async function loadGraph(db: Kysely<MemoryProjectionDb>, plan: PrefetchPlan): Pr
   if (plan.artifactIds.size === 0 && plan.leavingMemories.size === 0 && plan.wholeSubjects.size === 0) {
     return { artifacts: [], edges: [], stale: [], escalations };
   }
-  const ids = await reachableArtifacts(db, plan);
+  const ids = await reachableArtifacts(db, schema, plan);
   if (ids.length === 0) return { artifacts: [], edges: [], stale: [], escalations };
   const [artifacts, edges, stale] = await Promise.all([
     db.selectFrom('artifacts').selectAll().where('artifact_id', 'in', ids).orderBy('artifact_id').execute(),
@@ -197,11 +202,12 @@ async function loadGraph(db: Kysely<MemoryProjectionDb>, plan: PrefetchPlan): Pr
 }
 
 /** The roots of the plan and everything built on them (parent edges, followed down). */
-async function reachableArtifacts(db: Kysely<MemoryProjectionDb>, plan: PrefetchPlan): Promise<string[]> {
+async function reachableArtifacts(db: Kysely<MemoryProjectionDb>, schema: string, plan: PrefetchPlan): Promise<string[]> {
   const memories = unnestRows([...plan.leavingMemories.values()], { tenant: 'text', subject: 'text', memory_id: 'text' });
   const subjects = unnestRows([...plan.wholeSubjects.values()], { tenant: 'text', subject: 'text' });
-  const edges = sql.table('lineage_edges');
-  const artifacts = sql.table('artifacts');
+  // The withSchema plugin does not reach into raw SQL: qualify the tables here.
+  const edges = sql.table(`${schema}.lineage_edges`);
+  const artifacts = sql.table(`${schema}.artifacts`);
   const { rows } = await sql<{ artifact_id: string }>`
     with recursive roots(artifact_id) as (
       select unnest(${sql.val([...plan.artifactIds])}::text[])

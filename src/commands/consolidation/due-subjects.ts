@@ -1,0 +1,54 @@
+// The scheduler's view of which subjects to look at: every subject stream of
+// a tenant that has events, discovered from the global log (so it needs no
+// projection), and of those the ones due by the domain's rule.
+import { consolidationDue, type DueReason } from '../../domain/consolidation/schedule.js';
+import { parseSubjectStreamName, SUBJECT_STREAM_PREFIX, tenantStreamPrefix } from '../../domain/events/stream-names.js';
+import type { EventStore, Position } from '../../infrastructure/event-store/port.js';
+import type { SubjectRepository } from '../subject/subject-repository.js';
+
+export interface DueSubject {
+  readonly tenant: string;
+  readonly subject: string;
+  readonly reason: DueReason;
+  /** The subject stream's revision when judged. */
+  readonly revision: number;
+}
+
+const PAGE = 2000;
+
+export class DueSubjects {
+  private position: Position | undefined;
+  private readonly known = new Map<string, { tenant: string; subject: string }>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly subjects: SubjectRepository,
+    /** Only this tenant's subjects; all tenants when absent. */
+    private readonly tenant?: string,
+  ) {}
+
+  /** Reads the log since the last call, then judges every known subject. */
+  async find(threshold: number): Promise<DueSubject[]> {
+    await this.discover();
+    const due: DueSubject[] = [];
+    for (const [stream, ref] of this.known) {
+      const loaded = await this.subjects.load(stream);
+      const reason = consolidationDue(loaded.state, threshold);
+      if (reason) due.push({ ...ref, reason, revision: loaded.revision });
+    }
+    return due;
+  }
+
+  private async discover(): Promise<void> {
+    const prefix = this.tenant !== undefined ? tenantStreamPrefix(this.tenant) : SUBJECT_STREAM_PREFIX;
+    for (;;) {
+      const events = await this.store.readAll({ ...(this.position ? { after: this.position } : {}), maxCount: PAGE, filter: { streamPrefixes: [prefix] } });
+      for (const event of events) {
+        const ref = parseSubjectStreamName(event.stream);
+        if (ref) this.known.set(event.stream, ref);
+      }
+      if (events.length > 0) this.position = events.at(-1)!.position;
+      if (events.length < PAGE) return;
+    }
+  }
+}

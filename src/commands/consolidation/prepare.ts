@@ -1,0 +1,193 @@
+// Phase 1, prepare: fold the subject at revision R, take the snapshot (H,
+// inputEpoch, alias tuple, selected inputs, must-preserve set, cold tier,
+// manifest), generate, gate, and append the artifact stream with expected
+// revision no_stream. Nothing prepared is readable: only the alias makes an
+// artifact readable, and only publish moves it.
+import { renderRawEntry } from '../../domain/consolidation/rendering.js';
+import { selectEntries } from '../../domain/consolidation/selector.js';
+import { gateOutput, takeSnapshot, type ConsolidationSnapshot } from '../../domain/consolidation/snapshot.js';
+import type { ArtifactEvent, GateFailure } from '../../domain/events/artifact-events.js';
+import type { AliasTuple } from '../../domain/events/alias.js';
+import { subjectStreamName } from '../../domain/events/stream-names.js';
+import type { SubjectState } from '../../domain/subject/state.js';
+import { InvalidInput } from '../../domain/validation/invalid-input.js';
+import { instantOf } from '../../domain/values/instant.js';
+import { WrongExpectedVersion } from '../../infrastructure/event-store/port.js';
+import type { CommandContext, Ledger } from '../ledger.js';
+import { openOutput, sealOutput } from './artifact-output.js';
+import { appendArtifactEvents, readArtifact, type ArtifactRecord } from './artifact-stream.js';
+import { openEntries } from './opened-entries.js';
+import { refuse, type ConsolidationOutcome } from './refusal.js';
+import type { ConsolidationServices } from './services.js';
+
+export type ArtifactStatus = 'gate_passed' | 'gate_failed' | 'generation_failed';
+
+export interface PrepareResult {
+  readonly artifactId: string;
+  readonly tenant: string;
+  readonly subject: string;
+  readonly status: ArtifactStatus;
+  /** True when the artifact of this snapshot already existed (another worker, or an earlier run) and was taken as it is. */
+  readonly reused: boolean;
+  readonly gate: { readonly passed: boolean; readonly mustPreserveCount?: number; readonly reasons?: readonly GateFailure[] };
+  readonly generationError?: { readonly code: string; readonly message: string };
+  readonly fences: {
+    readonly revision: number;
+    readonly highWaterMark: number;
+    readonly newCoversThrough: number;
+    readonly inputEpoch: number;
+    readonly expectedAlias: AliasTuple | null;
+    readonly conflictIds: readonly string[];
+  };
+  readonly parentArtifactId: string | null;
+  readonly inputs: number;
+  readonly coldTier: number;
+  /** Tokens of the raw inputs as they would enter a context, and of the summary text (absent when reused). */
+  readonly tokens?: { readonly rawInputs: number; readonly summary: number };
+}
+
+export interface PrepareOptions {
+  readonly through?: number;
+  readonly fromRaw?: boolean;
+}
+
+/** A later try of the same snapshot after a failed generation gets a new artifact id; this bounds the tries. */
+const MAX_ATTEMPTS = 10;
+
+export async function prepareConsolidation(ledger: Ledger, services: ConsolidationServices, context: CommandContext, options: PrepareOptions = {}): Promise<ConsolidationOutcome<PrepareResult>> {
+  if (options.through !== undefined && (!Number.isInteger(options.through) || options.through < 1)) throw new InvalidInput('through', 'must be a whole number of at least 1');
+  const stream = subjectStreamName(context.tenant, context.subject);
+  const ref = { tenant: context.tenant, subject: context.subject };
+  const loaded = await ledger.subjects.load(stream);
+  const state = loaded.state;
+  const refusal = precondition(state, options.through);
+  if (refusal) return refusal;
+  const now = instantOf(ledger.clock());
+  const selectionOptions = { now, ...(options.through !== undefined ? { through: options.through } : {}), ...(services.selectorVersion ? { version: services.selectorVersion } : {}) };
+  const candidates = new Set(selectEntries(state, selectionOptions).entries.map((e) => e.memoryId));
+  const open = await openEntries(ledger.eventStore, ledger.keyStore, ref, stream, loaded.revision, candidates);
+  const parent = options.fromRaw ? undefined : await loadParent(ledger, ref, state);
+
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const snapshot = takeSnapshot(state, open, {
+      ...ref,
+      ...selectionOptions,
+      tokenBudget: services.tokenBudget,
+      countTokens: services.countTokens,
+      promptVersion: services.summarizer.promptVersion,
+      modelSnapshot: services.summarizer.modelSnapshot,
+      ...(parent ? { parent } : {}),
+      ...(options.fromRaw ? { fromRaw: true } : {}),
+      attempt,
+    });
+    const result = (record: ArtifactRecord, reused: boolean, tokens?: PrepareResult['tokens']) => resultOf(snapshot, record, loaded.revision, state.highWaterMark, reused, tokens);
+    const existing = await readArtifact(ledger.eventStore, snapshot.manifest.artifactId);
+    if (existing.revision >= 0) {
+      if (existing.generationFailed) continue;
+      return { ok: true, result: result(existing, true) };
+    }
+    const written = await generateAndGate(ledger, services, context, snapshot);
+    if (written === 'forgotten') return refuse('subject_forgotten', 'the subject was forgotten', 'subject');
+    const origin = { commandId: `prepare:${snapshot.manifest.artifactId}`, ...(context.actor ? { actor: context.actor } : {}), ...(context.correlationId ? { correlationId: context.correlationId } : {}) };
+    try {
+      await appendArtifactEvents(ledger.eventStore, snapshot.manifest.artifactId, written.events, origin, 'no_stream');
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersion)) throw error;
+      // Another worker wrote this snapshot's artifact first: take theirs.
+      const theirs = await readArtifact(ledger.eventStore, snapshot.manifest.artifactId);
+      if (theirs.generationFailed) continue;
+      return { ok: true, result: result(theirs, true) };
+    }
+    return { ok: true, result: result(await readArtifact(ledger.eventStore, snapshot.manifest.artifactId), false, written.tokens) };
+  }
+  return refuse('generation_failed', `generation failed ${MAX_ATTEMPTS} times for this snapshot`);
+}
+
+function precondition(state: SubjectState, through: number | undefined) {
+  if (state.forgotten) return refuse('subject_forgotten', 'the subject was forgotten', 'subject');
+  if (state.highWaterMark === 0) return refuse('nothing_to_consolidate', 'the subject has no entries');
+  if (through !== undefined && through > state.highWaterMark) {
+    return refuse('coverage_beyond_head', `through ${through} is beyond the last sequence ${state.highWaterMark}`, 'through');
+  }
+  const target = through ?? state.highWaterMark;
+  if (state.alias && target < state.alias.coversThrough) {
+    return refuse('coverage_regressed', `the alias already covers ${state.alias.coversThrough}; coverage never decreases`, 'through');
+  }
+  return undefined;
+}
+
+/** The current alias's artifact as a parent candidate; takeSnapshot decides whether it may serve. */
+async function loadParent(ledger: Ledger, ref: { tenant: string; subject: string }, state: SubjectState) {
+  const alias = state.alias;
+  if (!alias || alias.sourceEpoch !== state.inputEpoch) return undefined;
+  const record = await readArtifact(ledger.eventStore, alias.artifactId);
+  if (!record.generated) return undefined;
+  const output = await openOutput(ledger.keyStore, ref, alias.artifactId, record.generated.output);
+  return output ? { manifest: record.generated.manifest, output } : undefined;
+}
+
+async function generateAndGate(ledger: Ledger, services: ConsolidationServices, context: CommandContext, snapshot: ConsolidationSnapshot) {
+  const { manifest } = snapshot;
+  const generation = await services.summarizer.summarize({
+    tenant: context.tenant,
+    subject: context.subject,
+    inputs: snapshot.hot,
+    conflicts: snapshot.conflicts,
+    mustPreserveIds: snapshot.mustPreserve.map((f) => f.memoryId),
+    ...(snapshot.parentOutput ? { parent: snapshot.parentOutput } : {}),
+    tokenBudget: snapshot.tokenBudget,
+  });
+  const at = instantOf(ledger.clock());
+  if (!generation.ok) {
+    const events: ArtifactEvent[] = [
+      { type: 'GenerationFailed', data: { artifactId: manifest.artifactId, manifest, error: { code: generation.failure.code, message: clip(generation.failure.message) }, failedAt: at } },
+    ];
+    return { events };
+  }
+  const gate = gateOutput(snapshot, generation.output, services.countTokens);
+  const sealed = await sealOutput(ledger.keyStore, context, manifest.artifactId, generation.output);
+  if (sealed.status !== 'sealed') return 'forgotten' as const;
+  const events: ArtifactEvent[] = [
+    {
+      type: 'ArtifactGenerated',
+      data: { artifactId: manifest.artifactId, manifest, output: sealed.output, outputHash: sealed.outputHash, ...(snapshot.coldTier.length > 0 ? { coldTier: [...snapshot.coldTier] } : {}), generatedAt: at },
+    },
+    gate.passed
+      ? { type: 'GatePassed', data: { artifactId: manifest.artifactId, mustPreserveCount: gate.mustPreserveCount, checkedAt: at } }
+      : { type: 'GateFailed', data: { artifactId: manifest.artifactId, reasons: gate.reasons.map((r) => ({ ...r, message: clip(r.message) })), checkedAt: at } },
+  ];
+  const rawInputs = snapshot.inputs.reduce((sum, input) => sum + services.countTokens(renderRawEntry(input)), 0);
+  return { events, tokens: { rawInputs, summary: services.countTokens(generation.output.summary) } };
+}
+
+function clip(message: string): string {
+  return message.length <= 1000 ? message : `${message.slice(0, 997)}...`;
+}
+
+function resultOf(snapshot: ConsolidationSnapshot, record: ArtifactRecord, revision: number, highWaterMark: number, reused: boolean, tokens?: PrepareResult['tokens']): PrepareResult {
+  const manifest = record.generated?.manifest ?? record.generationFailed?.manifest ?? snapshot.manifest;
+  const status: ArtifactStatus = record.generationFailed ? 'generation_failed' : record.gatePassed ? 'gate_passed' : 'gate_failed';
+  return {
+    artifactId: manifest.artifactId,
+    tenant: manifest.tenant,
+    subject: manifest.subject,
+    status,
+    reused,
+    gate: record.gatePassed
+      ? { passed: true, mustPreserveCount: record.gatePassed.mustPreserveCount }
+      : { passed: false, ...(record.gateFailed ? { reasons: record.gateFailed.reasons } : {}) },
+    ...(record.generationFailed ? { generationError: record.generationFailed.error } : {}),
+    fences: {
+      revision,
+      highWaterMark,
+      newCoversThrough: manifest.newCoversThrough,
+      inputEpoch: manifest.inputEpoch,
+      expectedAlias: manifest.expectedAlias,
+      conflictIds: manifest.conflictIds,
+    },
+    parentArtifactId: manifest.parentArtifactId,
+    inputs: manifest.inputs.length,
+    coldTier: record.generated?.coldTier?.length ?? snapshot.coldTier.length,
+    ...(tokens ? { tokens } : {}),
+  };
+}

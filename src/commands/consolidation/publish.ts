@@ -1,0 +1,106 @@
+// Phase 2, publish: reload the subject stream (revision R'), decide the
+// switch again against the manifest — inputEpoch unchanged, alias tuple as
+// expected, every input still active with the same hashes, no new conflict,
+// coverage not decreasing, gate passed — and append SummaryAliasSwitched
+// with expected revision R'. On WrongExpectedVersion the command loop reloads
+// and decides again (tail appends alone do not block a switch). A failed
+// fence appends ConsolidationRejected to the artifact stream; the alias stays.
+// No SQL compare-and-set anywhere: the stream revision is the fence.
+import type { AliasTuple, FenceFailure } from '../../domain/events/alias.js';
+import { subjectStreamName } from '../../domain/events/stream-names.js';
+import { decodeStoredEvent } from '../../domain/events/decode.js';
+import { instantOf } from '../../domain/values/instant.js';
+import { requireId } from '../../domain/values/ids.js';
+import { WrongExpectedVersion, type EventStore } from '../../infrastructure/event-store/port.js';
+import type { Ledger } from '../ledger.js';
+import { executeSubjectCommand } from '../subject/execute.js';
+import { appendArtifactEvents, readArtifact, type ArtifactRecord } from './artifact-stream.js';
+import { refuse, type ConsolidationOutcome } from './refusal.js';
+import type { ConsolidationServices } from './services.js';
+
+export interface ArtifactContext {
+  readonly tenant: string;
+  /** When given, the artifact must belong to this subject. */
+  readonly subject?: string;
+  readonly actor?: string;
+  readonly correlationId?: string;
+}
+
+export type PublishResult =
+  | { readonly status: 'switched'; readonly artifactId: string; readonly alias: AliasTuple; readonly previous: AliasTuple | null; readonly revision: number; readonly replayed: boolean }
+  | { readonly status: 'rejected'; readonly artifactId: string; readonly reason: FenceFailure; readonly message: string; readonly replayed: boolean }
+  | { readonly status: 'awaiting_approval'; readonly artifactId: string };
+
+const REJECTION_ATTEMPTS = 10;
+
+export async function publishArtifact(ledger: Ledger, services: ConsolidationServices, context: ArtifactContext, artifactIdInput: string): Promise<ConsolidationOutcome<PublishResult>> {
+  const artifactId = requireId('artifact', artifactIdInput);
+  const record = await readArtifact(ledger.eventStore, artifactId);
+  const checked = publishable(record, context);
+  if (!checked.ok) return checked;
+  const manifest = checked.result;
+  if (record.rejected) return { ok: true, result: { status: 'rejected', artifactId, reason: record.rejected.reason, message: record.rejected.message, replayed: true } };
+  if (services.shadowMode(manifest.tenant) && !record.approved) return { ok: true, result: { status: 'awaiting_approval', artifactId } };
+
+  const stream = subjectStreamName(manifest.tenant, manifest.subject);
+  const origin = { ...(context.actor ? { actor: context.actor } : {}), ...(context.correlationId ? { correlationId: context.correlationId } : {}) };
+  const outcome = await executeSubjectCommand(ledger, { stream, commandId: `publish:${artifactId}`, ...origin }, (_loaded, now) => ({ type: 'SwitchSummaryAlias', manifest, now }));
+  if (outcome.ok) {
+    const switched = outcome.result.events.find((e) => e.event.type === 'SummaryAliasSwitched');
+    if (!switched || switched.event.type !== 'SummaryAliasSwitched') throw new Error(`publishing ${artifactId} appended no SummaryAliasSwitched`);
+    const { data } = switched.event;
+    return {
+      ok: true,
+      result: { status: 'switched', artifactId, alias: { artifactId, sourceEpoch: data.sourceEpoch, coversThrough: data.coversThrough }, previous: data.previous, revision: switched.stored.streamRevision, replayed: outcome.result.replayed },
+    };
+  }
+  const reason = outcome.rejection.code as FenceFailure;
+  // Beyond the command window a repeated publish is decided afresh: if it switched long ago, say so rather than reject it.
+  if (reason === 'alias_changed' || reason === 'coverage_regressed') {
+    const earlier = await earlierSwitch(ledger.eventStore, stream, artifactId);
+    if (earlier) return { ok: true, result: { status: 'switched', artifactId, ...earlier, replayed: true } };
+  }
+  const rejected = await recordRejection(ledger, artifactId, reason, outcome.rejection.message, origin);
+  return { ok: true, result: { status: 'rejected', artifactId, reason: rejected.reason, message: rejected.message, replayed: false } };
+}
+
+/** The manifest of an artifact that may be published, or why not. Another tenant's artifact does not exist for the caller. */
+export function publishable(record: ArtifactRecord, context: ArtifactContext): ConsolidationOutcome<NonNullable<ArtifactRecord['generated']>['manifest']> {
+  const manifest = record.generated?.manifest ?? record.generationFailed?.manifest;
+  if (record.revision < 0 || !manifest || manifest.tenant !== context.tenant || (context.subject !== undefined && manifest.subject !== context.subject)) {
+    return refuse('artifact_not_found', `artifact ${record.artifactId} does not exist`, 'artifact');
+  }
+  if (record.generationFailed || !record.generated) return refuse('generation_failed', `artifact ${record.artifactId} has no output: ${record.generationFailed?.error.code ?? 'unknown'}`, 'artifact');
+  if (!record.gatePassed) {
+    const codes = [...new Set((record.gateFailed?.reasons ?? []).map((r) => r.code))].join(', ');
+    return refuse('gate_failed', `artifact ${record.artifactId} did not pass the loss gate (${codes || 'not gated'})`, 'artifact');
+  }
+  return { ok: true, result: record.generated.manifest };
+}
+
+async function recordRejection(ledger: Ledger, artifactId: string, reason: FenceFailure, message: string, origin: { actor?: string; correlationId?: string }) {
+  for (let attempt = 1; attempt <= REJECTION_ATTEMPTS; attempt++) {
+    const record = await readArtifact(ledger.eventStore, artifactId);
+    if (record.rejected) return record.rejected;
+    const data = { artifactId, reason, message, rejectedAt: instantOf(ledger.clock()) };
+    try {
+      await appendArtifactEvents(ledger.eventStore, artifactId, [{ type: 'ConsolidationRejected', data }], { commandId: `reject:${artifactId}`, ...origin }, record.revision);
+      return data;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersion)) throw error;
+    }
+  }
+  throw new Error(`could not record the rejection of ${artifactId}: its stream kept changing`);
+}
+
+async function earlierSwitch(store: EventStore, stream: string, artifactId: string): Promise<{ alias: AliasTuple; previous: AliasTuple | null; revision: number } | undefined> {
+  const events = await store.readStream(stream, { direction: 'backwards' });
+  for (const stored of events) {
+    if (stored.type !== 'SummaryAliasSwitched') continue;
+    const event = decodeStoredEvent(stored);
+    if (event.type === 'SummaryAliasSwitched' && event.data.artifactId === artifactId) {
+      return { alias: { artifactId, sourceEpoch: event.data.sourceEpoch, coversThrough: event.data.coversThrough }, previous: event.data.previous, revision: stored.streamRevision };
+    }
+  }
+  return undefined;
+}

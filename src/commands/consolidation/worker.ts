@@ -1,0 +1,88 @@
+// A consolidation worker: finds due subjects and runs them, again and again.
+// Several workers (threads or processes) may work on the same subjects at
+// once: a snapshot's artifact is written once (no_stream), and a switch is
+// fenced by the subject stream's revision, so the worst a race costs is a
+// rejected artifact, never a regressed or unfenced alias.
+import type { Ledger } from '../ledger.js';
+import { DueSubjects } from './due-subjects.js';
+import { runConsolidation, type RunHooks } from './run.js';
+import type { ConsolidationServices } from './services.js';
+
+export interface WorkerOptions {
+  readonly tenant?: string;
+  /** New entries since the alias's coverage that make a subject due. */
+  readonly threshold: number;
+  /** Stop after this long without a due subject (absent: run until aborted). */
+  readonly idleExitMs?: number;
+  readonly pollMs?: number;
+  readonly signal?: AbortSignal;
+  readonly hooks?: RunHooks;
+  /** One line per run, e.g. to stderr. */
+  readonly report?: (line: Record<string, unknown>) => void;
+}
+
+export interface WorkerStats {
+  runs: number;
+  switched: number;
+  rejected: number;
+  upToDate: number;
+  failed: number;
+  errors: number;
+}
+
+export async function runWorker(ledger: Ledger, services: ConsolidationServices, options: WorkerOptions): Promise<WorkerStats> {
+  const stats: WorkerStats = { runs: 0, switched: 0, rejected: 0, upToDate: 0, failed: 0, errors: 0 };
+  const finder = new DueSubjects(ledger.eventStore, ledger.subjects, options.tenant);
+  // Subjects whose last run made no progress (a failed gate, a failed generation), by the revision it saw: not retried until the subject changes.
+  const stuck = new Map<string, number>();
+  let idleSince = Date.now();
+  while (!options.signal?.aborted) {
+    const due = shuffle((await finder.find(options.threshold)).filter((s) => stuck.get(`${s.tenant}/${s.subject}`) !== s.revision));
+    if (due.length === 0) {
+      if (options.idleExitMs !== undefined && Date.now() - idleSince >= options.idleExitMs) break;
+      await sleep(options.pollMs ?? 100, options.signal);
+      continue;
+    }
+    for (const subject of due) {
+      if (options.signal?.aborted) break;
+      stats.runs++;
+      try {
+        const outcome = await runConsolidation(ledger, services, { tenant: subject.tenant, subject: subject.subject, actor: 'consolidation-worker' }, options.hooks ? { hooks: options.hooks } : {});
+        const status = outcome.ok ? outcome.result.status : outcome.refusal.code;
+        if (status === 'switched') stats.switched++;
+        else if (status === 'rejected') stats.rejected++;
+        else if (status === 'up_to_date') stats.upToDate++;
+        else {
+          stats.failed++;
+          stuck.set(`${subject.tenant}/${subject.subject}`, subject.revision);
+        }
+        options.report?.({ subject: subject.subject, due: subject.reason, status });
+      } catch (error) {
+        stats.errors++;
+        stuck.set(`${subject.tenant}/${subject.subject}`, subject.revision);
+        options.report?.({ subject: subject.subject, due: subject.reason, error: (error as Error).message });
+      }
+    }
+    idleSince = Date.now();
+  }
+  return stats;
+}
+
+function shuffle<T>(items: T[]): T[] {
+  // Workers take due subjects in different orders, so they spread out instead of all starting on the same one.
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}

@@ -1,0 +1,108 @@
+// Step 1 of the protocol as one pure function: from a folded subject state
+// (and its opened values) to everything a consolidation is bound to — the
+// selection, the inputs, the must-preserve set, the cold tier and the
+// manifest. The command handler does the I/O around it.
+import type { Manifest } from '../events/manifest.js';
+import { openConflicts, type EntryState, type SubjectState } from '../subject/state.js';
+import type { Instant } from '../values/instant.js';
+import type { Value } from '../values/value.js';
+import { planColdTier, type CountTokens } from './cold-tier.js';
+import { summarizeDeterministically } from './deterministic-summary.js';
+import { checkGate, type GateResult } from './gate.js';
+import { toInput, type ConflictRef, type ConsolidationInput } from './input.js';
+import { buildManifest } from './manifest-builder.js';
+import { extractMustPreserve, type MustPreserveFact } from './must-preserve.js';
+import type { SummarizerOutput } from './output.js';
+import { selectEntries, type SelectorVersion } from './selector.js';
+import { parentMayServe } from './staleness.js';
+
+export interface SnapshotOptions {
+  readonly tenant: string;
+  readonly subject: string;
+  readonly through?: number;
+  readonly now: Instant;
+  readonly tokenBudget: number;
+  readonly countTokens: CountTokens;
+  readonly selectorVersion?: SelectorVersion;
+  readonly promptVersion: string;
+  readonly modelSnapshot: string;
+  /** The current alias's manifest and opened output, when it could be read. */
+  readonly parent?: { readonly manifest: Manifest; readonly output: SummarizerOutput };
+  /** Build from raw entries even when the parent may serve (forward recovery). */
+  readonly fromRaw?: boolean;
+  readonly attempt?: number;
+}
+
+export interface ConsolidationSnapshot {
+  readonly manifest: Manifest;
+  /** Every input (hot and cold), in sequence order. */
+  readonly inputs: readonly ConsolidationInput[];
+  readonly hot: readonly ConsolidationInput[];
+  readonly coldTier: ReadonlyArray<{ readonly memoryId: string; readonly reason: 'over_token_budget' }>;
+  readonly mustPreserve: readonly MustPreserveFact[];
+  readonly conflicts: readonly ConflictRef[];
+  readonly parentOutput?: SummarizerOutput;
+  readonly tokenBudget: number;
+}
+
+export type OpenEntry = (entry: EntryState) => { readonly value: Value; readonly content?: string } | undefined;
+
+export function takeSnapshot(state: SubjectState, open: OpenEntry, options: SnapshotOptions): ConsolidationSnapshot {
+  const selection = selectEntries(state, { now: options.now, ...(options.through !== undefined ? { through: options.through } : {}), ...(options.selectorVersion ? { version: options.selectorVersion } : {}) });
+  const openIds = new Set(state.openConflictIds);
+  const entries: EntryState[] = [];
+  const inputs: ConsolidationInput[] = [];
+  for (const entry of selection.entries) {
+    // An entry whose key is gone (an erasure in progress) cannot be stated: it is not an input.
+    const opened = open(entry);
+    if (!opened) continue;
+    entries.push(entry);
+    inputs.push(toInput(entry, opened, openIds));
+  }
+  const conflicts: ConflictRef[] = openConflicts(state).map((c) => ({ conflictId: c.conflictId, key: c.key, scopes: c.scopes, memoryIds: c.memoryIds }));
+  const mustPreserve = extractMustPreserve(inputs);
+  const plan = planColdTier(inputs, new Set(mustPreserve.map((f) => f.memoryId)), options.tokenBudget, options.countTokens);
+  const parent = options.parent && !options.fromRaw && parentMayServe(state, options.parent.manifest) ? options.parent : undefined;
+  const manifest = buildManifest({
+    tenant: options.tenant,
+    subject: options.subject,
+    through: selection.through,
+    inputEpoch: state.inputEpoch,
+    expectedAlias: state.alias,
+    entries,
+    conflictIds: state.openConflictIds,
+    parentArtifactId: parent ? parent.manifest.artifactId : null,
+    selectorVersion: selection.selectorVersion,
+    promptVersion: options.promptVersion,
+    modelSnapshot: options.modelSnapshot,
+    settings: { tokenBudget: options.tokenBudget },
+    attempt: options.attempt ?? 1,
+  });
+  return {
+    manifest,
+    inputs,
+    hot: plan.hot,
+    coldTier: plan.cold,
+    mustPreserve,
+    conflicts,
+    ...(parent ? { parentOutput: parent.output } : {}),
+    tokenBudget: options.tokenBudget,
+  };
+}
+
+/**
+ * Gates an output against its snapshot. The summary text may use the token
+ * budget, or — when the must-keep content alone needs more — as many tokens
+ * as the templated rendering of the hot tier.
+ */
+export function gateOutput(snapshot: ConsolidationSnapshot, output: SummarizerOutput, countTokens: CountTokens): GateResult {
+  const templated = summarizeDeterministically({ inputs: snapshot.hot, conflicts: snapshot.conflicts }).summary;
+  return checkGate({
+    inputs: snapshot.inputs,
+    mustPreserve: snapshot.mustPreserve,
+    conflicts: snapshot.conflicts,
+    output,
+    summaryTokenAllowance: Math.max(snapshot.tokenBudget, countTokens(templated)),
+    countTokens,
+  });
+}

@@ -1,0 +1,44 @@
+// The summarizer port: turns a snapshot's hot inputs into the output JSON of
+// DESIGN section 4. Adapters: the deterministic default and an
+// OpenAI-compatible chat-completions endpoint. Whatever an adapter gets
+// wrong ends as a typed GenerationFailure or, after the gate, GateFailed —
+// never as a published artifact.
+import type { ConflictRef, ConsolidationInput } from '../../domain/consolidation/input.js';
+import type { SummarizerOutput } from '../../domain/consolidation/output.js';
+
+export interface SummarizerRequest {
+  readonly tenant: string;
+  readonly subject: string;
+  /** The hot tier, in sequence order. */
+  readonly inputs: readonly ConsolidationInput[];
+  /** Every open conflict of the subject: to be kept unresolved. */
+  readonly conflicts: readonly ConflictRef[];
+  /** Ids the output must state (the must-preserve set). */
+  readonly mustPreserveIds: readonly string[];
+  /** The parent's output, when it may serve: restate it and add what it does not cite. */
+  readonly parent?: SummarizerOutput;
+  readonly tokenBudget: number;
+}
+
+export const GENERATION_FAILURE_CODES = ['timeout', 'unreachable', 'http_error', 'malformed_json', 'invalid_output', 'refused'] as const;
+export type GenerationFailureCode = (typeof GENERATION_FAILURE_CODES)[number];
+
+/** Why no output came back. The message is stored in clear: it names fields and statuses, never content. */
+export class GenerationFailure extends Error {
+  override readonly name = 'GenerationFailure';
+  constructor(
+    readonly code: GenerationFailureCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type Generation = { readonly ok: true; readonly output: SummarizerOutput } | { readonly ok: false; readonly failure: GenerationFailure };
+
+export interface Summarizer {
+  /** Recorded in the manifest. */
+  readonly modelSnapshot: string;
+  readonly promptVersion: string;
+  summarize(request: SummarizerRequest): Promise<Generation>;
+}

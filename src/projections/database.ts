@@ -1,0 +1,18 @@
+// The projections' PostgreSQL as a kysely instance (registry migrated).
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { migrateToLatest } from '../infrastructure/postgres/migrate.js';
+
+export interface ProjectionDatabase {
+  readonly db: Kysely<any>;
+  close(): Promise<void>;
+}
+
+export async function openProjectionDatabase(url: string, options: { readonly poolSize?: number; readonly migrate?: boolean } = {}): Promise<ProjectionDatabase> {
+  if (options.migrate !== false) await migrateToLatest(url);
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 4, application_name: 'memledger-projections' });
+  // A connection the server drops must not crash the process; the query on it fails instead.
+  pool.on('error', () => undefined);
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  return { db, close: () => db.destroy() };
+}

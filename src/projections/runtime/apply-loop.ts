@@ -1,0 +1,91 @@
+// The projector's loop on one schema it owns: read the log after the
+// checkpoint a page at a time (the next page is read while the current one is
+// applied), and apply each page with its checkpoint in one transaction. A
+// crash anywhere rolls back the page in flight and nothing else: the next run
+// starts after the last committed checkpoint, so nothing is lost and nothing
+// is applied twice.
+import { comparePositions, type EventStore, type Position, type StoredEvent } from '../../infrastructure/event-store/port.js';
+import type { Kysely } from 'kysely';
+import { ProjectionSchemaRetired } from './errors.js';
+import type { ProjectionDefinition } from './projection.js';
+import { readCheckpoint, schemaRow, writeCheckpoint } from './registry.js';
+
+export interface BatchProgress {
+  readonly projection: string;
+  readonly schema: string;
+  /** Events applied by this call so far. */
+  readonly applied: number;
+  /** Events applied to the schema since it was created. */
+  readonly eventsSeen: number;
+  readonly checkpoint: Position;
+}
+
+export interface ApplyOptions {
+  /** Events per page and transaction. */
+  readonly batchSize: number;
+  /** Stop once the checkpoint is at or past this position; without it, stop when a read finds nothing. */
+  readonly until?: Position;
+  /** Stop after about this many events (whole pages). */
+  readonly maxEvents?: number;
+  readonly signal?: AbortSignal;
+  readonly onBatch?: (progress: BatchProgress) => void;
+}
+
+export interface ApplyResult {
+  readonly applied: number;
+  readonly eventsSeen: number;
+  readonly checkpoint: Position | undefined;
+}
+
+export const DEFAULT_BATCH_SIZE = 2000;
+
+export async function applyUntil(conn: Kysely<any>, store: EventStore, definition: ProjectionDefinition, schema: string, options: ApplyOptions): Promise<ApplyResult> {
+  const start = await readCheckpoint(conn, schema);
+  let checkpoint = start.position;
+  let eventsSeen = start.eventsSeen;
+  let applied = 0;
+  const reached = (p: Position | undefined) => options.until !== undefined && p !== undefined && comparePositions(p, options.until) >= 0;
+  const budget = (done: number) => (options.maxEvents === undefined ? options.batchSize : Math.min(options.batchSize, options.maxEvents - done));
+  const finished = (p: Position | undefined, done: number) => reached(p) || budget(done) <= 0 || options.signal?.aborted === true;
+  if (finished(checkpoint, applied)) return { applied, eventsSeen, checkpoint };
+
+  const read = (after: Position | undefined, done: number): Promise<StoredEvent[]> => {
+    const page = store.readAll({ ...(after ? { after } : {}), maxCount: budget(done) });
+    page.catch(() => undefined); // awaited below; never an unhandled rejection while a batch is applied
+    return page;
+  };
+  let next = read(checkpoint, applied);
+  // A read that ran while our own batch transaction was open may miss events
+  // committed meanwhile (the PostgreSQL store reads below the oldest running
+  // transaction, ours included): an empty answer then proves nothing, and
+  // the log is read once more with nothing open. (A short page is fine: what
+  // it misses comes later in log order.)
+  let overlapped = false;
+  for (;;) {
+    const page = await next;
+    if (page.length === 0) {
+      if (!overlapped || options.signal?.aborted) break;
+      overlapped = false;
+      next = read(checkpoint, applied);
+      continue;
+    }
+    const last = page[page.length - 1]!.position;
+    const seen = eventsSeen + page.length;
+    const done = applied + page.length;
+    const more = !finished(last, done);
+    if (more) next = read(last, done);
+    overlapped = more;
+    await conn.transaction().execute(async (trx) => {
+      const row = await schemaRow(trx, schema);
+      if (!row || row.state === 'retired') throw new ProjectionSchemaRetired(schema);
+      await definition.apply(trx, schema, page);
+      await writeCheckpoint(trx, schema, last, seen);
+    });
+    checkpoint = last;
+    eventsSeen = seen;
+    applied = done;
+    options.onBatch?.({ projection: definition.name, schema, applied, eventsSeen, checkpoint });
+    if (!more) break;
+  }
+  return { applied, eventsSeen, checkpoint };
+}

@@ -1,0 +1,82 @@
+// Catch a projection up to the head of the log as it is now: the query
+// path's "read your own writes". Whoever owns the projection applies the
+// events; when another process owns it (a follower), wait until its
+// checkpoint passes the head — or take over if it dies meanwhile.
+import type { Kysely } from 'kysely';
+import { comparePositions, formatPosition, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
+import { applyUntil, DEFAULT_BATCH_SIZE, type BatchProgress } from './apply-loop.js';
+import { CatchUpTimeout, ProjectionSchemaRetired } from './errors.js';
+import { tryOwn } from './ownership.js';
+import type { ProjectionDefinition } from './projection.js';
+import { readCheckpoint, schemaRow } from './registry.js';
+import { ensureActive } from './schemas.js';
+
+export interface CatchUpOptions {
+  readonly batchSize?: number;
+  /** How long to wait for another owner to reach the head (default 60 s). */
+  readonly waitMs?: number;
+  readonly signal?: AbortSignal;
+  readonly onBatch?: (progress: BatchProgress) => void;
+}
+
+export interface CatchUpResult {
+  readonly projection: string;
+  readonly schema: string;
+  readonly version: number;
+  /** Events this process applied (0 when another projector did the work). */
+  readonly applied: number;
+  readonly eventsSeen: number;
+  readonly checkpoint: string | null;
+  readonly head: string | null;
+  readonly appliedBy: 'this process' | 'another projector';
+}
+
+const POLL_MS = 50;
+
+export async function catchUpProjection(db: Kysely<any>, store: EventStore, definition: ProjectionDefinition, options: CatchUpOptions = {}): Promise<CatchUpResult> {
+  const head = await store.headPosition();
+  const started = Date.now();
+  const waitMs = options.waitMs ?? 60_000;
+  const format = (p: Position | undefined) => (p ? formatPosition(p) : null);
+  for (;;) {
+    const active = await ensureActive(db, definition);
+    const schema = active.schema_name;
+    const base = { projection: definition.name, schema, version: active.version, head: format(head) };
+    try {
+      if (head === undefined) {
+        const checkpoint = await readCheckpoint(db, schema);
+        return { ...base, applied: 0, eventsSeen: checkpoint.eventsSeen, checkpoint: format(checkpoint.position), appliedBy: 'this process' };
+      }
+      const owned = await tryOwn(db, schema, (conn) =>
+        applyUntil(conn, store, definition, schema, {
+          batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+          until: head,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onBatch ? { onBatch: options.onBatch } : {}),
+        }),
+      );
+      if (owned.owned) return { ...base, applied: owned.value.applied, eventsSeen: owned.value.eventsSeen, checkpoint: format(owned.value.checkpoint), appliedBy: 'this process' };
+      const checkpoint = await readCheckpoint(db, schema);
+      if (checkpoint.position && comparePositions(checkpoint.position, head) >= 0) {
+        return { ...base, applied: 0, eventsSeen: checkpoint.eventsSeen, checkpoint: format(checkpoint.position), appliedBy: 'another projector' };
+      }
+    } catch (error) {
+      // A rebuild swapped the schema out under us: start again on the new one.
+      if (!(error instanceof ProjectionSchemaRetired) && !(isMissingSchema(error) && !(await stillServing(db, schema)))) throw error;
+    }
+    if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
+    if (Date.now() - started > waitMs) throw new CatchUpTimeout(definition.name, waitMs);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+export async function stillServing(db: Kysely<any>, schema: string): Promise<boolean> {
+  const row = await schemaRow(db, schema);
+  return row !== undefined && row.state !== 'retired';
+}
+
+/** undefined_table / invalid_schema_name: the schema may have been dropped between lookup and read. */
+export function isMissingSchema(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '42P01' || code === '3F000';
+}

@@ -1,0 +1,78 @@
+// A long-running projector: keep the active schema caught up, sleep until the
+// log grows, and stand by while another process owns the projection, ready
+// to take over when it dies.
+import type { Kysely } from 'kysely';
+import type { EventStore, Position } from '../../infrastructure/event-store/port.js';
+import { applyUntil, DEFAULT_BATCH_SIZE, type BatchProgress } from './apply-loop.js';
+import { ProjectionSchemaRetired } from './errors.js';
+import { isMissingSchema, stillServing } from './catch-up.js';
+import { tryOwn } from './ownership.js';
+import type { ProjectionDefinition } from './projection.js';
+import { schemaRow } from './registry.js';
+import { ensureActive } from './schemas.js';
+
+export interface FollowOptions {
+  readonly signal: AbortSignal;
+  readonly batchSize?: number;
+  /** Longest sleep without news from the log, to notice swaps (default 5 s). */
+  readonly idleMs?: number;
+  /** How often a standby tries to take over (default 1 s). */
+  readonly standbyMs?: number;
+  readonly onBatch?: (progress: BatchProgress) => void;
+  readonly onStandby?: (schema: string) => void;
+}
+
+export async function followProjection(db: Kysely<any>, store: EventStore, definition: ProjectionDefinition, options: FollowOptions): Promise<void> {
+  const { signal } = options;
+  while (!signal.aborted) {
+    const active = await ensureActive(db, definition);
+    const schema = active.schema_name;
+    let owned;
+    try {
+      owned = await tryOwn(db, schema, async (conn) => {
+        while (!signal.aborted) {
+          const result = await applyUntil(conn, store, definition, schema, {
+            batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+            signal,
+            ...(options.onBatch ? { onBatch: options.onBatch } : {}),
+          });
+          const row = await schemaRow(conn, schema);
+          if (row?.state !== 'active') return;
+          await logGrows(store, result.checkpoint, signal, options.idleMs ?? 5000);
+        }
+      });
+    } catch (error) {
+      if (error instanceof ProjectionSchemaRetired || (isMissingSchema(error) && !(await stillServing(db, schema)))) continue;
+      throw error;
+    }
+    if (!owned.owned) {
+      options.onStandby?.(schema);
+      await sleep(options.standbyMs ?? 1000, signal);
+    }
+  }
+}
+
+/** Resolves when an event after `after` exists, after `timeoutMs`, or on abort. */
+async function logGrows(store: EventStore, after: Position | undefined, signal: AbortSignal, timeoutMs: number): Promise<void> {
+  const subscription = store.subscribeAll(after ? { after } : {});
+  const first = subscription[Symbol.asyncIterator]().next();
+  first.catch(() => undefined);
+  try {
+    await Promise.race([first, sleep(timeoutMs, signal)]);
+  } finally {
+    await subscription.close();
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}

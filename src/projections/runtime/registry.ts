@@ -1,0 +1,86 @@
+// The registry of projection schemas (migration 0003) and the checkpoint
+// table every projection schema holds, with their typed definitions.
+import { sql, type ColumnType, type Kysely, type Selectable } from 'kysely';
+import type { Position } from '../../infrastructure/event-store/port.js';
+
+export const SCHEMA_STATES = ['building', 'active', 'retired'] as const;
+export type SchemaState = (typeof SCHEMA_STATES)[number];
+
+export interface ProjectionSchemasTable {
+  schema_name: string;
+  projection: string;
+  version: number;
+  definition_hash: string;
+  build: number;
+  state: SchemaState;
+  created_at: ColumnType<Date, never, never>;
+  activated_at: ColumnType<Date | null, never, Date | null>;
+  retired_at: ColumnType<Date | null, never, Date | null>;
+}
+
+/** One row: where the schema's tables stand in the log. */
+export interface CheckpointTable {
+  id: number;
+  /** Null before the first event. */
+  commit: ColumnType<string | null, string | null, string | null>;
+  prepare: ColumnType<string | null, string | null, string | null>;
+  /** Events of the log applied (or passed over) so far. */
+  events_seen: ColumnType<string, string, string>;
+  updated_at: ColumnType<Date, string, string>;
+}
+
+export interface RegistryDb {
+  projection_schemas: ProjectionSchemasTable;
+}
+
+export interface CheckpointDb {
+  checkpoint: CheckpointTable;
+}
+
+export type SchemaRow = Selectable<ProjectionSchemasTable>;
+
+export interface Checkpoint {
+  readonly position: Position | undefined;
+  readonly eventsSeen: number;
+  readonly updatedAt: Date;
+}
+
+export async function schemaRow(db: Kysely<any>, schema: string): Promise<SchemaRow | undefined> {
+  return (db as Kysely<RegistryDb>).selectFrom('projection_schemas').selectAll().where('schema_name', '=', schema).executeTakeFirst();
+}
+
+export async function activeSchema(db: Kysely<any>, projection: string): Promise<SchemaRow | undefined> {
+  return (db as Kysely<RegistryDb>).selectFrom('projection_schemas').selectAll().where('projection', '=', projection).where('state', '=', 'active').executeTakeFirst();
+}
+
+export async function schemasOf(db: Kysely<any>, projection: string): Promise<SchemaRow[]> {
+  return (db as Kysely<RegistryDb>).selectFrom('projection_schemas').selectAll().where('projection', '=', projection).orderBy('build').execute();
+}
+
+export function createCheckpointTable(db: Kysely<any>, schema: string) {
+  return db.schema
+    .withSchema(schema)
+    .createTable('checkpoint')
+    .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+    .addColumn('commit', 'bigint')
+    .addColumn('prepare', 'bigint')
+    .addColumn('events_seen', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'timestamptz', (c) => c.notNull());
+}
+
+export async function readCheckpoint(db: Kysely<any>, schema: string): Promise<Checkpoint> {
+  const row = await (db.withSchema(schema) as Kysely<CheckpointDb>).selectFrom('checkpoint').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+  return {
+    position: row.commit === null || row.prepare === null ? undefined : { commit: BigInt(row.commit), prepare: BigInt(row.prepare) },
+    eventsSeen: Number(row.events_seen),
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function writeCheckpoint(db: Kysely<any>, schema: string, position: Position, eventsSeen: number): Promise<void> {
+  await (db.withSchema(schema) as Kysely<CheckpointDb>)
+    .updateTable('checkpoint')
+    .set({ commit: position.commit.toString(), prepare: position.prepare.toString(), events_seen: String(eventsSeen), updated_at: new Date().toISOString() })
+    .where('id', '=', 1)
+    .execute();
+}

@@ -1,0 +1,85 @@
+// What `projections status` reports per projection: the code's version, the
+// schemas in the registry with their checkpoints, the head of the log, and
+// how many events the active schema lags behind it.
+import type { Kysely } from 'kysely';
+import { comparePositions, formatPosition, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
+import { identityOf } from './definition-hash.js';
+import type { ProjectionDefinition } from './projection.js';
+import { readCheckpoint, schemasOf } from './registry.js';
+import { matches } from './schemas.js';
+import { isMissingSchema } from './catch-up.js';
+
+export interface SchemaStatus {
+  readonly schema: string;
+  readonly state: string;
+  readonly version: number;
+  readonly definitionHash: string;
+  /** Built by this code's definition (an active schema that is not must be rebuilt). */
+  readonly matchesCode: boolean;
+  readonly checkpoint: string | null;
+  readonly eventsSeen: number;
+  readonly updatedAt: string | null;
+  /** Events of the log after the checkpoint (counted up to `lagCountLimit`). */
+  readonly lag: number;
+  readonly lagIsLowerBound: boolean;
+}
+
+export interface ProjectionStatus {
+  readonly projection: string;
+  readonly code: { readonly version: number; readonly definitionHash: string };
+  readonly head: string | null;
+  readonly active: SchemaStatus | null;
+  readonly others: readonly SchemaStatus[];
+}
+
+export const LAG_COUNT_LIMIT = 100_000;
+const COUNT_PAGE = 5000;
+
+export async function projectionStatus(db: Kysely<any>, store: EventStore, definition: ProjectionDefinition): Promise<ProjectionStatus> {
+  const identity = identityOf(definition);
+  const head = await store.headPosition();
+  const statuses: SchemaStatus[] = [];
+  for (const row of await schemasOf(db, definition.name)) {
+    let checkpoint;
+    try {
+      checkpoint = await readCheckpoint(db, row.schema_name);
+    } catch (error) {
+      if (isMissingSchema(error)) continue;
+      throw error;
+    }
+    const lag = await countAfter(store, checkpoint.position, head);
+    statuses.push({
+      schema: row.schema_name,
+      state: row.state,
+      version: row.version,
+      definitionHash: row.definition_hash,
+      matchesCode: matches(row, identity),
+      checkpoint: checkpoint.position ? formatPosition(checkpoint.position) : null,
+      eventsSeen: checkpoint.eventsSeen,
+      updatedAt: checkpoint.position ? checkpoint.updatedAt.toISOString() : null,
+      ...lag,
+    });
+  }
+  return {
+    projection: definition.name,
+    code: { version: identity.version, definitionHash: identity.definitionHash },
+    head: head ? formatPosition(head) : null,
+    active: statuses.find((s) => s.state === 'active') ?? null,
+    others: statuses.filter((s) => s.state !== 'active'),
+  };
+}
+
+/** Events after `after` up to `head`, counted through the port (no store has a cheaper portable count). */
+async function countAfter(store: EventStore, after: Position | undefined, head: Position | undefined): Promise<{ lag: number; lagIsLowerBound: boolean }> {
+  if (!head || (after && comparePositions(after, head) >= 0)) return { lag: 0, lagIsLowerBound: false };
+  let count = 0;
+  let cursor = after;
+  while (count < LAG_COUNT_LIMIT) {
+    const page = await store.readAll({ ...(cursor ? { after: cursor } : {}), maxCount: COUNT_PAGE });
+    const within = page.filter((e) => comparePositions(e.position, head) <= 0);
+    count += within.length;
+    if (within.length < page.length || page.length < COUNT_PAGE) return { lag: count, lagIsLowerBound: false };
+    cursor = page[page.length - 1]!.position;
+  }
+  return { lag: count, lagIsLowerBound: true };
+}
