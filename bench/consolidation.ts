@@ -16,9 +16,10 @@ import type { Bench } from './run.js';
 const SIZES = [1_000, 10_000];
 const WORDS = ['order', 'delivery', 'refund', 'weekend', 'courier', 'invoice', 'address', 'package', 'mentioned', 'asked', 'about', 'the', 'again', 'later', 'today'];
 
-function entry(i: number): Record<string, unknown> {
+/** `conflicts: false` for the increment, so the parent (same inputEpoch) may serve. */
+function entry(i: number, conflicts: boolean): Record<string, unknown> {
   const chatter = Array.from({ length: 24 }, (_, k) => WORDS[(i * 7 + k * 3) % WORDS.length]).join(' ');
-  if (i % 97 === 1) return { kind: 'semantic', key: `decision.k${i - 1}`, value: { type: 'text', text: 'mysql' }, source: { type: 'model_inference' } };
+  if (conflicts && i % 97 === 1) return { kind: 'semantic', key: `decision.k${i - 1}`, value: { type: 'text', text: 'mysql' }, source: { type: 'model_inference' } };
   if (i % 97 === 0) return { kind: 'semantic', key: `decision.k${i}`, value: { type: 'text', text: 'postgres' }, source: { type: 'user_assertion' } };
   if (i % 10 === 0) return { kind: 'semantic', key: `order.o${i}.wait`, value: { type: 'number', amount: String(i % 96), unit: 'h' }, content: `Refund wait for order ${i} is ${i % 96} hours.`, source: { type: 'verified_tool_fact' } };
   if (i % 17 === 0) return { kind: 'constraint', key: `contact.channel${i}`, value: { type: 'boolean', value: true }, polarity: 'negated', content: 'Never use this channel.', source: { type: 'user_assertion' } };
@@ -27,8 +28,8 @@ function entry(i: number): Record<string, unknown> {
   return { kind: 'episodic', key: `chat.t${i}`, value: { type: 'text', text: `note ${i}` }, content: `The user ${chatter}.`, source: { type: 'user_assertion' } };
 }
 
-async function fill(ledger: OpenLedger, subject: string, from: number, count: number): Promise<void> {
-  const entries = validateImportLines(Array.from({ length: count }, (_, k) => entry(from + k)));
+async function fill(ledger: OpenLedger, subject: string, from: number, count: number, conflicts = true): Promise<void> {
+  const entries = validateImportLines(Array.from({ length: count }, (_, k) => entry(from + k, conflicts)));
   await importEntries(ledger, { tenant: 'bench', subject }, entries, { importId: `${subject}-${from}`, batchSize: 1000 });
 }
 
@@ -59,7 +60,7 @@ export const consolidationBench: Bench = {
         for (const [label, run] of [
           ['full', () => consolidate(ledger, services, subject)],
           ['incremental +10%', async () => {
-            await fill(ledger, subject, size + 1, size / 10);
+            await fill(ledger, subject, size + 1, size / 10, false);
             return consolidate(ledger, services, subject);
           }],
         ] as const) {

@@ -4,6 +4,7 @@
 import pg from 'pg';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresEventStore } from '../../src/infrastructure/event-store/postgres/index.js';
@@ -102,7 +103,10 @@ describe('PostgreSQL store across processes', () => {
       expect((await store.readStream(stream)).map((e) => e.id)).toEqual([event.id]);
       // The global log may trail a moment behind (other files' open transactions).
       let log = await store.readAll({ filter: { streamPrefixes: [stream] } });
-      while (log.length === 0) log = await store.readAll({ filter: { streamPrefixes: [stream] } });
+      while (log.length === 0) {
+        await sleep(20);
+        log = await store.readAll({ filter: { streamPrefixes: [stream] } });
+      }
       expect(log.map((e) => e.id)).toEqual([event.id]);
     } finally {
       await store.close();

@@ -19,7 +19,8 @@ export interface RunHooks {
 
 export type RunResult =
   | { readonly status: 'up_to_date'; readonly alias: AliasTuple }
-  | { readonly status: 'gate_failed' | 'generation_failed'; readonly prepare: PrepareResult }
+  | { readonly status: 'gate_failed'; readonly prepare: PrepareResult }
+  | { readonly status: 'generation_failed'; readonly prepare: PrepareResult }
   | { readonly status: PublishResult['status']; readonly prepare: PrepareResult; readonly publish: PublishResult; readonly rounds: number };
 
 /** Fence failures that a fresh snapshot can get past. */
@@ -41,7 +42,8 @@ export async function runConsolidation(
     const prepared = await prepareConsolidation(ledger, services, context, options);
     if (!prepared.ok) return prepared;
     const prepare = prepared.result;
-    if (prepare.status !== 'gate_passed') return { ok: true, result: { status: prepare.status, prepare } };
+    if (prepare.status === 'gate_failed') return { ok: true, result: { status: 'gate_failed', prepare } };
+    if (prepare.status === 'generation_failed') return { ok: true, result: { status: 'generation_failed', prepare } };
     await options.hooks?.afterArtifactWritten?.(prepare.artifactId);
     const published = await publishArtifact(ledger, services, context, prepare.artifactId);
     if (!published.ok) return published;

@@ -26,12 +26,13 @@ export interface WorkerStats {
   switched: number;
   rejected: number;
   upToDate: number;
+  awaitingApproval: number;
   failed: number;
   errors: number;
 }
 
 export async function runWorker(ledger: Ledger, services: ConsolidationServices, options: WorkerOptions): Promise<WorkerStats> {
-  const stats: WorkerStats = { runs: 0, switched: 0, rejected: 0, upToDate: 0, failed: 0, errors: 0 };
+  const stats: WorkerStats = { runs: 0, switched: 0, rejected: 0, upToDate: 0, awaitingApproval: 0, failed: 0, errors: 0 };
   const finder = new DueSubjects(ledger.eventStore, ledger.subjects, options.tenant);
   // Subjects whose last run made no progress (a failed gate, a failed generation), by the revision it saw: not retried until the subject changes.
   const stuck = new Map<string, number>();
@@ -53,7 +54,9 @@ export async function runWorker(ledger: Ledger, services: ConsolidationServices,
         else if (status === 'rejected') stats.rejected++;
         else if (status === 'up_to_date') stats.upToDate++;
         else {
-          stats.failed++;
+          // Waiting for approval, a failed gate or generation: nothing changes until the subject does.
+          if (status === 'awaiting_approval') stats.awaitingApproval++;
+          else stats.failed++;
           stuck.set(`${subject.tenant}/${subject.subject}`, subject.revision);
         }
         options.report?.({ subject: subject.subject, due: subject.reason, status });

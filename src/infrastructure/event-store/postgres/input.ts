@@ -24,11 +24,32 @@ const metadataSchema = z.object({
   schemaVersion: z.number().int().nonnegative(),
 });
 
+/** Plain JSON only (what both stores keep exactly); a hand-written walk, as z.json() costs more than the append itself. */
+function isJson(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object': {
+      if (value === null) return true;
+      if (Array.isArray(value)) return value.every(isJson);
+      const prototype = Object.getPrototypeOf(value);
+      if (prototype !== Object.prototype && prototype !== null) return false;
+      for (const key in value) if (!isJson((value as Record<string, unknown>)[key])) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 const newEventSchema = z.object({
   // Any 8-4-4-4-12 hex id (both stores accept it); stored lower-case.
   id: z.guid().transform((id) => id.toLowerCase()),
   type: z.string().min(1).max(1000),
-  data: z.json(),
+  data: z.custom<unknown>(isJson, { message: 'must be JSON: plain objects, arrays, strings, finite numbers, booleans or null' }),
   metadata: metadataSchema,
 });
 

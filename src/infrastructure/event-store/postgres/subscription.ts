@@ -16,6 +16,8 @@ export interface LogReader {
 /** First wait when events are pending; doubles up to the poll interval. */
 const PENDING_WAIT_MS = 5;
 
+const CLOSED = Symbol('closed');
+
 export class LogSubscription implements Subscription {
   #closed = false;
   #wakeups = 0;
@@ -56,7 +58,8 @@ export class LogSubscription implements Subscription {
     try {
       while (!this.#closed) {
         const wakeupsBefore = this.#wakeups;
-        const page = await this.log.read(after, this.filter, PAGE_SIZE);
+        const page = await this.#unlessClosed(this.log.read(after, this.filter, PAGE_SIZE));
+        if (page === CLOSED) return;
         for (const event of page) {
           if (this.#closed) return;
           yield event;
@@ -64,7 +67,9 @@ export class LogSubscription implements Subscription {
         }
         // A full page, or a wakeup during the read: there may be more already.
         if (page.length === PAGE_SIZE || this.#wakeups !== wakeupsBefore) continue;
-        if (await this.log.pending()) {
+        const pending = await this.#unlessClosed(this.log.pending());
+        if (pending === CLOSED) return;
+        if (pending) {
           await this.#sleep(pendingWait);
           pendingWait = Math.min(pendingWait * 2, this.pollIntervalMs);
         } else {
@@ -74,6 +79,17 @@ export class LogSubscription implements Subscription {
       }
     } finally {
       await this.close();
+    }
+  }
+
+  /** A query's result, or CLOSED when the subscription closed meanwhile (its pool may be gone: errors then mean nothing). */
+  async #unlessClosed<T>(query: Promise<T>): Promise<T | typeof CLOSED> {
+    try {
+      const result = await query;
+      return this.#closed ? CLOSED : result;
+    } catch (error) {
+      if (this.#closed) return CLOSED;
+      throw error;
     }
   }
 

@@ -1,0 +1,82 @@
+// The HTTP API as a fastify instance (not listening): every route of
+// DESIGN section 10 that exists, problem+json for every error, one log line
+// per request, request metrics. The service (service/start-service.ts) adds
+// the background work and listens.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { BearerAuth, type KeyLookup } from './auth/bearer.js';
+import { openApiDocument } from './openapi.js';
+import { problem, problemOf, PROBLEM_CONTENT_TYPE } from './problem.js';
+import { registerRoute, requestIdOf, type RouteSpec } from './route.js';
+import { artifactRoutes } from './routes/artifacts.js';
+import { auditRoutes } from './routes/audit.js';
+import { consolidationRoutes } from './routes/consolidation.js';
+import { erasureRoutes } from './routes/erasure.js';
+import { importRoutes, NDJSON } from './routes/import.js';
+import { memoryRoutes } from './routes/memories.js';
+import { operationRoutes } from './routes/operations.js';
+import { policyRoutes } from './routes/policy.js';
+import type { ApiServices } from './services.js';
+
+export const API_VERSION = '1.0.0';
+
+export interface ApiOptions {
+  readonly keys: KeyLookup;
+  /** How long a key lookup is trusted (revocation takes effect within it); 0 = every request asks the key table. */
+  readonly keyCacheMs: number;
+  readonly logger: Logger;
+}
+
+/** Every route, in the order the OpenAPI document lists them. */
+export function apiRoutes(services: ApiServices, openApi: () => unknown): RouteSpec[] {
+  return [
+    ...memoryRoutes(services),
+    ...importRoutes(services),
+    ...erasureRoutes(services),
+    ...policyRoutes(services),
+    ...consolidationRoutes(services),
+    ...artifactRoutes(services),
+    ...auditRoutes(services),
+    ...operationRoutes(services, openApi),
+  ];
+}
+
+export function buildApi(services: ApiServices, options: ApiOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+    genReqId: requestIdOf,
+    // Keep-alive connections that are idle when shutdown starts are closed; busy ones finish their request.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  app.addContentTypeParser(NDJSON, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  let document: unknown;
+  const routes = apiRoutes(services, () => document);
+  document = openApiDocument(routes, { version: API_VERSION });
+  const auth = new BearerAuth(options.keys, options.keyCacheMs);
+  const onInvalidResponse = (route: RouteSpec, error: unknown) => app.log.error({ operationId: route.operationId, issues: (error as { issues?: unknown }).issues }, 'response does not match its schema');
+  for (const route of routes) registerRoute(app, route, { auth, onInvalidResponse });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    services.metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    request.log.info({ method: request.method, url: request.url, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+  });
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const { problem: body, unexpected } = problemOf(error);
+    if (unexpected) request.log.error({ err: error }, 'request failed');
+    if (body.status === 401) reply.header('www-authenticate', 'Bearer');
+    return reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send({ ...body, instance: request.url });
+  });
+  app.setNotFoundHandler(async (request, reply) => {
+    const body = problem(404, 'route_not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
+    return reply.code(404).type(PROBLEM_CONTENT_TYPE).send(body);
+  });
+  return app;
+}

@@ -1,0 +1,107 @@
+// An artifact as its stream tells it: manifest facts, gate verdict,
+// failures, rejection, approval, whether the alias points at it and whether
+// it is STALE now. Never its output: only the alias makes an artifact's
+// summary readable (through recall). Another tenant's artifact answers
+// exactly as one that does not exist.
+import { z } from 'zod';
+import { readArtifact, type ArtifactRecord } from '../../commands/consolidation/artifact-stream.js';
+import { artifactStaleness } from '../../domain/consolidation/staleness.js';
+import { subjectStreamName } from '../../domain/events/stream-names.js';
+import { problemError } from '../problem.js';
+import { defineRoute, type RouteSpec } from '../route.js';
+import { artifactParams } from '../schemas/common.js';
+import type { ApiServices } from '../services.js';
+
+export const ARTIFACT_VIEW_STATUSES = ['generated', 'gate_passed', 'gate_failed', 'generation_failed', 'rejected'] as const;
+
+const aliasTuple = z.object({ artifactId: z.string(), sourceEpoch: z.number().int(), coversThrough: z.number().int() });
+
+export const artifactViewSchema = z.object({
+  artifactId: z.string(),
+  subject: z.string(),
+  status: z.enum(ARTIFACT_VIEW_STATUSES),
+  newCoversThrough: z.number().int(),
+  inputEpoch: z.number().int(),
+  expectedAlias: aliasTuple.nullable(),
+  parentArtifactId: z.string().nullable(),
+  inputs: z.number().int(),
+  conflictIds: z.array(z.string()),
+  inputRoot: z.string(),
+  selectorVersion: z.string(),
+  promptVersion: z.string(),
+  modelSnapshot: z.string(),
+  generatedAt: z.string().nullable(),
+  gate: z.object({ passed: z.boolean(), mustPreserveCount: z.number().int().optional(), reasons: z.array(z.looseObject({ code: z.string(), message: z.string() })).optional() }).nullable(),
+  generationError: z.object({ code: z.string(), message: z.string() }).nullable(),
+  rejection: z.object({ reason: z.string(), message: z.string(), rejectedAt: z.string() }).nullable(),
+  approval: z.object({ approvedBy: z.string().optional(), approvedAt: z.string() }).nullable(),
+  current: z.boolean(),
+  stale: z.boolean(),
+});
+
+export async function tenantArtifact(services: ApiServices, tenant: string, artifactId: string): Promise<ArtifactRecord & { manifest: NonNullable<ArtifactRecord['generated']>['manifest'] }> {
+  const record = await readArtifact(services.ledger.eventStore, artifactId);
+  const manifest = record.generated?.manifest ?? record.generationFailed?.manifest;
+  if (record.revision < 0 || !manifest || manifest.tenant !== tenant) {
+    throw problemError(404, 'artifact_not_found', `artifact ${artifactId} does not exist`, { field: 'artifactId' });
+  }
+  return { ...record, manifest };
+}
+
+function statusOf(record: ArtifactRecord): (typeof ARTIFACT_VIEW_STATUSES)[number] {
+  if (record.rejected) return 'rejected';
+  if (record.generationFailed) return 'generation_failed';
+  if (record.gateFailed) return 'gate_failed';
+  if (record.gatePassed) return 'gate_passed';
+  return 'generated';
+}
+
+export function artifactRoutes(services: ApiServices): RouteSpec[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/artifacts/{artifactId}',
+      operationId: 'getArtifact',
+      summary: "An artifact's manifest facts, gate verdict and standing (never its output)",
+      tag: 'artifacts',
+      permission: 'memories:read',
+      params: artifactParams,
+      responses: { 200: { description: 'the artifact', schema: artifactViewSchema } },
+      handler: async (call) => {
+        const record = await tenantArtifact(services, call.principal!.tenant, call.params.artifactId);
+        const m = record.manifest;
+        const state = (await services.ledger.subjects.load(subjectStreamName(m.tenant, m.subject))).state;
+        const gate = record.gatePassed
+          ? { passed: true, mustPreserveCount: record.gatePassed.mustPreserveCount }
+          : record.gateFailed
+            ? { passed: false, reasons: record.gateFailed.reasons.map((r) => ({ ...r })) }
+            : null;
+        return {
+          status: 200,
+          body: {
+            artifactId: record.artifactId,
+            subject: m.subject,
+            status: statusOf(record),
+            newCoversThrough: m.newCoversThrough,
+            inputEpoch: m.inputEpoch,
+            expectedAlias: m.expectedAlias,
+            parentArtifactId: m.parentArtifactId,
+            inputs: m.inputs.length,
+            conflictIds: m.conflictIds,
+            inputRoot: m.inputRoot,
+            selectorVersion: m.selectorVersion,
+            promptVersion: m.promptVersion,
+            modelSnapshot: m.modelSnapshot,
+            generatedAt: record.generated?.generatedAt ?? null,
+            gate,
+            generationError: record.generationFailed?.error ?? null,
+            rejection: record.rejected ? { reason: record.rejected.reason, message: record.rejected.message, rejectedAt: record.rejected.rejectedAt } : null,
+            approval: record.approved ? { ...(record.approved.approvedBy ? { approvedBy: record.approved.approvedBy } : {}), approvedAt: record.approved.approvedAt } : null,
+            current: state.alias?.artifactId === record.artifactId,
+            stale: artifactStaleness(m, state).stale,
+          },
+        };
+      },
+    }),
+  ];
+}

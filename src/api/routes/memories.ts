@@ -1,0 +1,102 @@
+// Writing memories: record, supersede, retract, resolve a conflict, list the
+// open conflicts (DESIGN section 10). The body of record and supersede is a
+// memory entry exactly as the CLI's --entry takes it.
+import { z } from 'zod';
+import { resolveConflict, retractMemory } from '../../commands/lifecycle.js';
+import { recordMemory, supersedeMemory, type RecordResult } from '../../commands/record.js';
+import { entrySchema } from '../../domain/entry/entry.js';
+import { openConflicts } from '../../domain/subject/state.js';
+import { memoryIdSchema } from '../../domain/values/ids.js';
+import { defineRoute, type RouteSpec } from '../route.js';
+import { conflictParams, memoryParams, reasonSchema, subjectParams } from '../schemas/common.js';
+import { lifecycleResultSchema, openConflictSchema, recordResultSchema } from '../schemas/results.js';
+import type { ApiServices } from '../services.js';
+import { resultOf } from './outcome.js';
+import { requireSubject } from './subject-exists.js';
+
+const recorded = (result: RecordResult) => ({ status: result.decision === 'DUPLICATE' ? 200 : 201, body: result });
+
+const recordResponses = {
+  201: { description: 'a new entry (NEW, SUPERSEDES or CONFLICTS)', schema: recordResultSchema },
+  200: { description: 'a DUPLICATE: the existing entry was corroborated', schema: recordResultSchema },
+};
+
+export function memoryRoutes(services: ApiServices): RouteSpec[] {
+  const { ledger } = services;
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/v1/subjects/{subject}/memories',
+      operationId: 'recordMemory',
+      summary: 'Record a memory entry',
+      description: 'Decides NEW, DUPLICATE, SUPERSEDES or CONFLICTS against the active entries with the same key and scopes.',
+      tag: 'memories',
+      permission: 'memories:write',
+      idempotent: true,
+      params: subjectParams,
+      body: entrySchema,
+      responses: recordResponses,
+      handler: async (call) => recorded(resultOf(await recordMemory(ledger, call.commandContext(call.params.subject), call.rawBody))),
+    }),
+
+    defineRoute({
+      method: 'POST',
+      path: '/v1/subjects/{subject}/memories/{memoryId}/supersede',
+      operationId: 'supersedeMemory',
+      summary: 'Replace a memory with a newer entry (same key and scopes)',
+      tag: 'memories',
+      permission: 'memories:write',
+      idempotent: true,
+      params: memoryParams,
+      body: entrySchema,
+      responses: recordResponses,
+      handler: async (call) => recorded(resultOf(await supersedeMemory(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.rawBody))),
+    }),
+
+    defineRoute({
+      method: 'POST',
+      path: '/v1/subjects/{subject}/memories/{memoryId}/retract',
+      operationId: 'retractMemory',
+      summary: 'Withdraw a memory (its source takes it back)',
+      tag: 'memories',
+      permission: 'memories:write',
+      idempotent: true,
+      params: memoryParams,
+      body: z.strictObject({ reason: reasonSchema }),
+      responses: { 200: { description: 'retracted', schema: lifecycleResultSchema } },
+      handler: async (call) => ({ status: 200, body: resultOf(await retractMemory(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.body.reason)) }),
+    }),
+
+    defineRoute({
+      method: 'GET',
+      path: '/v1/subjects/{subject}/conflicts',
+      operationId: 'listConflicts',
+      summary: 'The open conflicts of a subject',
+      tag: 'memories',
+      permission: 'memories:read',
+      params: subjectParams,
+      responses: { 200: { description: 'open conflicts, oldest first', schema: z.array(openConflictSchema) } },
+      handler: async (call) => {
+        const loaded = await requireSubject(ledger, call.principal!.tenant, call.params.subject);
+        return { status: 200, body: openConflicts(loaded.state).map((c) => ({ conflictId: c.conflictId, key: c.key, scopes: c.scopes, memoryIds: [...c.memoryIds] })) };
+      },
+    }),
+
+    defineRoute({
+      method: 'POST',
+      path: '/v1/subjects/{subject}/conflicts/{conflictId}/resolve',
+      operationId: 'resolveConflict',
+      summary: 'Settle a conflict: the winner stays, the others are superseded',
+      tag: 'memories',
+      permission: 'memories:write',
+      idempotent: true,
+      params: conflictParams,
+      body: z.strictObject({ winner: memoryIdSchema, reason: reasonSchema.optional() }),
+      responses: { 200: { description: 'resolved', schema: lifecycleResultSchema } },
+      handler: async (call) => ({
+        status: 200,
+        body: resultOf(await resolveConflict(ledger, call.commandContext(call.params.subject), call.params.conflictId, call.body.winner, call.body.reason)),
+      }),
+    }),
+  ];
+}

@@ -1,0 +1,58 @@
+// How far each projection is behind the log: events after its checkpoint
+// (counted up to a limit) and the age of the oldest of them. /metrics and
+// /readyz both ask; a measurement is reused for `cacheMs`.
+import type { Kysely } from 'kysely';
+import { formatPosition, type EventStore } from '../../infrastructure/event-store/port.js';
+import type { ProjectionDefinition } from '../../projections/index.js';
+import { activeSchema, readCheckpoint } from '../../projections/runtime/registry.js';
+import type { ProjectionHealth, Readiness } from '../services.js';
+
+export interface LagProbeOptions {
+  readonly countLimit?: number;
+  readonly cacheMs?: number;
+  /** Ready while every projection's oldest unapplied event is at most this old. */
+  readonly maxLagSeconds: number;
+  readonly now?: () => number;
+}
+
+export class ProjectionLagProbe {
+  #cached: { at: number; value: Promise<ProjectionHealth[]> } | undefined;
+
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly store: EventStore,
+    private readonly definitions: readonly ProjectionDefinition[],
+    private readonly options: LagProbeOptions,
+  ) {}
+
+  measure(): Promise<ProjectionHealth[]> {
+    const now = (this.options.now ?? Date.now)();
+    if (this.#cached && now - this.#cached.at < (this.options.cacheMs ?? 1000)) return this.#cached.value;
+    const value = Promise.all(this.definitions.map((d) => this.#lagOf(d, now)));
+    this.#cached = { at: now, value };
+    return value;
+  }
+
+  async readiness(): Promise<Readiness> {
+    const projections = await this.measure();
+    const ready = projections.every((p) => p.error === undefined && p.schema !== null && p.lagSeconds <= this.options.maxLagSeconds);
+    return { ready, maxLagSeconds: this.options.maxLagSeconds, projections };
+  }
+
+  async #lagOf(definition: ProjectionDefinition, now: number): Promise<ProjectionHealth> {
+    const base = { projection: definition.name };
+    try {
+      const schema = await activeSchema(this.db, definition.name);
+      const position = schema ? (await readCheckpoint(this.db, schema.schema_name)).position : undefined;
+      const after = position ? { after: position } : {};
+      const first = await this.store.readAll({ ...after, maxCount: 1 });
+      const common = { ...base, schema: schema?.schema_name ?? null, checkpoint: position ? formatPosition(position) : null };
+      if (first.length === 0) return { ...common, lagEvents: 0, lagIsLowerBound: false, lagSeconds: 0 };
+      const limit = this.options.countLimit ?? 10_000;
+      const counted = (await this.store.readAll({ ...after, maxCount: limit })).length;
+      return { ...common, lagEvents: counted, lagIsLowerBound: counted >= limit, lagSeconds: Math.max(0, (now - first[0]!.recordedAt.getTime()) / 1000) };
+    } catch (error) {
+      return { ...base, schema: null, checkpoint: null, lagEvents: 0, lagIsLowerBound: false, lagSeconds: 0, error: (error as Error).message };
+    }
+  }
+}

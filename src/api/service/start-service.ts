@@ -1,0 +1,131 @@
+// `memledger serve` in one process: the HTTP API, the projector (follow mode)
+// for every projection, the consolidation workers, the TTL sweeper and the
+// consolidation-outcome counter — on the embedded PostgreSQL when nothing is
+// configured. stop() drains: the listener closes and in-flight requests
+// finish, background loops stop between units of work, then the pools and the
+// ledger close (the last user of the embedded server stops it).
+import type { Logger } from 'pino';
+import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
+import { runWorker } from '../../commands/consolidation/worker.js';
+import type { Ledger } from '../../commands/ledger.js';
+import { ApiKeyStore } from '../../infrastructure/api-keys/api-key-store.js';
+import { followProjection, openProjectionDatabase, PROJECTIONS } from '../../projections/index.js';
+import { openLedger } from '../../runtime/open-ledger.js';
+import { buildApi } from '../app.js';
+import { ServiceMetrics } from '../metrics.js';
+import { observeConsolidationOutcomes } from './consolidation-outcomes.js';
+import { ProjectionLagProbe } from './projection-lag.js';
+import type { ServiceConfig } from './service-config.js';
+import { timedEventStore } from './timed-event-store.js';
+import { runTtlSweeper } from './ttl-sweeper.js';
+
+export interface RunningService {
+  /** http://host:port */
+  readonly url: string;
+  readonly port: number;
+  /** Drains and stops everything; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly config: ServiceConfig;
+  readonly env: NodeJS.ProcessEnv;
+  readonly logger: Logger;
+  readonly cwd?: string;
+}
+
+const RESTART_MS = 2000;
+
+export async function startService(options: StartOptions): Promise<RunningService> {
+  const { config, env, logger } = options;
+  const closers: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch((error) => logger.error({ err: error }, 'shutdown step failed'));
+  };
+  try {
+    const ledger = await openLedger({ env, ...(options.cwd ? { cwd: options.cwd } : {}) });
+    closers.push(() => ledger.close());
+    const projections = await openProjectionDatabase(ledger.databaseUrl, { poolSize: 10 });
+    closers.push(() => projections.close());
+    const keys = new ApiKeyStore(ledger.databaseUrl);
+    closers.push(() => keys.close());
+    const consolidation = await consolidationServicesFromEnv(env);
+
+    const probe = new ProjectionLagProbe(projections.db, ledger.eventStore, PROJECTIONS, { maxLagSeconds: config.readyMaxLagSeconds });
+    const metrics = new ServiceMetrics({ projectionLag: () => probe.measure() });
+    const eventStore = timedEventStore(ledger.eventStore, metrics.appendDuration);
+    // Appends go through the timed store; folded reads keep the ledger's repository (and its cache).
+    const measured: Ledger = { eventStore, keyStore: ledger.keyStore, subjects: ledger.subjects, clock: ledger.clock };
+
+    const app = buildApi({ ledger: measured, eventStore, projections: projections.db, consolidation, metrics, health: probe }, { keys, keyCacheMs: config.apiKeyCacheMs, logger });
+
+    const stopping = new AbortController();
+    const { signal } = stopping;
+    const loops: Promise<void>[] = [];
+    const keepRunning = (name: string, work: () => Promise<unknown>) => loops.push(supervise(name, work, signal, logger));
+    for (const definition of PROJECTIONS) {
+      keepRunning(`projector:${definition.name}`, () => followProjection(projections.db, ledger.eventStore, definition, { signal, onStandby: (schema) => logger.debug({ projection: definition.name, schema }, 'another process owns the projection; standing by') }));
+    }
+    for (let i = 0; i < config.consolidationWorkers; i++) {
+      keepRunning(`consolidation-worker:${i + 1}`, () =>
+        runWorker(measured, consolidation, { threshold: config.consolidationThreshold, pollMs: config.consolidationPollMs, signal, report: (line) => logger.info({ worker: i + 1, ...line }, 'consolidation') }),
+      );
+    }
+    if (config.sweepIntervalMs > 0) {
+      keepRunning('ttl-sweeper', () => runTtlSweeper(measured, projections.db, { intervalMs: config.sweepIntervalMs, signal, report: (r) => logger.info(r, 'ttl sweep expired memories') }));
+    }
+    keepRunning('consolidation-outcomes', () => observeConsolidationOutcomes(ledger.eventStore, metrics, signal, (error) => logger.warn({ err: error }, 'outcome subscription failed; resubscribing')));
+    closers.push(async () => {
+      stopping.abort();
+      await Promise.all(loops);
+    });
+
+    await app.listen({ host: config.host, port: config.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = `http://${config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host}:${port}`;
+    let stopped: Promise<void> | undefined;
+    return {
+      url,
+      port,
+      stop: () =>
+        (stopped ??= (async () => {
+          logger.info('draining');
+          await closeWithin(app.close(), config.drainTimeoutMs, () => logger.warn({ drainTimeoutMs: config.drainTimeoutMs }, 'requests still running after the drain timeout'));
+          await closeAll();
+          logger.info('stopped');
+        })()),
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+/** Runs a background loop until `signal` aborts, restarting it (after a pause) when it fails or returns early. */
+async function supervise(name: string, work: () => Promise<unknown>, signal: AbortSignal, logger: Logger): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      await work();
+      if (!signal.aborted) logger.warn({ loop: name }, 'background loop ended early; restarting');
+    } catch (error) {
+      if (signal.aborted) break;
+      logger.error({ loop: name, err: error }, 'background loop failed; restarting');
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, RESTART_MS);
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
+    });
+  }
+}
+
+async function closeWithin(closing: Promise<unknown>, ms: number, onTimeout: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  const winner = await Promise.race([closing.then(() => 'closed' as const), timeout]);
+  clearTimeout(timer);
+  if (winner === 'timeout') onTimeout();
+}

@@ -1,0 +1,39 @@
+// What the routes work with: the ledger (commands), the projections'
+// database (queries), consolidation's services, the service's metrics and
+// its health probe. Built by the service (service/start-service.ts) or a test.
+import type { Kysely } from 'kysely';
+import type { ConsolidationServices } from '../commands/consolidation/services.js';
+import type { Ledger } from '../commands/ledger.js';
+import type { EventStore } from '../infrastructure/event-store/port.js';
+import type { ServiceMetrics } from './metrics.js';
+
+export interface ProjectionHealth {
+  readonly projection: string;
+  readonly schema: string | null;
+  readonly checkpoint: string | null;
+  /** Events of the log after the checkpoint (counted up to a limit). */
+  readonly lagEvents: number;
+  readonly lagIsLowerBound: boolean;
+  /** Age of the oldest event not yet applied (0 when caught up). */
+  readonly lagSeconds: number;
+  readonly error?: string;
+}
+
+export interface Readiness {
+  readonly ready: boolean;
+  readonly maxLagSeconds: number;
+  readonly projections: readonly ProjectionHealth[];
+}
+
+export interface HealthProbe {
+  readiness(): Promise<Readiness>;
+}
+
+export interface ApiServices {
+  readonly ledger: Ledger;
+  readonly eventStore: EventStore;
+  readonly projections: Kysely<any>;
+  readonly consolidation: ConsolidationServices;
+  readonly metrics: ServiceMetrics;
+  readonly health: HealthProbe;
+}

@@ -1,0 +1,106 @@
+// API keys in PostgreSQL (table api_keys, migration 0004): made, listed,
+// revoked and checked. The key text is returned once, by create; the table
+// holds only its digest.
+import pg from 'pg';
+import { InvalidInput } from '../../domain/validation/invalid-input.js';
+import { requireId } from '../../domain/values/ids.js';
+import { digestMatches, digestOf, keyIdOf, newKeyToken } from './key-token.js';
+import { isApiRole, type ApiRole, API_ROLES } from './roles.js';
+
+export interface ApiKeyInfo {
+  readonly keyId: string;
+  readonly tenant: string;
+  readonly role: ApiRole;
+  readonly label: string | null;
+  readonly createdAt: string;
+  readonly revokedAt: string | null;
+}
+
+/** What create returns: the only time the key text exists outside the caller. */
+export interface CreatedApiKey extends ApiKeyInfo {
+  readonly key: string;
+}
+
+/** Who a presented key speaks for. */
+export interface ApiPrincipal {
+  readonly keyId: string;
+  readonly tenant: string;
+  readonly role: ApiRole;
+}
+
+interface Row {
+  key_id: string;
+  tenant: string;
+  role: string;
+  key_sha256: Buffer;
+  label: string | null;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const MAX_LABEL = 200;
+
+export class ApiKeyStore {
+  readonly #pool: pg.Pool;
+
+  constructor(connectionString: string, options: { readonly poolSize?: number } = {}) {
+    this.#pool = new pg.Pool({ connectionString, max: options.poolSize ?? 4, application_name: 'memledger-api-keys' });
+    // A connection the server drops must not crash the process; the query on it fails instead.
+    this.#pool.on('error', () => undefined);
+  }
+
+  async create(input: { readonly tenant: string; readonly role: string; readonly label?: string; readonly now: Date }): Promise<CreatedApiKey> {
+    const tenant = requireId('tenant', input.tenant);
+    if (!isApiRole(input.role)) throw new InvalidInput('role', `must be one of ${API_ROLES.join(', ')}`);
+    const label = input.label === undefined ? null : input.label.trim();
+    if (label !== null && (label === '' || label.length > MAX_LABEL)) throw new InvalidInput('label', `must be 1-${MAX_LABEL} characters`);
+    const { keyId, token } = newKeyToken();
+    const { rows } = await this.#pool.query<Row>(
+      'INSERT INTO api_keys (key_id, tenant, role, key_sha256, label, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
+      [keyId, tenant, input.role, digestOf(token), label, input.now.toISOString()],
+    );
+    return { ...infoOf(rows[0]!), key: token };
+  }
+
+  async list(filter: { readonly tenant?: string } = {}): Promise<ApiKeyInfo[]> {
+    const tenant = filter.tenant === undefined ? undefined : requireId('tenant', filter.tenant);
+    const { rows } = await this.#pool.query<Row>(
+      tenant === undefined ? 'SELECT * FROM api_keys ORDER BY created_at, key_id' : 'SELECT * FROM api_keys WHERE tenant = $1 ORDER BY created_at, key_id',
+      tenant === undefined ? [] : [tenant],
+    );
+    return rows.map(infoOf);
+  }
+
+  /** Revokes a key (revoking twice keeps the first time); unknown ids throw InvalidInput naming `key-id`. */
+  async revoke(keyIdInput: string, now: Date): Promise<ApiKeyInfo> {
+    const keyId = typeof keyIdInput === 'string' ? keyIdInput.trim() : '';
+    const { rows } = await this.#pool.query<Row>('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE key_id = $1 RETURNING *', [keyId, now.toISOString()]);
+    if (rows.length === 0) throw new InvalidInput('key-id', 'no API key has this id');
+    return infoOf(rows[0]!);
+  }
+
+  /** The principal of a live key, or undefined for a malformed, unknown, revoked or wrong key (one answer, so nothing is revealed). */
+  async authenticate(token: string): Promise<ApiPrincipal | undefined> {
+    const keyId = keyIdOf(token);
+    if (keyId === undefined) return undefined;
+    const { rows } = await this.#pool.query<Row>('SELECT * FROM api_keys WHERE key_id = $1', [keyId]);
+    const row = rows[0];
+    if (!row || row.revoked_at !== null || !digestMatches(token, row.key_sha256) || !isApiRole(row.role)) return undefined;
+    return { keyId: row.key_id, tenant: row.tenant, role: row.role };
+  }
+
+  close(): Promise<void> {
+    return this.#pool.end();
+  }
+}
+
+function infoOf(row: Row): ApiKeyInfo {
+  return {
+    keyId: row.key_id,
+    tenant: row.tenant,
+    role: row.role as ApiRole,
+    label: row.label,
+    createdAt: row.created_at.toISOString(),
+    revokedAt: row.revoked_at ? row.revoked_at.toISOString() : null,
+  };
+}

@@ -1,0 +1,51 @@
+// A memory's personal fields (value, content) opened in memory with its key.
+// A key that is gone (forgotten memory or subject, or an erasure under way)
+// leaves the fields unreadable: marked, never a failed read.
+import type { Sealed } from '../../domain/events/sealed.js';
+import type { Value } from '../../domain/values/value.js';
+import { open } from '../../infrastructure/cipher/seal.js';
+import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
+
+export type PersonalFields =
+  | { readonly status: 'readable'; readonly value: Value; readonly content?: string }
+  | { readonly status: 'forgotten' };
+
+export const FORGOTTEN: PersonalFields = { status: 'forgotten' };
+
+export interface SealedFields {
+  readonly memoryId: string;
+  /** Null once the projection erased it. */
+  readonly value: Sealed | null;
+  readonly content: Sealed | null | undefined;
+}
+
+/** The key store reads at most 10,000 keys per call. */
+const KEY_CHUNK = 5000;
+
+export async function memoryKeysOf(keys: KeyStore, ref: SubjectRef, memoryIds: Iterable<string>): Promise<Map<string, KeyLookup<MemoryKey>>> {
+  const ids = [...new Set(memoryIds)];
+  const found = new Map<string, KeyLookup<MemoryKey>>();
+  for (let i = 0; i < ids.length; i += KEY_CHUNK) {
+    for (const [id, lookup] of await keys.memoryKeys(ref, ids.slice(i, i + KEY_CHUNK))) found.set(id, lookup);
+  }
+  return found;
+}
+
+/** Opens one memory's fields with its looked-up key. A tampered envelope (SealBroken) is an integrity error and throws. */
+export function openFields(ref: SubjectRef, fields: SealedFields, lookup: KeyLookup<MemoryKey> | undefined): PersonalFields {
+  if (fields.value === null || !lookup || lookup.status !== 'found' || lookup.key.keyId !== fields.value.keyId) return FORGOTTEN;
+  const place = { ...ref, memoryId: fields.memoryId };
+  const value = JSON.parse(open(fields.value, lookup.key.key, { ...place, field: 'value' })) as Value;
+  if (!fields.content) return { status: 'readable', value };
+  if (lookup.key.keyId !== fields.content.keyId) return FORGOTTEN;
+  return { status: 'readable', value, content: open(fields.content, lookup.key.key, { ...place, field: 'content' }) };
+}
+
+/** Opens many memories' fields of one subject with one key lookup. */
+export async function openMemoryFields(keys: KeyStore, ref: SubjectRef, rows: readonly SealedFields[]): Promise<Map<string, PersonalFields>> {
+  const readable = rows.filter((r) => r.value !== null);
+  const lookups = readable.length > 0 ? await memoryKeysOf(keys, ref, readable.map((r) => r.memoryId)) : new Map<string, KeyLookup<MemoryKey>>();
+  const opened = new Map<string, PersonalFields>();
+  for (const row of rows) opened.set(row.memoryId, openFields(ref, row, lookups.get(row.memoryId)));
+  return opened;
+}

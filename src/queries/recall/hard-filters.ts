@@ -1,0 +1,44 @@
+// Recall's hard filters (DESIGN section 7; seed 003: identity -> allowed
+// namespaces -> type -> time): applied to the subject's current active
+// versions before anything is ranked or packed. Tenant and subject are in
+// the SQL, as are the statuses (retracted, superseded, expired and forgotten
+// versions are never read). What remains is judged here, with the reason an
+// entry was left out, so the answer can say why.
+import type { Scopes } from '../../domain/entry/scopes.js';
+import type { SourceType } from '../../domain/entry/source.js';
+import { sensitivityRank, type Sensitivity } from '../../domain/entry/vocabulary.js';
+import { isTainted } from '../../domain/subject/trust.js';
+import type { CurrentVersion } from './subject-view.js';
+
+export const FILTER_REASONS = ['out_of_scope', 'above_sensitivity', 'not_yet_valid', 'no_longer_valid', 'expired', 'tainted', 'unreadable'] as const;
+export type FilterReason = (typeof FILTER_REASONS)[number];
+
+export interface HardFilters {
+  readonly scopes: Scopes;
+  readonly maxSensitivity: Sensitivity;
+  /** Epoch milliseconds. */
+  readonly now: number;
+  readonly taint: { readonly refPatterns: readonly string[]; readonly sourceTypes: readonly string[] };
+}
+
+/** An entry applies to a reader when every scope the entry names has the reader's value (an unscoped entry applies everywhere). */
+export function inScope(entry: Record<string, string>, reader: Scopes): boolean {
+  return Object.entries(entry).every(([k, v]) => reader[k as keyof Scopes] === v);
+}
+
+/** Undefined when the version passes; otherwise the first reason it does not. Readability is judged after opening. */
+export function filterReason(version: CurrentVersion, filters: HardFilters): FilterReason | undefined {
+  if (!inScope(version.scopes, filters.scopes)) return 'out_of_scope';
+  if (sensitivityRank(version.sensitivity as Sensitivity) > sensitivityRank(filters.maxSensitivity)) return 'above_sensitivity';
+  if (version.valid_from.getTime() > filters.now) return 'not_yet_valid';
+  if (version.valid_to !== null && version.valid_to.getTime() <= filters.now) return 'no_longer_valid';
+  // Due but not swept yet: the TTL counts from the moment it passes, not from the sweeper's event.
+  if (version.expires_at !== null && version.expires_at.getTime() <= filters.now) return 'expired';
+  const policy = { version: 0, refPatterns: filters.taint.refPatterns, sourceTypes: filters.taint.sourceTypes as SourceType[] };
+  if (isTainted(policy, { type: version.source_type as SourceType, refs: version.source_refs })) return 'tainted';
+  return undefined;
+}
+
+export function emptyFilterCounts(): Record<FilterReason, number> {
+  return Object.fromEntries(FILTER_REASONS.map((r) => [r, 0])) as Record<FilterReason, number>;
+}
