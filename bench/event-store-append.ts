@@ -69,7 +69,7 @@ async function forDuration(workers: number, ms: number, step: (worker: number) =
 
 function line(label: string, adapter: number, baseline: number): string {
   const rate = (n: number) => `${Math.round(n).toLocaleString('en-US')} events/s`.padStart(18);
-  return `${label.padEnd(44)} adapter ${rate(adapter)}   raw ${rate(baseline)}   ratio ${(adapter / baseline).toFixed(2)}`;
+  return `${label.padEnd(48)} adapter ${rate(adapter)}   raw ${rate(baseline)}   ratio ${(adapter / baseline).toFixed(2)}`;
 }
 
 async function singleEventAppends({ databaseUrl, print }: BenchContext): Promise<void> {
@@ -112,18 +112,20 @@ async function bulkAppends({ databaseUrl, print }: BenchContext): Promise<void> 
   const rawInsert = `insert into bench_raw_events (${RAW_COLUMNS}) values ${Array.from({ length: BULK_BATCH }, (_, i) => RAW_VALUES(i * 6)).join(', ')}`;
   let revision = -1;
   let rawRevision = 0;
-  const adapterHalf = async () => {
+  // Alternating chunks of 10 batches (ABBA), 100,000 events on each side.
+  const CHUNK = 10 * BULK_BATCH;
+  const adapterChunk = async () => {
     const started = performance.now();
-    for (let done = 0; done < BULK_EVENTS / 2; done += BULK_BATCH) {
+    for (let done = 0; done < CHUNK; done += BULK_BATCH) {
       const batch = Array.from({ length: BULK_BATCH }, (_, i) => event(revision + 1 + i));
       const result = await store.append('bench-bulk', batch, { expectedRevision: revision < 0 ? 'no_stream' : revision });
       revision = result.nextExpectedRevision;
     }
     return performance.now() - started;
   };
-  const rawHalf = async () => {
+  const rawChunk = async () => {
     const started = performance.now();
-    for (let done = 0; done < BULK_EVENTS / 2; done += BULK_BATCH) {
+    for (let done = 0; done < CHUNK; done += BULK_BATCH) {
       const values = Array.from({ length: BULK_BATCH }, () => {
         const revision = rawRevision++;
         return rawRow('bench-raw-bulk', revision, event(revision));
@@ -135,9 +137,9 @@ async function bulkAppends({ databaseUrl, print }: BenchContext): Promise<void> 
   try {
     let adapterMs = 0;
     let baselineMs = 0;
-    for (let half = 0; half < 2; half++) {
-      baselineMs += await rawHalf();
-      adapterMs += await adapterHalf();
+    for (let chunk = 0; chunk < (2 * BULK_EVENTS) / CHUNK; chunk++) {
+      if (chunk % 4 === 0 || chunk % 4 === 3) baselineMs += await rawChunk();
+      else adapterMs += await adapterChunk();
     }
     print(line(`bulk: ${BULK_EVENTS.toLocaleString('en-US')} events in batches of ${BULK_BATCH}`, BULK_EVENTS / (adapterMs / 1000), BULK_EVENTS / (baselineMs / 1000)));
   } finally {

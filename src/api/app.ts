@@ -2,7 +2,7 @@
 // DESIGN section 10 that exists, problem+json for every error, one log line
 // per request, request metrics. The service (service/start-service.ts) adds
 // the background work and listens.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { BearerAuth, type KeyLookup } from './auth/bearer.js';
 import { openApiDocument } from './openapi.js';
@@ -16,6 +16,7 @@ import { importRoutes, NDJSON } from './routes/import.js';
 import { memoryRoutes } from './routes/memories.js';
 import { operationRoutes } from './routes/operations.js';
 import { policyRoutes } from './routes/policy.js';
+import { readRoutes } from './routes/reads.js';
 import type { ApiServices } from './services.js';
 
 export const API_VERSION = '1.0.0';
@@ -32,6 +33,7 @@ export function apiRoutes(services: ApiServices, openApi: () => unknown): RouteS
   return [
     ...memoryRoutes(services),
     ...importRoutes(services),
+    ...readRoutes(services),
     ...erasureRoutes(services),
     ...policyRoutes(services),
     ...consolidationRoutes(services),
@@ -44,12 +46,15 @@ export function apiRoutes(services: ApiServices, openApi: () => unknown): RouteS
 export function buildApi(services: ApiServices, options: ApiOptions): FastifyInstance {
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // One line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdOf,
     // Keep-alive connections that are idle when shutdown starts are closed; busy ones finish their request.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });
+  // Bodies are JSON (and JSON lines for imports); fastify's plain-text parser would turn a wrong media type into a confusing 400.
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser(NDJSON, { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   let document: unknown;

@@ -98,6 +98,7 @@ export function registerRoute(app: FastifyInstance, spec: RouteSpec, deps: Route
     ...(spec.bodyLimit !== undefined ? { bodyLimit: spec.bodyLimit } : {}),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = spec.permission === undefined ? undefined : await authorize(deps.auth, request, spec.permission);
+      if (request.body !== undefined) requireMediaType(spec, request);
       const params = validate(spec.params, request.params, '');
       const query = validate(spec.query, request.query, '');
       const idempotencyKey = spec.idempotent ? idempotencyKeyOf(request) : undefined;
@@ -137,6 +138,15 @@ async function authorize(auth: BearerAuth, request: FastifyRequest, permission: 
     throw problemError(403, 'forbidden', `a ${principal.role} key may not do this (needs one of: ${rolesWith(permission).join(', ')})`, { field: 'Authorization' });
   }
   return principal;
+}
+
+/** A body in a media type the route does not take (fastify parses JSON, our ndjson) is 415, not a confusing 400. */
+function requireMediaType(spec: RouteSpec, request: FastifyRequest): void {
+  const allowed = [...(spec.body ? ['application/json'] : []), ...Object.keys(spec.documentedBodies ?? {})];
+  const given = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!allowed.includes(given)) {
+    throw problemError(415, 'unsupported_media_type', allowed.length === 0 ? 'this route takes no body' : `the body must be ${allowed.join(' or ')}`, { field: 'Content-Type' });
+  }
 }
 
 function validate(schema: z.ZodType | undefined, value: unknown, prefix: string, whole = 'input'): unknown {

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { ConsolidationServices } from '../commands/consolidation/services.js';
 import type { Ledger } from '../commands/ledger.js';
 import type { EventStore } from '../infrastructure/event-store/port.js';
+import type { ReadSide } from '../queries/read-side.js';
 import type { ServiceMetrics } from './metrics.js';
 
 export interface ProjectionHealth {
@@ -33,6 +34,10 @@ export interface ApiServices {
   readonly ledger: Ledger;
   readonly eventStore: EventStore;
   readonly projections: Kysely<any>;
+  /** The query side (recall, as-of, replay, stale, lineage). */
+  readonly read: ReadSide;
+  /** Resolves once every projection has applied the log up to its head at the call. */
+  readonly readYourWrites: () => Promise<void>;
   readonly consolidation: ConsolidationServices;
   readonly metrics: ServiceMetrics;
   readonly health: HealthProbe;

@@ -5,6 +5,8 @@ import { registerConsolidateCommands } from './commands/consolidate.js';
 import { registerProjectionCommands } from './commands/projections.js';
 import { registerReadCommands } from './commands/read.js';
 import { registerWriteCommands } from './commands/write.js';
+import { registerKeyCommands } from './commands/keys.js';
+import { registerServeCommand } from './commands/serve.js';
 import { EXIT, printError } from './output.js';
 
 const program = new Command('memledger')
@@ -16,6 +18,8 @@ registerWriteCommands(program);
 registerReadCommands(program);
 registerConsolidateCommands(program);
 registerProjectionCommands(program);
+registerKeyCommands(program);
+registerServeCommand(program);
 for (const cmd of program.commands) cmd.exitOverride().configureOutput({ writeErr: () => undefined });
 for (const cmd of program.commands.flatMap((c) => c.commands)) cmd.exitOverride().configureOutput({ writeErr: () => undefined });
 

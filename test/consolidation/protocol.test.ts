@@ -13,6 +13,8 @@ import type { ConsolidationServices } from '../../src/commands/consolidation/ser
 import { recoverForward, runConsolidation } from '../../src/commands/consolidation/run.js';
 import { retractMemory } from '../../src/commands/lifecycle.js';
 import { recordMemory } from '../../src/commands/record.js';
+import type { Ledger } from '../../src/commands/ledger.js';
+import type { EventStore } from '../../src/infrastructure/event-store/port.js';
 import type { Summarizer } from '../../src/infrastructure/summarizer/port.js';
 import { deterministicSummarizer } from '../../src/infrastructure/summarizer/deterministic.js';
 import { openTestLedger, type TestLedger } from '../support/ledger.js';
@@ -226,6 +228,51 @@ describe('publish', () => {
     expect(await publishArtifact(t.ledger, services, { tenant: 'other' }, good.artifactId)).toMatchObject({ ok: false, refusal: { code: 'artifact_not_found' } });
     expect(await publishArtifact(t.ledger, services, { tenant: 'acme', subject: 'someone-else' }, good.artifactId)).toMatchObject({ ok: false, refusal: { code: 'artifact_not_found' } });
     expect((await subjectState(t.ledger, c)).alias).toBeNull();
+  });
+});
+
+/** The real ledger, except that another writer gets in just before the first alias switch is appended. */
+function racing(ledger: Ledger, writer: () => Promise<void>): Ledger {
+  const store = ledger.eventStore;
+  let raced = false;
+  const eventStore: EventStore = {
+    async append(stream, events, options) {
+      if (!raced && events.some((e) => e.type === 'SummaryAliasSwitched')) {
+        raced = true;
+        await writer();
+      }
+      return store.append(stream, events, options);
+    },
+    readStream: (stream, options) => store.readStream(stream, options),
+    readAll: (options) => store.readAll(options),
+    headPosition: () => store.headPosition(),
+    subscribeAll: (options) => store.subscribeAll(options),
+    close: () => store.close(),
+  };
+  return { ...ledger, eventStore, subjects: ledger.subjects, keyStore: ledger.keyStore, clock: ledger.clock };
+}
+
+describe('publish against a concurrent writer', () => {
+  it('WrongExpectedVersion from a tail append: publish reloads, decides again and switches after it', async () => {
+    const c = ctx('wev-tail');
+    await fill(t.ledger, c, 6);
+    const p = await prepared('wev-tail');
+    const ledger = racing(t.ledger, async () => void (await fill(t.ledger, c, 1, 7)));
+    const outcome = await publishArtifact(ledger, services, { tenant: 'acme' }, p.artifactId);
+    expect(outcome).toMatchObject({ ok: true, result: { status: 'switched', alias: { coversThrough: 6 } } });
+    expect((await subjectEvents(t.ledger, c)).slice(-2).map((e) => e.event.type)).toEqual(['MemoryRecorded', 'SummaryAliasSwitched']);
+  });
+
+  it('WrongExpectedVersion from a retraction: the decision made again fails the epoch fence, and the rejection is recorded', async () => {
+    const c = ctx('wev-retract');
+    await fill(t.ledger, c, 6);
+    const p = await prepared('wev-retract');
+    const victim = [...(await subjectState(t.ledger, c)).entries.values()].find((e) => e.sequence === 4)!;
+    const ledger = racing(t.ledger, async () => void (await retractMemory(t.ledger, c, victim.memoryId, 'withdrawn mid-publish')));
+    const outcome = await publishArtifact(ledger, services, { tenant: 'acme' }, p.artifactId);
+    expect(outcome).toMatchObject({ ok: true, result: { status: 'rejected', reason: 'epoch_changed' } });
+    expect((await subjectState(t.ledger, c)).alias).toBeNull();
+    expect((await readArtifact(t.ledger.eventStore, p.artifactId)).rejected).toMatchObject({ reason: 'epoch_changed' });
   });
 });
 

@@ -24,7 +24,7 @@ import { fill, fillerEntry } from './support.js';
 // minutes on two busy cores; the contention per subject is what matters.
 const SUBJECTS = 40;
 const WORKERS = 4;
-const WRITES = 240;
+const WRITES = 200;
 const THRESHOLD = 4;
 const tenant = 'fleet';
 

@@ -21,6 +21,7 @@ describe('the event catalog', () => {
         'MemoryRecorded', 'MemoryCorroborated', 'MemorySuperseded', 'MemoryRetracted', 'ConflictDetected', 'ConflictResolved',
         'TrustChanged', 'TaintPolicyEscalated', 'MemoryExpired', 'MemoryForgotten', 'SubjectForgotten', 'SummaryAliasSwitched',
         'DeletionReceiptIssued', 'ArtifactGenerated', 'GatePassed', 'GateFailed', 'GenerationFailed', 'ConsolidationRejected',
+        'ArtifactApproved',
       ].sort(),
     );
     expect(Object.keys(CURRENT_SCHEMA_VERSIONS).sort()).toEqual(Object.keys(EVENT_SCHEMAS).sort());

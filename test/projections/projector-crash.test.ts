@@ -1,7 +1,7 @@
 // Projector processes killed with SIGKILL at random points — mid-batch,
 // between batches, while standing by — and restarted, with two of them on
-// the same database all along (one owns the projection, the other stands by
-// and takes over when the owner dies), while events keep being appended.
+// the same database all along (one owns the projection, the others stand by
+// and take over when the owner dies), while events keep being appended.
 // The tables they end with are the tables of a projector that never died.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -50,7 +50,7 @@ describe('projector processes killed with SIGKILL', () => {
   });
 
   function start(): Projector {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, world.database.url, killedDb.url, '40'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, world.database.url, killedDb.url, '200'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const projector: Projector = { process: child, batches: 0, lastBatchAt: 0, stoodBy: false, tookOver: false, exited: false };
     let buffered = '';
     child.stdout!.on('data', (data) => {
@@ -82,7 +82,9 @@ describe('projector processes killed with SIGKILL', () => {
   it('end with the rows of a projector that never died', async () => {
     const workload = new Workload({ subjects: 80, seed: 99 });
     const rand = random(12345);
-    await appendChunk(world.store, workload.chunk(6000));
+    await appendChunk(world.store, workload.chunk(3000));
+    // Three at a time: while a replacement starts up, a standby is there to take over.
+    start();
     start();
     start();
     let kills = 0;
@@ -95,7 +97,7 @@ describe('projector processes killed with SIGKILL', () => {
       while (live.reduce((n, p) => n + p.batches, 0) === before && performance.now() < deadline) await sleep(10);
       if (live.reduce((n, p) => n + p.batches, 0) === before) {
         // Everything applied: give them more work.
-        await appendChunk(world.store, workload.chunk(1500));
+        await appendChunk(world.store, workload.chunk(1000));
         continue;
       }
       await sleep(rand(250));
@@ -105,7 +107,7 @@ describe('projector processes killed with SIGKILL', () => {
       kills += 1;
       if (!(await caughtUp())) killedWithWorkLeft += 1;
       start();
-      if (kills % 3 === 0) await appendChunk(world.store, workload.chunk(1000 + rand(1000)));
+      if (kills % 3 === 0) await appendChunk(world.store, workload.chunk(500 + rand(500)));
     }
 
     // Let the survivors finish, then stop them.

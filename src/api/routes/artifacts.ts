@@ -7,9 +7,11 @@ import { z } from 'zod';
 import { readArtifact, type ArtifactRecord } from '../../commands/consolidation/artifact-stream.js';
 import { artifactStaleness } from '../../domain/consolidation/staleness.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
+import { lineage } from '../../queries/lineage/lineage.js';
+import { toProvJson } from '../../queries/lineage/prov-json.js';
 import { problemError } from '../problem.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { artifactParams } from '../schemas/common.js';
+import { artifactParams, openObject } from '../schemas/common.js';
 import type { ApiServices } from '../services.js';
 
 export const ARTIFACT_VIEW_STATUSES = ['generated', 'gate_passed', 'gate_failed', 'generation_failed', 'rejected'] as const;
@@ -101,6 +103,25 @@ export function artifactRoutes(services: ApiServices): RouteSpec[] {
             stale: artifactStaleness(m, state).stale,
           },
         };
+      },
+    }),
+
+    defineRoute({
+      method: 'GET',
+      path: '/v1/artifacts/{artifactId}/lineage',
+      operationId: 'lineage',
+      summary: 'The derivation graph of an artifact with STALE marks, or its W3C PROV-JSON export (auditor)',
+      tag: 'audit',
+      permission: 'audit:read',
+      params: artifactParams,
+      query: z.strictObject({ format: z.enum(['graph', 'prov-json'], { error: 'must be graph or prov-json' }).default('graph') }),
+      responses: { 200: { description: 'the lineage (format=graph) or a PROV-JSON document (format=prov-json)', schema: openObject } },
+      handler: async (call) => {
+        const tenant = call.principal!.tenant;
+        await tenantArtifact(services, tenant, call.params.artifactId);
+        await services.readYourWrites();
+        const graph = await lineage(services.read, tenant, call.params.artifactId);
+        return { status: 200, body: call.query.format === 'prov-json' ? toProvJson(graph) : graph };
       },
     }),
   ];

@@ -15,6 +15,7 @@ import { buildApi } from '../app.js';
 import { ServiceMetrics } from '../metrics.js';
 import { observeConsolidationOutcomes } from './consolidation-outcomes.js';
 import { ProjectionLagProbe } from './projection-lag.js';
+import { ReadYourWrites } from './read-your-writes.js';
 import type { ServiceConfig } from './service-config.js';
 import { timedEventStore } from './timed-event-store.js';
 import { runTtlSweeper } from './ttl-sweeper.js';
@@ -57,14 +58,28 @@ export async function startService(options: StartOptions): Promise<RunningServic
     // Appends go through the timed store; folded reads keep the ledger's repository (and its cache).
     const measured: Ledger = { eventStore, keyStore: ledger.keyStore, subjects: ledger.subjects, clock: ledger.clock };
 
-    const app = buildApi({ ledger: measured, eventStore, projections: projections.db, consolidation, metrics, health: probe }, { keys, keyCacheMs: config.apiKeyCacheMs, logger });
+    const read = { projections: projections.db, eventStore: ledger.eventStore, keyStore: ledger.keyStore, subjects: ledger.subjects, clock: ledger.clock, countTokens: consolidation.countTokens };
+    const freshness = new ReadYourWrites(ledger.eventStore, projections.db, PROJECTIONS);
+    const app = buildApi(
+      { ledger: measured, eventStore, projections: projections.db, read, readYourWrites: () => freshness.awaitHead(), consolidation, metrics, health: probe },
+      { keys, keyCacheMs: config.apiKeyCacheMs, logger },
+    );
 
     const stopping = new AbortController();
     const { signal } = stopping;
     const loops: Promise<void>[] = [];
     const keepRunning = (name: string, work: () => Promise<unknown>) => loops.push(supervise(name, work, signal, logger));
     for (const definition of PROJECTIONS) {
-      keepRunning(`projector:${definition.name}`, () => followProjection(projections.db, ledger.eventStore, definition, { signal, onStandby: (schema) => logger.debug({ projection: definition.name, schema }, 'another process owns the projection; standing by') }));
+      keepRunning(`projector:${definition.name}`, () =>
+        followProjection(projections.db, ledger.eventStore, definition, {
+          signal,
+          onBatch: freshness.onBatch,
+          onStandby: (schema) => {
+            freshness.onStandby();
+            logger.debug({ projection: definition.name, schema }, 'another process owns the projection; standing by');
+          },
+        }),
+      );
     }
     for (let i = 0; i < config.consolidationWorkers; i++) {
       keepRunning(`consolidation-worker:${i + 1}`, () =>

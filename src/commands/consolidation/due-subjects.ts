@@ -18,7 +18,8 @@ const PAGE = 2000;
 
 export class DueSubjects {
   private position: Position | undefined;
-  private readonly known = new Map<string, { tenant: string; subject: string }>();
+  /** Subjects to judge at the next call: those with new events, and those that were due last time. */
+  private readonly pending = new Map<string, { tenant: string; subject: string }>();
 
   constructor(
     private readonly store: EventStore,
@@ -27,14 +28,15 @@ export class DueSubjects {
     private readonly tenant?: string,
   ) {}
 
-  /** Reads the log since the last call, then judges every known subject. */
+  /** Reads the log since the last call, then judges the subjects that changed or were due. */
   async find(threshold: number): Promise<DueSubject[]> {
     await this.discover();
     const due: DueSubject[] = [];
-    for (const [stream, ref] of this.known) {
+    for (const [stream, ref] of this.pending) {
       const loaded = await this.subjects.load(stream);
       const reason = consolidationDue(loaded.state, threshold);
       if (reason) due.push({ ...ref, reason, revision: loaded.revision });
+      else this.pending.delete(stream);
     }
     return due;
   }
@@ -45,7 +47,7 @@ export class DueSubjects {
       const events = await this.store.readAll({ ...(this.position ? { after: this.position } : {}), maxCount: PAGE, filter: { streamPrefixes: [prefix] } });
       for (const event of events) {
         const ref = parseSubjectStreamName(event.stream);
-        if (ref) this.known.set(event.stream, ref);
+        if (ref) this.pending.set(event.stream, ref);
       }
       if (events.length > 0) this.position = events.at(-1)!.position;
       if (events.length < PAGE) return;

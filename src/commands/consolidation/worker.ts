@@ -41,7 +41,7 @@ export async function runWorker(ledger: Ledger, services: ConsolidationServices,
     const due = shuffle((await finder.find(options.threshold)).filter((s) => stuck.get(`${s.tenant}/${s.subject}`) !== s.revision));
     if (due.length === 0) {
       if (options.idleExitMs !== undefined && Date.now() - idleSince >= options.idleExitMs) break;
-      await sleep(options.pollMs ?? 100, options.signal);
+      await sleep(options.pollMs ?? 250, options.signal);
       continue;
     }
     for (const subject of due) {

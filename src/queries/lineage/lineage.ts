@@ -6,7 +6,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { openOutput } from '../../commands/consolidation/artifact-output.js';
 import { normaliseScopes, type Scopes } from '../../domain/entry/scopes.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
-import { requireId, requireId as requireTenant } from '../../domain/values/ids.js';
+import { requireId } from '../../domain/values/ids.js';
 import type { ArtifactsTable, LineageEdgesTable, MemoryProjectionDb, MemoryVersionsTable, StaleArtifactsTable } from '../../projections/memory/tables.js';
 import { readMemoryTables } from '../memory-tables.js';
 import type { ReadSide } from '../read-side.js';
@@ -79,7 +79,7 @@ export interface Lineage {
 const MAX_DEPTH = 10_000;
 
 export async function lineage(read: Pick<ReadSide, 'projections' | 'keyStore'>, tenantInput: string, artifactIdInput: string): Promise<Lineage> {
-  const tenant = requireTenant('tenant', tenantInput);
+  const tenant = requireId('tenant', tenantInput);
   const artifactId = requireId('artifact', artifactIdInput);
   const graph = await readMemoryTables(read.projections, (tables) => readGraph(tables, tenant, artifactId));
   const artifacts: LineageArtifact[] = [];

@@ -13,8 +13,9 @@ export interface LogReader {
   pending(): Promise<boolean>;
 }
 
-/** First wait when events are pending; doubles up to the poll interval. */
+/** First wait when events are pending; doubles up to PENDING_WAIT_MAX_MS (or the poll interval). */
 const PENDING_WAIT_MS = 5;
+const PENDING_WAIT_MAX_MS = 250;
 
 const CLOSED = Symbol('closed');
 
@@ -60,6 +61,7 @@ export class LogSubscription implements Subscription {
         const wakeupsBefore = this.#wakeups;
         const page = await this.#unlessClosed(this.log.read(after, this.filter, PAGE_SIZE));
         if (page === CLOSED) return;
+        if (page.length > 0) pendingWait = PENDING_WAIT_MS;
         for (const event of page) {
           if (this.#closed) return;
           yield event;
@@ -70,11 +72,11 @@ export class LogSubscription implements Subscription {
         const pending = await this.#unlessClosed(this.log.pending());
         if (pending === CLOSED) return;
         if (pending) {
-          await this.#sleep(pendingWait);
-          pendingWait = Math.min(pendingWait * 2, this.pollIntervalMs);
+          await this.#sleep(pendingWait, wakeupsBefore);
+          pendingWait = Math.min(pendingWait * 2, PENDING_WAIT_MAX_MS, this.pollIntervalMs);
         } else {
           pendingWait = PENDING_WAIT_MS;
-          await this.#sleep(this.pollIntervalMs);
+          await this.#sleep(this.pollIntervalMs, wakeupsBefore);
         }
       }
     } finally {
@@ -93,8 +95,9 @@ export class LogSubscription implements Subscription {
     }
   }
 
-  #sleep(ms: number): Promise<void> {
-    if (this.#closed) return Promise.resolve();
+  /** Waits `ms`, or less if woken; returns at once if a wakeup came since `wakeupsBefore` (none is lost). */
+  #sleep(ms: number, wakeupsBefore: number): Promise<void> {
+    if (this.#closed || this.#wakeups !== wakeupsBefore) return Promise.resolve();
     this.signal.ensureListening();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);

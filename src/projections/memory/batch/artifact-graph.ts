@@ -31,7 +31,6 @@ interface ArtifactNode {
   row: ArtifactRow;
   dirty: boolean;
   inputs: InputRef[];
-  readonly children: Set<string>;
   stale: { cause: Cause; via: string | null } | undefined;
   erased: boolean;
 }
@@ -51,6 +50,8 @@ export interface GraphLoad {
 
 export class ArtifactGraph {
   readonly #nodes = new Map<string, ArtifactNode>();
+  /** Parent id -> ids built on it; kept apart from the nodes, since a child may reach the log before its parent. */
+  readonly #children = new Map<string, Set<string>>();
   readonly #byMemory = new Map<string, Set<string>>();
   readonly #bySubject = new Map<string, Set<string>>();
   readonly #escalations = new Map<string, Escalation[]>();
@@ -64,7 +65,7 @@ export class ArtifactGraph {
     for (const edge of load.edges) {
       const node = this.#nodes.get(edge.artifact_id);
       if (!node) continue;
-      if (edge.kind === 'artifact') this.#nodes.get(edge.target_id)?.children.add(node.artifactId);
+      if (edge.kind === 'artifact') this.#link(edge.target_id, node.artifactId);
       else this.#addInput(node, { tenant: edge.target_tenant, subject: edge.target_subject, memoryId: edge.target_id, sourceType: edge.source_type, sourceRefs: edge.source_refs ?? [], trust: edge.trust });
     }
     for (const s of load.stale) {
@@ -212,17 +213,18 @@ export class ArtifactGraph {
         artifact_id: node.artifactId, kind: 'artifact', target_tenant: m.tenant, target_subject: m.subject, target_id: m.parentArtifactId,
         target_version: null, target_sequence: null, value_hash: null, content_hash: null, commit: at.commit, prepare: at.prepare,
       });
+      this.#link(m.parentArtifactId, node.artifactId);
       const parent = this.#nodes.get(m.parentArtifactId);
       if (parent) {
-        parent.children.add(node.artifactId);
         if (parent.stale) candidates.push({ cause: parent.stale.cause, via: parent.artifactId });
         if (parent.erased) erase = true;
       }
     }
     // Ties (one event both hit an input and made the parent STALE) go to the direct cause: inputs were listed first.
+    // Children seen before their parent (the log holds no order between two artifact streams) inherit from it now.
     const first = candidates.sort((a, b) => comparePoints(a.cause, b.cause))[0];
-    if (first) this.#markOne(node, first.cause, first.via, at, erase);
-    else if (erase) this.#markOne(node, causeAt(at, m.tenant, m.subject), null, at, true);
+    if (first) this.#markFrom(node, first.cause, first.via, at, erase);
+    else if (erase) this.#markFrom(node, causeAt(at, m.tenant, m.subject), null, at, true);
   }
 
   /**
@@ -233,17 +235,22 @@ export class ArtifactGraph {
   #markAll(direct: Iterable<ArtifactNode>, cause: Cause, at: EventPoint, erase: boolean): void {
     const hit = new Set(direct);
     const changed = [...hit].filter((node) => this.#markOne(node, cause, null, at, erase));
-    const seen = new Set<string>();
-    const descend = (node: ArtifactNode): void => {
-      if (seen.has(node.artifactId)) return;
-      seen.add(node.artifactId);
-      for (const childId of node.children) {
-        const child = this.#nodes.get(childId);
-        if (!child || hit.has(child)) continue;
-        if (this.#markOne(child, cause, node.artifactId, at, erase)) descend(child);
-      }
-    };
-    for (const node of changed) descend(node);
+    for (const node of changed) this.#descend(node, cause, at, erase, hit);
+  }
+
+  #markFrom(node: ArtifactNode, cause: Cause, via: string | null, at: EventPoint, erase: boolean): void {
+    if (this.#markOne(node, cause, via, at, erase)) this.#descend(node, cause, at, erase, new Set([node]));
+  }
+
+  /** Everything built on `node` (but what the cause hit directly), via its parent. */
+  #descend(node: ArtifactNode, cause: Cause, at: EventPoint, erase: boolean, hit: Set<ArtifactNode>, seen = new Set<string>()): void {
+    if (seen.has(node.artifactId)) return;
+    seen.add(node.artifactId);
+    for (const childId of this.#children.get(node.artifactId) ?? []) {
+      const child = this.#nodes.get(childId);
+      if (!child || hit.has(child)) continue;
+      if (this.#markOne(child, cause, node.artifactId, at, erase)) this.#descend(child, cause, at, erase, hit, seen);
+    }
   }
 
   /** True when the node changed (newly STALE, or newly erased). */
@@ -264,7 +271,7 @@ export class ArtifactGraph {
   }
 
   #add(artifactId: string, row: ArtifactRow): ArtifactNode {
-    const node: ArtifactNode = { artifactId, row, dirty: false, inputs: [], children: new Set(), stale: undefined, erased: row.output_erased };
+    const node: ArtifactNode = { artifactId, row, dirty: false, inputs: [], stale: undefined, erased: row.output_erased };
     this.#nodes.set(artifactId, node);
     if (row.tenant && row.subject) this.#index(node, row.tenant, row.subject);
     return node;
@@ -283,6 +290,12 @@ export class ArtifactGraph {
     const ids = this.#byMemory.get(key);
     if (ids) ids.add(node.artifactId);
     else this.#byMemory.set(key, new Set([node.artifactId]));
+  }
+
+  #link(parentId: string, childId: string): void {
+    const children = this.#children.get(parentId);
+    if (children) children.add(childId);
+    else this.#children.set(parentId, new Set([childId]));
   }
 
   #escalate(tenant: string, subject: string, escalation: Escalation): void {

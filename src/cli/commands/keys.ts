@@ -1,0 +1,70 @@
+// `memledger keys create --tenant T --role R | list | revoke --key-id K`: the
+// HTTP API's keys (src/infrastructure/api-keys). create prints the key once;
+// only its digest is stored, so a lost key is revoked and replaced, never shown again.
+import type { Command } from 'commander';
+import { ApiKeyStore } from '../../infrastructure/api-keys/api-key-store.js';
+import { API_ROLES, type ApiRole } from '../../infrastructure/api-keys/roles.js';
+import { resolveConnections } from '../../infrastructure/config.js';
+import { migrateToLatest } from '../../infrastructure/postgres/migrate.js';
+import { InvalidInput } from '../../domain/validation/invalid-input.js';
+import { requireId } from '../../domain/values/ids.js';
+import { oneOf } from '../input.js';
+import { run } from '../session.js';
+
+/** The key table lives in the projections' PostgreSQL (the embedded server when nothing is configured). */
+async function withKeyStore<T>(use: (store: ApiKeyStore) => Promise<T>): Promise<T> {
+  const connections = await resolveConnections();
+  try {
+    await migrateToLatest(connections.databaseUrl);
+    const store = new ApiKeyStore(connections.databaseUrl, { poolSize: 1 });
+    try {
+      return await use(store);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await connections.release();
+  }
+}
+
+export function registerKeyCommands(program: Command): void {
+  const keys = program.command('keys').description("the HTTP API's keys: each maps to one tenant and one role");
+
+  keys
+    .command('create')
+    .description(`make a key and print it once (roles: ${API_ROLES.join(', ')})`)
+    .requiredOption('--tenant <tenant>', 'the tenant the key speaks for')
+    .requiredOption('--role <role>', API_ROLES.join(' | '))
+    .option('--label <text>', 'what the key is for (shown by keys list)')
+    .action((o) =>
+      run(async () => {
+        const tenant = requireId('tenant', o.tenant);
+        const role: ApiRole = oneOf('role', API_ROLES, o.role);
+        if (o.label !== undefined && (o.label.trim() === '' || o.label.length > 200)) throw new InvalidInput('label', 'must be 1-200 characters');
+        return withKeyStore((store) => store.create({ tenant, role, ...(o.label !== undefined ? { label: o.label } : {}), now: new Date() }));
+      }),
+    );
+
+  keys
+    .command('list')
+    .description('every key (ids, tenants, roles, when made and revoked; never the keys themselves)')
+    .option('--tenant <tenant>', 'only this tenant')
+    .action((o) =>
+      run(async () => {
+        const tenant = o.tenant === undefined ? undefined : requireId('tenant', o.tenant);
+        return withKeyStore((store) => store.list(tenant === undefined ? {} : { tenant }));
+      }),
+    );
+
+  keys
+    .command('revoke')
+    .description('revoke a key: the service refuses it from then on (within its key cache time, MEMLEDGER_API_KEY_CACHE_MS)')
+    .requiredOption('--key-id <id>', 'the key id (as keys list shows it)')
+    .action((o) =>
+      run(async () => {
+        const keyId = String(o.keyId ?? '').trim();
+        if (!/^[a-z0-9]{16}$/.test(keyId)) throw new InvalidInput('key-id', 'must be a key id as keys list shows it (16 lowercase letters and digits)');
+        return withKeyStore((store) => store.revoke(keyId, new Date()));
+      }),
+    );
+}

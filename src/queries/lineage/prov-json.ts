@@ -1,0 +1,127 @@
+// A lineage as W3C PROV-JSON (https://www.w3.org/submissions/prov-json/):
+// artifacts, memory versions and claims are entities; a consolidation and
+// every invalidating event are activities; the summarizer's model is an
+// agent. Relations: wasGeneratedBy, used, wasDerivedFrom (artifact ->
+// inputs, artifact -> parent, claim -> memory versions), wasInvalidatedBy
+// (an input's closing event; a STALE artifact's cause), wasAssociatedWith,
+// hadMember (artifact -> its claims). Labels carry keys and ids, never
+// personal values.
+import type { Lineage, LineageArtifact } from './lineage.js';
+
+export const MEMLEDGER_NAMESPACE = 'https://memledger.dev/ns/prov#';
+
+type Attributes = Record<string, string | number | boolean>;
+type Records = Record<string, Attributes>;
+
+export interface ProvDocument {
+  readonly prefix: Record<string, string>;
+  readonly entity: Records;
+  readonly activity: Records;
+  readonly agent: Records;
+  readonly wasGeneratedBy: Records;
+  readonly used: Records;
+  readonly wasDerivedFrom: Records;
+  readonly wasInvalidatedBy: Records;
+  readonly wasAssociatedWith: Records;
+  readonly hadMember: Records;
+}
+
+export const artifactEntityId = (artifactId: string) => `ml:artifact/${artifactId}`;
+export const memoryEntityId = (memoryId: string, version: number) => `ml:memory/${memoryId}/v${version}`;
+const claimEntityId = (artifactId: string, index: number) => `ml:claim/${artifactId}/${index}`;
+const consolidationId = (artifactId: string) => `ml:consolidation/${artifactId}`;
+const eventId = (id: string) => `ml:event/${id}`;
+const modelId = (snapshot: string) => `ml:model/${snapshot}`;
+
+export function toProvJson(lineage: Lineage): ProvDocument {
+  const doc: ProvDocument = {
+    prefix: { ml: MEMLEDGER_NAMESPACE },
+    entity: {},
+    activity: {},
+    agent: {},
+    wasGeneratedBy: {},
+    used: {},
+    wasDerivedFrom: {},
+    wasInvalidatedBy: {},
+    wasAssociatedWith: {},
+    hadMember: {},
+  };
+  const counters = new Map<string, number>();
+  const invalidated = new Set<string>();
+  const relation = (kind: keyof ProvDocument, attributes: Attributes) => {
+    const n = (counters.get(kind) ?? 0) + 1;
+    counters.set(kind, n);
+    (doc[kind] as Records)[`_:${kind}${n}`] = attributes;
+  };
+  const invalidation = (entity: string, event: { eventId: string; type: string; at: string }) => {
+    if (invalidated.has(entity)) return;
+    invalidated.add(entity);
+    doc.activity[eventId(event.eventId)] ??= { 'prov:type': `ml:${event.type}`, 'prov:startTime': event.at, 'prov:endTime': event.at };
+    relation('wasInvalidatedBy', { 'prov:entity': entity, 'prov:activity': eventId(event.eventId), 'prov:time': event.at });
+  };
+  for (const artifact of lineage.artifacts) addArtifact(doc, artifact, relation, invalidation);
+  return doc;
+}
+
+function addArtifact(
+  doc: ProvDocument,
+  a: LineageArtifact,
+  relation: (kind: keyof ProvDocument, attributes: Attributes) => void,
+  invalidation: (entity: string, event: { eventId: string; type: string; at: string }) => void,
+): void {
+  const entity = artifactEntityId(a.artifactId);
+  const activity = consolidationId(a.artifactId);
+  doc.entity[entity] = {
+    'prov:type': 'ml:SummaryArtifact',
+    'prov:label': a.artifactId,
+    'ml:tenant': a.tenant,
+    'ml:subject': a.subject,
+    'ml:status': a.status,
+    'ml:stale': a.stale !== null,
+    ...(a.inputEpoch !== null ? { 'ml:inputEpoch': a.inputEpoch } : {}),
+    ...(a.newCoversThrough !== null ? { 'ml:coversThrough': a.newCoversThrough } : {}),
+  };
+  doc.activity[activity] = {
+    'prov:type': 'ml:Consolidation',
+    ...(a.generatedAt ? { 'prov:startTime': a.generatedAt, 'prov:endTime': a.generatedAt } : {}),
+    ...(a.selectorVersion ? { 'ml:selectorVersion': a.selectorVersion } : {}),
+    ...(a.promptVersion ? { 'ml:promptVersion': a.promptVersion } : {}),
+  };
+  relation('wasGeneratedBy', { 'prov:entity': entity, 'prov:activity': activity, ...(a.generatedAt ? { 'prov:time': a.generatedAt } : {}) });
+  if (a.modelSnapshot) {
+    doc.agent[modelId(a.modelSnapshot)] ??= { 'prov:type': 'prov:SoftwareAgent', 'prov:label': a.modelSnapshot };
+    relation('wasAssociatedWith', { 'prov:activity': activity, 'prov:agent': modelId(a.modelSnapshot) });
+  }
+  for (const input of a.inputs) {
+    const memory = memoryEntityId(input.memoryId, input.version);
+    doc.entity[memory] ??= {
+      'prov:type': 'ml:MemoryVersion',
+      'prov:label': `${input.memoryId} v${input.version}`,
+      'ml:memoryId': input.memoryId,
+      'ml:version': input.version,
+      ...(input.sequence !== null ? { 'ml:sequence': input.sequence } : {}),
+      ...(input.statusNow !== null ? { 'ml:statusNow': input.statusNow } : {}),
+    };
+    relation('used', { 'prov:activity': activity, 'prov:entity': memory });
+    relation('wasDerivedFrom', { 'prov:generatedEntity': entity, 'prov:usedEntity': memory, 'prov:activity': activity });
+    if (input.invalidatedBy) invalidation(memory, input.invalidatedBy);
+  }
+  if (a.parentArtifactId) {
+    // Defined in full when the parent's own turn comes; a placeholder keeps the document closed if it is missing.
+    doc.entity[artifactEntityId(a.parentArtifactId)] ??= { 'prov:type': 'ml:SummaryArtifact', 'prov:label': a.parentArtifactId };
+    relation('wasDerivedFrom', { 'prov:generatedEntity': entity, 'prov:usedEntity': artifactEntityId(a.parentArtifactId), 'prov:activity': activity, 'prov:type': 'prov:Revision' });
+    relation('used', { 'prov:activity': activity, 'prov:entity': artifactEntityId(a.parentArtifactId) });
+  }
+  if (a.stale) invalidation(entity, { eventId: a.stale.causeEventId, type: a.stale.causeType, at: a.stale.causeAt });
+  if (a.output.status !== 'readable') return;
+  for (const claim of a.output.claims) {
+    const id = claimEntityId(a.artifactId, claim.index);
+    doc.entity[id] = { 'prov:type': 'ml:Claim', 'prov:label': claim.key, 'ml:key': claim.key, 'ml:polarity': claim.polarity, 'ml:disputed': claim.conflictIds.length > 0 };
+    relation('hadMember', { 'prov:collection': entity, 'prov:entity': id });
+    relation('wasGeneratedBy', { 'prov:entity': id, 'prov:activity': activity, ...(a.generatedAt ? { 'prov:time': a.generatedAt } : {}) });
+    for (const source of claim.derivedFrom) {
+      if (source.version === null) continue;
+      relation('wasDerivedFrom', { 'prov:generatedEntity': id, 'prov:usedEntity': memoryEntityId(source.memoryId, source.version), 'prov:activity': activity });
+    }
+  }
+}

@@ -1,0 +1,57 @@
+// A query test's world: a ledger on a fresh database, its read side, and a
+// clock the test moves (the decider's `now`; commit times are the store's).
+import type { CommandContext } from '../../../src/commands/ledger.js';
+import { openReadSide, type OpenReadSide, catchUp } from '../../../src/queries/read-side.js';
+import { openTestLedger, type TestLedger } from '../../support/ledger.js';
+
+export interface ReadWorld {
+  readonly t: TestLedger;
+  readonly read: OpenReadSide;
+  /** The ledger's clock, moved by the test. */
+  readonly clock: { now: number };
+  catchUp(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openReadWorld(prefix: string, start = Date.parse('2026-07-01T00:00:00Z')): Promise<ReadWorld> {
+  const clock = { now: start };
+  const t = await openTestLedger(prefix, () => new Date(clock.now));
+  const read = await openReadSide(t.ledger);
+  return {
+    t,
+    read,
+    clock,
+    async catchUp() {
+      await catchUp(read);
+    },
+    async close() {
+      await read.close();
+      await t.close();
+    },
+  };
+}
+
+export const ctx = (subject: string, tenant = 'acme'): CommandContext => ({ tenant, subject });
+
+type Refusal = { readonly code: string; readonly message: string };
+
+/** Unwraps a command or consolidation outcome, failing the test on a rejection or refusal. */
+export function ok<R>(outcome: { readonly ok: true; readonly result: R } | { readonly ok: false; readonly rejection: Refusal } | { readonly ok: false; readonly refusal: Refusal }): R {
+  if (!outcome.ok) {
+    const why = 'rejection' in outcome ? outcome.rejection : outcome.refusal;
+    throw new Error(`refused: ${why.code}: ${why.message}`);
+  }
+  return outcome.result;
+}
+
+/** A seeded PRNG (mulberry32): an integer in [0, n). */
+export function random(seed: number): (n: number) => number {
+  let s = seed >>> 0;
+  return (n) => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
