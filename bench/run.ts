@@ -3,8 +3,13 @@
 // and prints its figures. Benchmarks print; they never assert.
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { acquireEmbeddedServer } from '../src/infrastructure/embedded-postgres/index.js';
 import { consolidationBench } from './consolidation.js';
 import { eventStoreAppendBench } from './event-store-append.js';
+import { httpLoadBench } from './http-load.js';
 import { recordLatencyBench } from './record-latency.js';
 
 export interface BenchContext {
@@ -20,14 +25,25 @@ export interface Bench {
 }
 
 /** Every benchmark, in the order they run. To add one: import it and list it here. */
-const benches: readonly Bench[] = [eventStoreAppendBench, recordLatencyBench, consolidationBench];
+const benches: readonly Bench[] = [eventStoreAppendBench, recordLatencyBench, consolidationBench, httpLoadBench];
 
 /**
  * The server benchmarks run on (an admin URL; each bench gets its own
  * database there). The one place to rewire when the embedded server is used.
  */
-async function benchServerUrl(): Promise<string> {
-  return process.env.MEMLEDGER_BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
+async function benchServerUrl(): Promise<{ url: string; release: () => Promise<void> }> {
+  const configured = process.env.MEMLEDGER_BENCH_DATABASE_URL;
+  if (configured) return { url: configured, release: async () => {} };
+  // The embedded server, durable (fsync on) so figures are those of a real deployment.
+  const dataDir = await mkdtemp(join(tmpdir(), 'memledger-bench-'));
+  const server = await acquireEmbeddedServer({ dataDir });
+  return {
+    url: server.adminUrl,
+    release: async () => {
+      await server.release();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function withDatabase<T>(serverUrl: string, name: string, use: (url: string) => Promise<T>): Promise<T> {
@@ -58,12 +74,16 @@ async function main(filters: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const serverUrl = await benchServerUrl();
-  for (const bench of selected) {
-    console.log(`\n${bench.name}`);
-    const started = Date.now();
-    await withDatabase(serverUrl, bench.name, (databaseUrl) => bench.run({ databaseUrl, print: (line) => console.log(`  ${line}`) }));
-    console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  const server = await benchServerUrl();
+  try {
+    for (const bench of selected) {
+      console.log(`\n${bench.name}`);
+      const started = Date.now();
+      await withDatabase(server.url, bench.name, (databaseUrl) => bench.run({ databaseUrl, print: (line) => console.log(`  ${line}`) }));
+      console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    }
+  } finally {
+    await server.release();
   }
 }
 

@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerConsolidateCommands } from './commands/consolidate.js';
 import { registerProjectionCommands } from './commands/projections.js';
+import { registerQueryCommands } from './commands/queries.js';
 import { registerReadCommands } from './commands/read.js';
 import { registerWriteCommands } from './commands/write.js';
 import { registerKeyCommands } from './commands/keys.js';
@@ -18,6 +19,7 @@ registerWriteCommands(program);
 registerReadCommands(program);
 registerConsolidateCommands(program);
 registerProjectionCommands(program);
+registerQueryCommands(program);
 registerKeyCommands(program);
 registerServeCommand(program);
 for (const cmd of program.commands) cmd.exitOverride().configureOutput({ writeErr: () => undefined });

@@ -59,7 +59,7 @@ describe('recording and changing memories', () => {
     expect(resolved.status).toBe(200);
     expect(resolved.body.events.map((e: { type: string }) => e.type)).toContain('ConflictResolved');
     expect((await t.request('GET', '/v1/subjects/s1/conflicts', { key: reader })).body).toEqual([]);
-    expect(await eventTypes('s1')).toEqual(['MemoryRecorded', 'MemoryCorroborated', 'MemorySuperseded', 'MemoryRecorded', 'MemoryRecorded', 'ConflictDetected', 'MemorySuperseded', 'ConflictResolved']);
+    expect(await eventTypes('s1')).toEqual(['MemoryRecorded', 'MemoryCorroborated', 'MemorySuperseded', 'MemoryRecorded', 'MemoryRecorded', 'ConflictDetected', 'ConflictResolved', 'MemorySuperseded']);
   });
 
   it('retracts once (200), refuses a second retraction (409) and an unknown memory (404), appending nothing for them', async () => {
@@ -78,7 +78,7 @@ describe('recording and changing memories', () => {
   });
 
   it('forgets one memory with a deletion receipt; the events show its content as forgotten', async () => {
-    const m = (await record('s3', entry('+49 170 0000000', { key: 'contact.phone' }))).body.memoryId as string;
+    const m = (await record('s3', entry('+49 170 0000000', { key: 'contact.phone', source: { type: 'user_assertion', refs: ['msg://thread-9/turn-3'] } }))).body.memoryId as string;
     const receipt = await t.request('DELETE', `/v1/subjects/s3/memories/${m}?reason=user%20request`, { key: writer });
     expect(receipt.status).toBe(200);
     expect(receipt.body).toMatchObject({ tenant: 'acme', subject: 's3', scope: 'memory', memoryIds: [m] });

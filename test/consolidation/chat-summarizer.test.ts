@@ -64,7 +64,7 @@ beforeAll(async () => {
       // Headers now, the body too late: a slow stream is a slow answer.
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write(reply.slice(0, 10));
-      setTimeout(() => res.end(reply.slice(10)), 3000).unref();
+      setTimeout(() => res.end(reply.slice(10)), 10_000).unref();
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(reply);
@@ -80,7 +80,7 @@ afterAll(async () => {
 });
 
 async function chatServices() {
-  const summarizer = summarizerFromEnv({ MEMLEDGER_SUMMARIZER_URL: baseUrl, MEMLEDGER_SUMMARIZER_MODEL: 'stand-in-model-2026-06', MEMLEDGER_SUMMARIZER_API_KEY: 'sk-test', MEMLEDGER_SUMMARIZER_TIMEOUT_MS: '500' });
+  const summarizer = summarizerFromEnv({ MEMLEDGER_SUMMARIZER_URL: baseUrl, MEMLEDGER_SUMMARIZER_MODEL: 'stand-in-model-2026-06', MEMLEDGER_SUMMARIZER_API_KEY: 'sk-test', MEMLEDGER_SUMMARIZER_TIMEOUT_MS: '2000' });
   return testServices({ summarizer });
 }
 
@@ -112,7 +112,7 @@ describe('the chat-completions summarizer', () => {
   });
 
   const faults: Array<[Mode, string, RegExp]> = [
-    ['slow', 'timeout', /within 500 ms/],
+    ['slow', 'timeout', /within 2000 ms/],
     ['missing_fields', 'invalid_output', /^output\.claims\.0\.derivedFrom: /],
     ['malformed', 'malformed_json', /not valid JSON/],
     ['http_500', 'http_error', /HTTP 500/],

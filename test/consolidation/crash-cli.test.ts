@@ -78,7 +78,7 @@ describe('consolidation across processes', () => {
     await withLedger(async (ledger) => {
       expect(await readableSummary(ledger, c)).toMatchObject({ status: 'summary', alias: { artifactId } });
     });
-  });
+  }, 180_000);
 
   it('a refused switch exits 3 with the reason', async () => {
     const artifactId = await withLedger(async (ledger) => {
@@ -93,6 +93,5 @@ describe('consolidation across processes', () => {
     expect(refused.code).toBe(3);
     expect(JSON.parse(refused.stderr)).toMatchObject({ error: 'epoch_changed' });
     expect(JSON.parse(refused.stdout)).toMatchObject({ status: 'rejected', reason: 'epoch_changed', artifactId });
-
-  });
+  }, 120_000);
 });

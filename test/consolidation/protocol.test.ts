@@ -82,6 +82,22 @@ describe('prepare', () => {
     expect(await artifactEventTypes(t.ledger, first.artifactId)).toEqual(['ArtifactGenerated', 'GatePassed']);
   });
 
+  it('over the token budget, low-value entries are recorded on the artifact as cold-tier discards with a reason', async () => {
+    const c = ctx('prep-budget');
+    await fill(t.ledger, c, 30);
+    const p = await prepared('prep-budget', undefined, { ...services, tokenBudget: 40 });
+    expect(p.status).toBe('gate_passed');
+    const record = await readArtifact(t.ledger.eventStore, p.artifactId);
+    const cold = record.generated?.coldTier ?? [];
+    expect(cold.length).toBeGreaterThan(10);
+    expect(cold.every((d) => d.reason === 'over_token_budget')).toBe(true);
+    // The numbers (every 10th entry: must-preserve) are never discarded; discarded entries stay inputs.
+    const state = await subjectState(t.ledger, c);
+    const coldSequences = cold.map((d) => state.entries.get(d.memoryId)!.sequence);
+    expect(coldSequences.filter((s) => s % 10 === 0)).toEqual([]);
+    expect(record.generated?.manifest.inputs).toHaveLength(30);
+  });
+
   it('refuses what cannot be consolidated, writing nothing', async () => {
     expect(await prepareConsolidation(t.ledger, services, ctx('prep-empty'))).toMatchObject({ ok: false, refusal: { code: 'nothing_to_consolidate' } });
     const c = ctx('prep-3');

@@ -1,12 +1,13 @@
-// The assessment of an artifact as a compaction record (seed 002: check
-// identity, then the contract, then whether the evidence can still be
-// located, then that every discard has a reason). Pure: the facts come in,
-// the verdict and every finding behind it go out.
+// The assessment of an artifact as a compaction record (seed 002: identity,
+// evidence, contract, discards). Pure: the facts come in, the verdict and
+// every finding behind it go out. Missing evidence outranks a changed
+// contract: rehydrating means rebuilding from the inputs, which cannot be
+// done for inputs that can no longer be read (seed 002: 缺证据时输出缺证).
 import type { SummarizerOutput } from '../../domain/consolidation/output.js';
 import type { Manifest } from '../../domain/events/manifest.js';
 
 /** In the order they are judged: the first status with a finding wins. */
-export const ASSESSMENT_STATUSES = ['blocked', 'needs_rehydration', 'needs_evidence', 'needs_review', 'ready'] as const;
+export const ASSESSMENT_STATUSES = ['blocked', 'needs_evidence', 'needs_rehydration', 'needs_review', 'ready'] as const;
 export type AssessmentStatus = (typeof ASSESSMENT_STATUSES)[number];
 
 export type FindingCode =

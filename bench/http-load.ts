@@ -1,0 +1,157 @@
+// HTTP load, loopback only and bounded: `memledger serve` runs as a child
+// process on the bench database (API, projector, consolidation worker, TTL
+// sweeper, as deployed) and autocannon drives it from this process at
+// concurrency 32: record for D seconds, then recall for D seconds
+// (MEMLEDGER_BENCH_HTTP_SECONDS, default 30). Prints requests/s, latency
+// p50/p99, errors and non-2xx answers per phase, and the projection lag
+// (events, seconds) sampled from /metrics once a second during each phase.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { ApiKeyStore } from '../src/infrastructure/api-keys/api-key-store.js';
+import type { Bench } from './run.js';
+
+const CONNECTIONS = 32;
+const SUBJECTS = 64;
+const CLI = fileURLToPath(new URL('../bin/memledger.mjs', import.meta.url));
+
+function durationSeconds(): number {
+  const text = process.env.MEMLEDGER_BENCH_HTTP_SECONDS ?? '30';
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 600) throw new Error('MEMLEDGER_BENCH_HTTP_SECONDS must be a whole number of seconds from 1 to 600');
+  return n;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitHealthy(url: string, exited: () => boolean): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    if (exited()) throw new Error('memledger serve exited during startup');
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('memledger serve did not answer /healthz within 120 s');
+}
+
+interface LagSample {
+  readonly events: number;
+  readonly seconds: number;
+}
+
+/** Samples the memory projection's lag from /metrics every second until stopped. */
+function sampleLag(url: string): { stop(): Promise<LagSample[]> } {
+  const samples: LagSample[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        const text = await (await fetch(`${url}/metrics`)).text();
+        const value = (name: string) => Number(new RegExp(`^${name}\\{projection="memory"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+        samples.push({ events: value('memledger_projection_lag_events'), seconds: value('memledger_projection_lag_seconds') });
+      } catch {
+        // a missed sample
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return samples;
+    },
+  };
+}
+
+function summarize(samples: readonly LagSample[]): string {
+  const ok = samples.filter((s) => Number.isFinite(s.events) && Number.isFinite(s.seconds));
+  if (ok.length === 0) return 'projection lag: no samples';
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+  const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)]!;
+  const max = (xs: number[]) => Math.max(...xs);
+  const events = ok.map((s) => s.events);
+  const seconds = ok.map((s) => s.seconds);
+  return `projection lag (${ok.length} samples): events median ${median(events)}, max ${max(events)}; seconds median ${median(seconds).toFixed(2)}, max ${max(seconds).toFixed(2)}`;
+}
+
+async function phase(print: (line: string) => void, url: string, name: string, seconds: number, request: autocannon.Request): Promise<void> {
+  const lag = sampleLag(url);
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request] });
+  const samples = await lag.stop();
+  print(
+    `${name}: ${result.requests.average.toFixed(0)} req/s (${result.requests.total} requests), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +
+      `errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}`,
+  );
+  print(`${name}: ${summarize(samples)}`);
+}
+
+export const httpLoadBench: Bench = {
+  name: 'http-load',
+  async run({ databaseUrl, print }) {
+    const seconds = durationSeconds();
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env = {
+      ...process.env,
+      MEMLEDGER_EVENTSTORE_URL: databaseUrl,
+      MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64'),
+      MEMLEDGER_LOG_LEVEL: 'warn',
+      NO_COLOR: '1',
+    };
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    let exited = false;
+    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => ((exited = true), resolve(code))));
+    const keys = new ApiKeyStore(databaseUrl, { poolSize: 1 });
+    try {
+      await waitHealthy(url, () => exited);
+      const writer = (await keys.create({ tenant: 'bench', role: 'writer', now: new Date() })).key;
+      const reader = (await keys.create({ tenant: 'bench', role: 'reader', now: new Date() })).key;
+      print(`loopback ${url}, concurrency ${CONNECTIONS}, ${seconds} s per phase, ${SUBJECTS} subjects`);
+
+      let n = 0;
+      await phase(print, url, 'record', seconds, {
+        method: 'POST',
+        setupRequest: (req) => {
+          n++;
+          const body = {
+            kind: 'semantic',
+            key: `order.o${n % 500}`,
+            value: { type: 'text', text: `status ${n}` },
+            content: `Order o${n % 500} changed status (${n}).`,
+            source: { type: 'verified_tool_fact', refs: [`tool://orders/${n}`] },
+          };
+          return { ...req, path: `/v1/subjects/bench-s${n % SUBJECTS}/memories`, headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) };
+        },
+      });
+
+      let m = 0;
+      await phase(print, url, 'recall', seconds, {
+        method: 'GET',
+        setupRequest: (req) => {
+          m++;
+          return { ...req, path: `/v1/subjects/bench-s${m % SUBJECTS}/recall?budget=2000`, headers: { authorization: `Bearer ${reader}` } };
+        },
+      });
+    } finally {
+      await keys.close();
+      child.kill('SIGTERM');
+      const code = await exit;
+      if (code !== 0) print(`memledger serve exited with ${code}`);
+    }
+  },
+};

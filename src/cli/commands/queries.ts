@@ -1,0 +1,206 @@
+// The read side's commands (DESIGN section 10): recall, as-of, replay,
+// lineage, stale, assess, verify. Every one but replay first catches the
+// projections up, so a user reads their own writes; replay reads the event
+// stream alone. verify exits 3 when it finds a false new fact or a STALE
+// summary visible through recall (the report still goes to stdout).
+import type { Command } from 'commander';
+import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
+import { InvalidInput } from '../../domain/validation/invalid-input.js';
+import { requireId } from '../../domain/values/ids.js';
+import { parseInstant } from '../../domain/values/instant.js';
+import { summarizerFromEnv } from '../../infrastructure/summarizer/from-env.js';
+import { asOf } from '../../queries/as-of.js';
+import { assess } from '../../queries/assess/assess.js';
+import { lineage } from '../../queries/lineage/lineage.js';
+import { toProvJson } from '../../queries/lineage/prov-json.js';
+import { catchUp, openReadSide, type OpenReadSide } from '../../queries/read-side.js';
+import { recall } from '../../queries/recall/recall.js';
+import { requireRecallRequest, type RecallInput } from '../../queries/recall/request.js';
+import { replay } from '../../queries/replay/replay.js';
+import { staleSet } from '../../queries/stale-set.js';
+import { requireTimeQuery, type TimeQueryInput } from '../../queries/time-query.js';
+import { verify } from '../../queries/verify/verify.js';
+import { EXIT, printError } from '../output.js';
+import { contextOf, run } from '../session.js';
+
+/** Validates first (bad input opens nothing), then opens the read side, catches the projections up and answers. */
+function withReadSide<T>(validate: () => T, answer: (read: OpenReadSide, input: T) => Promise<unknown>): Promise<void> {
+  return run(async (ledger) => {
+    const input = validate();
+    const read = await openReadSide(await ledger());
+    try {
+      await catchUp(read);
+      return await answer(read, input);
+    } finally {
+      await read.close();
+    }
+  });
+}
+
+/** The time query of as-of and replay, checked the way the queries check it. */
+function timeQuery(o: { tenant?: string; subject?: string; validTime?: string }, systemTime: string | undefined): TimeQueryInput {
+  const { tenant, subject } = contextOf(o);
+  const query = { tenant, subject, systemTime: systemTime ?? '', ...(o.validTime !== undefined ? { validTime: o.validTime } : {}) };
+  requireTimeQuery(query);
+  return query;
+}
+
+function wholeNumber(option: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) throw new InvalidInput(option, `must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+function scopesOf(pairs: readonly string[]): Record<string, string> {
+  const scopes: Record<string, string> = {};
+  for (const pair of pairs) {
+    const m = /^([^=]+)=(.+)$/.exec(pair);
+    if (!m) throw new InvalidInput('scope', `must be key=value, e.g. project=shop-a (got "${pair}")`);
+    if (scopes[m[1]!] !== undefined) throw new InvalidInput('scope', `names ${m[1]} twice`);
+    scopes[m[1]!] = m[2]!;
+  }
+  return scopes;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function instant(option: string, value: string): string {
+  const parsed = parseInstant(value);
+  if (!parsed.ok) throw new InvalidInput(option, parsed.message);
+  return parsed.instant;
+}
+
+export function registerQueryCommands(program: Command): void {
+  const subject = (cmd: Command) => cmd.requiredOption('--tenant <tenant>', 'tenant id').requiredOption('--subject <subject>', 'subject id');
+
+  subject(program.command('recall').description('what an agent may put in its context now: hard filters, then the current summary or raw entries, with provenance'))
+    .option('--budget <tokens>', 'pack whole items into this many tokens (cl100k_base), by priority; open conflicts always')
+    .option('--scope <key=value>', 'the reader\'s scope (project, thread, agent); repeatable', collect, [])
+    .option('--max-sensitivity <level>', 'highest sensitivity returned: public, normal, personal (default), confidential, restricted')
+    .option('--now <instant>', 'judge validity and expiry at this time (default: now)')
+    .action((o) =>
+      withReadSide(
+        (): RecallInput => {
+          const context = contextOf(o);
+          const budget = wholeNumber('budget', o.budget, 1, 10_000_000);
+          const scopes = scopesOf(o.scope);
+          const request = {
+            tenant: context.tenant,
+            subject: context.subject,
+            ...(budget !== undefined ? { budget } : {}),
+            ...(Object.keys(scopes).length > 0 ? { scopes } : {}),
+            ...(o.maxSensitivity !== undefined ? { maxSensitivity: o.maxSensitivity } : {}),
+            ...(o.now !== undefined ? { now: o.now } : {}),
+          } as RecallInput;
+          requireRecallRequest(request);
+          return request;
+        },
+        (read, request) => recall(read, request),
+      ),
+    );
+
+  subject(program.command('as-of').description('what the system believed at system time T about business time V (from memory_versions)'))
+    .requiredOption('--system-time <instant>', 'T: everything committed at or before it')
+    .option('--valid-time <instant>', 'V (default: T)')
+    .action((o) =>
+      withReadSide(
+        () => timeQuery(o, o.systemTime),
+        (read, query) => asOf(read, query),
+      ),
+    );
+
+  subject(program.command('replay').description('the same answer as as-of, computed from the event stream alone (no projections)'))
+    .requiredOption('--at <instant>', 'T: everything committed at or before it')
+    .option('--valid-time <instant>', 'V (default: T)')
+    .action((o) =>
+      run(async (ledger) => {
+        const query = timeQuery(o, o.at);
+        return replay(await ledger(), query);
+      }),
+    );
+
+  program
+    .command('lineage')
+    .description('the derivation graph of an artifact (claims -> memory versions, artifact -> parents) with STALE marks')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .requiredOption('--artifact <id>', 'artifact id')
+    .option('--format <format>', 'json (default) or prov-json (W3C PROV-JSON)', 'json')
+    .action((o) =>
+      withReadSide(
+        () => {
+          requireId('tenant', o.tenant);
+          requireId('artifact', o.artifact);
+          if (o.format !== 'json' && o.format !== 'prov-json') throw new InvalidInput('format', 'must be json or prov-json');
+        },
+        async (read) => {
+          const graph = await lineage(read, o.tenant, o.artifact);
+          return o.format === 'prov-json' ? toProvJson(graph) : graph;
+        },
+      ),
+    );
+
+  subject(program.command('stale').description('the subject\'s STALE artifacts and the events that made them so')).action((o) =>
+    withReadSide(
+      () => contextOf(o),
+      (read) => staleSet(read, o.tenant, o.subject),
+    ),
+  );
+
+  program
+    .command('assess')
+    .description('may an artifact be resumed from: ready, blocked, needs_rehydration, needs_evidence or needs_review')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .requiredOption('--artifact <id>', 'artifact id')
+    .option('--subject <subject>', 'the subject it is meant for (checked)')
+    .action((o) =>
+      withReadSide(
+        () => {
+          requireId('tenant', o.tenant);
+          requireId('artifact', o.artifact);
+          if (o.subject !== undefined) requireId('subject', o.subject);
+        },
+        (read) => {
+          // The current summarizer's contract: an artifact built by another prompt or model needs rehydration.
+          const summarizer = summarizerFromEnv(process.env);
+          return assess(read, {
+            tenant: o.tenant,
+            artifactId: o.artifact,
+            ...(o.subject !== undefined ? { subject: o.subject } : {}),
+            contract: { promptVersion: summarizer.promptVersion, modelSnapshot: summarizer.modelSnapshot },
+          });
+        },
+      ),
+    );
+
+  program
+    .command('verify')
+    .description('rebuild summaries for a sample of subjects from the raw layer and measure them; exit 3 on a false new fact or a STALE summary visible through recall')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .option('--sample <n>', 'subjects to sample (default 20)')
+    .option('--seed <text>', 'which subjects the sample picks')
+    .option('--now <instant>', 'judge validity and expiry at this time (default: now)')
+    .action((o) =>
+      withReadSide(
+        () => {
+          requireId('tenant', o.tenant);
+          if (o.now !== undefined) instant('now', o.now);
+          return wholeNumber('sample', o.sample, 1, 10_000);
+        },
+        async (read, sample) => {
+          const services = await consolidationServicesFromEnv(process.env);
+          const report = await verify(read, services, { tenant: o.tenant, ...(sample !== undefined ? { sample } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}), ...(o.now !== undefined ? { now: o.now } : {}) });
+          if (!report.passed) {
+            const why = [
+              report.rebuilt.falseNewFactRate > 0 ? `rebuilt summaries state false new facts (rate ${report.rebuilt.falseNewFactRate.toFixed(4)})` : '',
+              report.published.falseNewFactRate > 0 ? `published summaries state false new facts (rate ${report.published.falseNewFactRate.toFixed(4)})` : '',
+              report.staleVisible > 0 ? `${report.staleVisible} STALE summar${report.staleVisible === 1 ? 'y is' : 'ies are'} visible through recall` : '',
+            ].filter((s) => s !== '');
+            printError({ exitCode: EXIT.refused, body: { error: 'verification_failed', message: why.join('; ') } });
+            process.exitCode = EXIT.refused;
+          }
+          return report;
+        },
+      ),
+    );
+}

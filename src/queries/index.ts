@@ -1,0 +1,16 @@
+// The read side's public surface (DESIGN section 7): what the CLI, the HTTP
+// API and the package export call.
+export { openReadSide, catchUp, type ReadSide, type OpenReadSide } from './read-side.js';
+export { recall, RECALL_NOTICE, type RecallAnswer } from './recall/recall.js';
+export { DEFAULT_SENSITIVITY_CEILING, type RecallInput } from './recall/request.js';
+export type { RecallItem, MemoryItem, ClaimItem, OpenItemItem, ConflictItem, ConflictSide, MemoryProvenance } from './recall/items.js';
+export { asOf } from './as-of.js';
+export { replay } from './replay/replay.js';
+export type { Belief, BeliefAnswer } from './belief.js';
+export type { TimeQueryInput } from './time-query.js';
+export { lineage, type Lineage, type LineageArtifact } from './lineage/lineage.js';
+export { toProvJson, type ProvDocument } from './lineage/prov-json.js';
+export { staleSet, type StaleSet } from './stale-set.js';
+export { assess, type Assessment, type AssessInput } from './assess/assess.js';
+export { verify, DEFAULT_SAMPLE, type VerifyInput, type VerifyReport } from './verify/verify.js';
+export { readSubjectEvents, type DecodedEvent } from './subject-events.js';

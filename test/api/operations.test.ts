@@ -1,0 +1,145 @@
+// What operators see: /healthz, /readyz, /metrics (append latency,
+// projection lag, consolidation outcomes, gate rejections, recall source),
+// /openapi.json generated from the route declarations, problem+json for
+// unknown routes; and the readiness probe against a lagging projection.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION, apiRoutes } from '../../src/api/app.js';
+import { ServiceMetrics } from '../../src/api/metrics.js';
+import { countOutcome } from '../../src/api/service/consolidation-outcomes.js';
+import { ProjectionLagProbe } from '../../src/api/service/projection-lag.js';
+import type { ApiServices } from '../../src/api/services.js';
+import { recordMemory } from '../../src/commands/record.js';
+import { catchUpProjections, openProjectionDatabase, PROJECTIONS } from '../../src/projections/index.js';
+import { openTestLedger } from '../support/ledger.js';
+import { entry, problemOf, startTestService, type TestService } from './service.js';
+
+let t: TestService;
+let writer: string;
+let reader: string;
+
+beforeAll(async () => {
+  t = await startTestService('api_operations');
+  [writer, reader] = await Promise.all([t.key('acme', 'writer'), t.key('acme', 'reader')]);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The value of one sample of the exposition, or undefined. */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const labelText = /\{(.*)\}/.exec(line)?.[1] ?? '';
+    if (wanted.every((w) => labelText.split(',').includes(w))) return Number(line.split(' ').at(-1));
+  }
+  return undefined;
+}
+
+async function metricsUntil(check: (text: string) => boolean): Promise<string> {
+  let text = '';
+  for (let i = 0; i < 100; i++) {
+    text = (await t.request('GET', '/metrics')).text;
+    if (check(text)) return text;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`metrics never matched:\n${text}`);
+}
+
+describe('health', () => {
+  it('is alive (/healthz) and ready once the projections are caught up (/readyz)', async () => {
+    const health = await t.request('GET', '/healthz');
+    expect(health.status).toBe(200);
+    expect(health.body.status).toBe('ok');
+    await t.request('POST', '/v1/subjects/h1/memories', { key: writer, body: entry('email') });
+    let ready = await t.request('GET', '/readyz');
+    for (let i = 0; i < 50 && ready.status !== 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ready = await t.request('GET', '/readyz');
+    }
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ ready: true, maxLagSeconds: 10, projections: [{ projection: 'memory', lagIsLowerBound: false }] });
+    expect(ready.body.projections[0].schema).toMatch(/^mlp_memory_/);
+  });
+
+  it('reports a projection that lags the log as not ready, with its lag in events', async () => {
+    const ledger = await openTestLedger('api_lag');
+    const database = await openProjectionDatabase(ledger.ledger.databaseUrl);
+    try {
+      for (const text of ['a', 'b', 'c']) await recordMemory(ledger.ledger, { tenant: 'acme', subject: 'lag' }, entry(text, { key: `k.${text}` }));
+      const probe = new ProjectionLagProbe(database.db, ledger.ledger.eventStore, PROJECTIONS, { maxLagSeconds: 0, cacheMs: 0 });
+      const lagging = await probe.readiness();
+      expect(lagging.ready).toBe(false);
+      expect(lagging.projections).toEqual([expect.objectContaining({ projection: 'memory', schema: null, lagEvents: 3 })]);
+      await catchUpProjections(ledger.ledger.eventStore, database.db);
+      const caughtUp = await probe.readiness();
+      expect(caughtUp.ready).toBe(true);
+      expect(caughtUp.projections).toEqual([expect.objectContaining({ projection: 'memory', lagEvents: 0, lagSeconds: 0 })]);
+    } finally {
+      await database.close();
+      await ledger.close();
+    }
+  });
+});
+
+describe('metrics', () => {
+  it('exposes append latency, projection lag, consolidation outcomes and the recall source', async () => {
+    for (const text of ['sms', 'post', 'fax']) await t.request('POST', '/v1/subjects/m1/memories', { key: writer, body: entry(text, { key: `channel.${text}` }) });
+    expect((await t.request('GET', '/v1/subjects/m1/recall', { key: reader })).body.source).toBe('raw');
+    expect((await t.request('POST', '/v1/subjects/m1/consolidations', { key: writer })).status).toBe(201);
+    expect((await t.request('GET', '/v1/subjects/m1/recall', { key: reader })).body.source).toBe('summary');
+
+    const text = await metricsUntil((m) => sample(m, 'memledger_consolidation_outcomes_total', { outcome: 'switched' }) === 1);
+    expect((await t.request('GET', '/metrics')).contentType).toMatch(/^text\/plain/);
+    expect(sample(text, 'memledger_event_store_append_seconds_count', { stream: 'subject', outcome: 'ok' })).toBeGreaterThanOrEqual(4);
+    expect(sample(text, 'memledger_event_store_append_seconds_count', { stream: 'artifact', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'memledger_projection_lag_events', { projection: 'memory' })).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'memledger_projection_lag_seconds', { projection: 'memory' })).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'memledger_consolidation_outcomes_total', { outcome: 'gate_passed' })).toBe(1);
+    expect(sample(text, 'memledger_recall_source_total', { source: 'raw', reason: 'no_alias' })).toBe(1);
+    expect(sample(text, 'memledger_recall_source_total', { source: 'summary', reason: 'summary_current' })).toBe(1);
+    expect(sample(text, 'memledger_http_request_duration_seconds_count', { method: 'POST', route: '/v1/subjects/:subject/memories', status: '201' })).toBeGreaterThanOrEqual(3);
+    expect(text).toContain('memledger_process_cpu_seconds_total');
+  });
+
+  it('counts gate failures by reason and refused switches by fence', () => {
+    const metrics = new ServiceMetrics({ processMetrics: false });
+    countOutcome(metrics, { type: 'GateFailed', data: { reasons: [{ code: 'missing_fact' }, { code: 'polarity_flipped' }, { code: 'missing_fact' }] } });
+    countOutcome(metrics, { type: 'ConsolidationRejected', data: { reason: 'epoch_changed' } });
+    countOutcome(metrics, { type: 'MemoryRecorded', data: {} });
+    return metrics.exposition().then(({ body }) => {
+      expect(sample(body, 'memledger_gate_rejections_total', { reason: 'missing_fact' })).toBe(1);
+      expect(sample(body, 'memledger_gate_rejections_total', { reason: 'polarity_flipped' })).toBe(1);
+      expect(sample(body, 'memledger_consolidation_outcomes_total', { outcome: 'gate_failed', reason: 'missing_fact' })).toBe(1);
+      expect(sample(body, 'memledger_consolidation_outcomes_total', { outcome: 'rejected', reason: 'epoch_changed' })).toBe(1);
+    });
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('lists every route with its method, parameters, body and problem responses', async () => {
+    const response = await t.request('GET', '/openapi.json');
+    expect(response.status).toBe(200);
+    const doc = response.body;
+    expect(doc).toMatchObject({ openapi: '3.1.0', info: { title: 'memledger', version: API_VERSION }, components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } } });
+    const routes = apiRoutes({} as ApiServices, () => undefined);
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    for (const expected of ['POST /v1/subjects/{subject}/memories', 'POST /v1/subjects/{subject}/memories:import', 'DELETE /v1/subjects/{subject}', 'GET /v1/subjects/{subject}/recall', 'GET /v1/artifacts/{artifactId}/lineage', 'GET /metrics']) {
+      expect(documented).toContain(expected);
+    }
+    const record = doc.paths['/v1/subjects/{subject}/memories'].post;
+    expect(record.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['kind', 'key', 'value', 'source']));
+    expect(record.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['path:subject', 'header:Idempotency-Key']);
+    expect(record.responses['400'].content['application/problem+json']).toBeDefined();
+    expect(record['x-memledger-roles']).toEqual(['writer', 'admin']);
+    expect(doc.paths['/v1/subjects/{subject}/events'].get['x-memledger-roles']).toEqual(['auditor', 'admin']);
+    expect(Object.keys(doc.paths['/v1/subjects/{subject}/memories:import'].post.requestBody.content)).toEqual(['application/json', 'application/x-ndjson']);
+  });
+
+  it('answers an unknown route with a problem', async () => {
+    const response = await t.request('GET', '/v1/nothing');
+    expect(response.status).toBe(404);
+    expect(problemOf(response)).toMatchObject({ code: 'route_not_found' });
+  });
+});

@@ -1,0 +1,53 @@
+// A seeded fault: an artifact whose output the test alters after generation
+// and marks as gated anyway (GatePassed without the gate), then publishes
+// through the real fenced switch. The loss gate never saw it.
+import { sealOutput } from '../../../src/commands/consolidation/artifact-output.js';
+import { appendArtifactEvents } from '../../../src/commands/consolidation/artifact-stream.js';
+import { openEntries } from '../../../src/commands/consolidation/opened-entries.js';
+import { publishArtifact } from '../../../src/commands/consolidation/publish.js';
+import type { ConsolidationServices } from '../../../src/commands/consolidation/services.js';
+import type { CommandContext, Ledger } from '../../../src/commands/ledger.js';
+import { summarizeDeterministically } from '../../../src/domain/consolidation/deterministic-summary.js';
+import type { SummarizerOutput } from '../../../src/domain/consolidation/output.js';
+import { selectEntries } from '../../../src/domain/consolidation/selector.js';
+import { takeSnapshot } from '../../../src/domain/consolidation/snapshot.js';
+import { subjectStreamName } from '../../../src/domain/events/stream-names.js';
+
+export async function forceArtifact(ledger: Ledger, services: ConsolidationServices, context: CommandContext, tamper: (output: SummarizerOutput) => SummarizerOutput, publish = true): Promise<string> {
+  const stream = subjectStreamName(context.tenant, context.subject);
+  const loaded = await ledger.subjects.load(stream);
+  const now = ledger.clock().toISOString();
+  const ids = new Set(selectEntries(loaded.state, { now }).entries.map((e) => e.memoryId));
+  const open = await openEntries(ledger.eventStore, ledger.keyStore, context, stream, loaded.revision, ids);
+  const snapshot = takeSnapshot(loaded.state, open, {
+    tenant: context.tenant,
+    subject: context.subject,
+    now,
+    tokenBudget: services.tokenBudget,
+    countTokens: services.countTokens,
+    promptVersion: services.summarizer.promptVersion,
+    modelSnapshot: services.summarizer.modelSnapshot,
+    fromRaw: true,
+    attempt: 77,
+  });
+  const artifactId = snapshot.manifest.artifactId;
+  const output = tamper(summarizeDeterministically({ inputs: snapshot.hot, conflicts: snapshot.conflicts }));
+  const sealed = await sealOutput(ledger.keyStore, context, artifactId, output);
+  if (sealed.status !== 'sealed') throw new Error('the subject was forgotten');
+  const at = now;
+  await appendArtifactEvents(
+    ledger.eventStore,
+    artifactId,
+    [
+      { type: 'ArtifactGenerated', data: { artifactId, manifest: snapshot.manifest, output: sealed.output, outputHash: sealed.outputHash, generatedAt: at } },
+      { type: 'GatePassed', data: { artifactId, mustPreserveCount: snapshot.mustPreserve.length, checkedAt: at } },
+    ],
+    { commandId: `forced:${artifactId}` },
+    'no_stream',
+  );
+  if (publish) {
+    const published = await publishArtifact(ledger, services, { tenant: context.tenant }, artifactId);
+    if (!published.ok || published.result.status !== 'switched') throw new Error(`the forced artifact was not published: ${JSON.stringify(published)}`);
+  }
+  return artifactId;
+}
