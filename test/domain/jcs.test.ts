@@ -1,11 +1,13 @@
 // RFC 8785 conformance of the canonical JSON the ledger hashes (test data:
-// /work/shared/testdata/jcs, from cyberphone/json-canonicalization).
+// a copy of ../shared/testdata/jcs in test/fixtures/jcs, from
+// cyberphone/json-canonicalization, Apache License 2.0; see its README).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/domain/canonical/canonical-json.js';
 
-const DIR = '/work/shared/testdata/jcs';
+const DIR = fileURLToPath(new URL('../fixtures/jcs', import.meta.url));
 const names = readdirSync(join(DIR, 'input')).filter((n) => n.endsWith('.json')).sort();
 
 describe('RFC 8785 canonical JSON', () => {
