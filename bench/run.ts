@@ -10,6 +10,8 @@ import { acquireEmbeddedServer } from '../src/infrastructure/embedded-postgres/i
 import { consolidationBench } from './consolidation.js';
 import { eventStoreAppendBench } from './event-store-append.js';
 import { httpLoadBench } from './http-load.js';
+import { projectionRebuildBench } from './projection-rebuild.js';
+import { readLatencyBench } from './read-latency.js';
 import { recordLatencyBench } from './record-latency.js';
 
 export interface BenchContext {
@@ -25,7 +27,7 @@ export interface Bench {
 }
 
 /** Every benchmark, in the order they run. To add one: import it and list it here. */
-const benches: readonly Bench[] = [eventStoreAppendBench, recordLatencyBench, consolidationBench, httpLoadBench];
+const benches: readonly Bench[] = [eventStoreAppendBench, recordLatencyBench, consolidationBench, httpLoadBench, readLatencyBench, projectionRebuildBench];
 
 /**
  * The server benchmarks run on (an admin URL; each bench gets its own

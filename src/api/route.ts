@@ -98,11 +98,12 @@ export function registerRoute(app: FastifyInstance, spec: RouteSpec, deps: Route
     ...(spec.bodyLimit !== undefined ? { bodyLimit: spec.bodyLimit } : {}),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = spec.permission === undefined ? undefined : await authorize(deps.auth, request, spec.permission);
-      if (request.body !== undefined) requireMediaType(spec, request);
-      const params = validate(spec.params, request.params, '');
-      const query = validate(spec.query, request.query, '');
+      // A route without a body ignores one (clients often send {}); one with a body takes only its media types.
+      if (request.body !== undefined && (spec.body || spec.documentedBodies)) requireMediaType(spec, request);
+      const params = validate(spec.params, request.params);
+      const query = validate(spec.query, request.query);
       const idempotencyKey = spec.idempotent ? idempotencyKeyOf(request) : undefined;
-      const body = spec.body === undefined ? undefined : validate(spec.body, request.body, '', 'body');
+      const body = spec.body === undefined ? undefined : validate(spec.body, request.body, 'body');
       const call: RouteCall<unknown, unknown, unknown> = {
         params,
         query,
@@ -145,13 +146,13 @@ function requireMediaType(spec: RouteSpec, request: FastifyRequest): void {
   const allowed = [...(spec.body ? ['application/json'] : []), ...Object.keys(spec.documentedBodies ?? {})];
   const given = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (!allowed.includes(given)) {
-    throw problemError(415, 'unsupported_media_type', allowed.length === 0 ? 'this route takes no body' : `the body must be ${allowed.join(' or ')}`, { field: 'Content-Type' });
+    throw problemError(415, 'unsupported_media_type', `the body must be ${allowed.join(' or ')}`, { field: 'Content-Type' });
   }
 }
 
-function validate(schema: z.ZodType | undefined, value: unknown, prefix: string, whole = 'input'): unknown {
+function validate(schema: z.ZodType | undefined, value: unknown, whole = 'input'): unknown {
   if (schema === undefined) return undefined;
-  const parsed = parseWith(schema, value, prefix || undefined);
+  const parsed = parseWith(schema, value);
   if (parsed.ok) return parsed.value;
   if (parsed.error.field === '') throw problemError(400, 'invalid_input', `${whole}: ${parsed.error.reason}`, { field: whole });
   throw parsed.error;

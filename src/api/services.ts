@@ -1,10 +1,8 @@
-// What the routes work with: the ledger (commands), the projections'
-// database (queries), consolidation's services, the service's metrics and
+// What the routes work with: the ledger (commands), the read side
+// (queries), consolidation's services, the service's metrics and
 // its health probe. Built by the service (service/start-service.ts) or a test.
-import type { Kysely } from 'kysely';
 import type { ConsolidationServices } from '../commands/consolidation/services.js';
 import type { Ledger } from '../commands/ledger.js';
-import type { EventStore } from '../infrastructure/event-store/port.js';
 import type { ReadSide } from '../queries/read-side.js';
 import type { ServiceMetrics } from './metrics.js';
 
@@ -32,8 +30,6 @@ export interface HealthProbe {
 
 export interface ApiServices {
   readonly ledger: Ledger;
-  readonly eventStore: EventStore;
-  readonly projections: Kysely<any>;
   /** The query side (recall, as-of, replay, stale, lineage). */
   readonly read: ReadSide;
   /** Resolves once every projection has applied the log up to its head at the call. */

@@ -1,43 +1,60 @@
 // memledger's command line. Usage errors (unknown options, missing values)
-// exit 2 with a JSON error like any other bad input.
+// exit 2 with a JSON error like any other bad input. Only the module of the
+// command asked for is loaded (the others pull in gRPC, fastify, tokenizers…),
+// so a one-shot command starts fast; help and unknown commands load them all.
 import { Command, CommanderError } from 'commander';
-import { registerConsolidateCommands } from './commands/consolidate.js';
-import { registerProjectionCommands } from './commands/projections.js';
-import { registerQueryCommands } from './commands/queries.js';
-import { registerReadCommands } from './commands/read.js';
-import { registerWriteCommands } from './commands/write.js';
-import { registerKeyCommands } from './commands/keys.js';
-import { registerServeCommand } from './commands/serve.js';
 import { EXIT, printError } from './output.js';
+
+type Register = (program: Command) => void;
+
+const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
+  write: async () => (await import('./commands/write.js')).registerWriteCommands,
+  read: async () => (await import('./commands/read.js')).registerReadCommands,
+  consolidate: async () => (await import('./commands/consolidate.js')).registerConsolidateCommands,
+  projections: async () => (await import('./commands/projections.js')).registerProjectionCommands,
+  queries: async () => (await import('./commands/queries.js')).registerQueryCommands,
+  keys: async () => (await import('./commands/keys.js')).registerKeyCommands,
+  serve: async () => (await import('./commands/serve.js')).registerServeCommand,
+};
+
+/** The top-level command names each module registers. */
+const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
+  record: 'write', import: 'write', supersede: 'write', retract: 'write', conflicts: 'write', trust: 'write', taint: 'write', expire: 'write', forget: 'write',
+  events: 'read',
+  consolidate: 'consolidate',
+  projections: 'projections',
+  recall: 'queries', 'as-of': 'queries', replay: 'queries', lineage: 'queries', stale: 'queries', assess: 'queries', verify: 'queries',
+  keys: 'keys',
+  serve: 'serve', demo: 'serve',
+};
 
 const program = new Command('memledger')
   .description('an event-sourced ledger for the long-term memory of AI agents')
   .exitOverride()
   .configureOutput({ writeErr: () => undefined });
 
-registerWriteCommands(program);
-registerReadCommands(program);
-registerConsolidateCommands(program);
-registerProjectionCommands(program);
-registerQueryCommands(program);
-registerKeyCommands(program);
-registerServeCommand(program);
-for (const cmd of program.commands) cmd.exitOverride().configureOutput({ writeErr: () => undefined });
-for (const cmd of program.commands.flatMap((c) => c.commands)) cmd.exitOverride().configureOutput({ writeErr: () => undefined });
+const asked = MODULE_OF[process.argv[2] ?? ''];
+const modules = asked ? [asked] : Object.keys(COMMAND_MODULES);
+for (const name of modules) (await COMMAND_MODULES[name]!())(program);
+
+const quiet = (cmd: Command): void => {
+  cmd.exitOverride().configureOutput({ writeErr: () => undefined });
+  cmd.commands.forEach(quiet);
+};
+program.commands.forEach(quiet);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
-      process.stdout.write(program.helpInformation());
-      process.exitCode = EXIT.ok;
-    } else {
-      const field = /'(--[a-z-]+)/.exec(error.message)?.[1]?.replace(/^--/, '');
-      printError({ exitCode: EXIT.badInput, body: { error: 'usage', message: error.message.replace(/^error: /, ''), ...(field ? { field } : {}) } });
-      process.exitCode = EXIT.badInput;
-    }
+  if (!(error instanceof CommanderError)) throw error;
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
+    process.exitCode = EXIT.ok; // commander already printed it
+  } else if (error.code === 'commander.help') {
+    process.stdout.write(program.helpInformation());
+    process.exitCode = EXIT.ok;
   } else {
-    throw error;
+    const field = /'(--[a-z-]+)/.exec(error.message)?.[1]?.replace(/^--/, '');
+    printError({ exitCode: EXIT.badInput, body: { error: 'usage', message: error.message.replace(/^error: /, ''), ...(field ? { field } : {}) } });
+    process.exitCode = EXIT.badInput;
   }
 }

@@ -28,10 +28,16 @@ export interface OpenReadSide extends ReadSide {
   close(): Promise<void>;
 }
 
-export async function openReadSide(ledger: OpenLedger, options: { readonly poolSize?: number } = {}): Promise<OpenReadSide> {
+export interface ReadSideOptions {
+  readonly poolSize?: number;
+  /** False for queries that count no tokens (loading the tokenizer takes a moment): recall and verify need it. */
+  readonly tokenizer?: boolean;
+}
+
+export async function openReadSide(ledger: OpenLedger, options: ReadSideOptions = {}): Promise<OpenReadSide> {
   const database = await openProjectionDatabase(ledger.databaseUrl, options.poolSize !== undefined ? { poolSize: options.poolSize } : {});
   try {
-    const countTokens = await loadTokenCounter();
+    const countTokens = options.tokenizer === false ? noTokenizer : await loadTokenCounter();
     return {
       projections: database.db,
       eventStore: ledger.eventStore,
@@ -45,6 +51,10 @@ export async function openReadSide(ledger: OpenLedger, options: { readonly poolS
     await database.close();
     throw error;
   }
+}
+
+function noTokenizer(): number {
+  throw new Error('this read side was opened without a tokenizer');
 }
 
 /** Read your own writes: every projection caught up to the head of the log as it is now. */

@@ -4,7 +4,6 @@
 import type { Ledger } from '../commands/ledger.js';
 import { SubjectRepository } from '../commands/subject/subject-repository.js';
 import { resolveConnections, readConfig, type ResolveOptions } from '../infrastructure/config.js';
-import { openEsdbEventStore } from '../infrastructure/event-store/esdb/esdb-event-store.js';
 import type { EventStore } from '../infrastructure/event-store/port.js';
 import { openPostgresEventStore } from '../infrastructure/event-store/postgres/open.js';
 import { loadMasterKeyring } from '../infrastructure/key-store/master-key.js';
@@ -27,6 +26,8 @@ export async function openLedger(options: ResolveOptions & { readonly clock?: ()
     if (connections.eventStore.kind === 'postgres') {
       eventStore = await openPostgresEventStore(connections.eventStore.url);
     } else {
+      // Loaded only when configured: the gRPC client is heavy to import.
+      const { openEsdbEventStore } = await import('../infrastructure/event-store/esdb/esdb-event-store.js');
       eventStore = openEsdbEventStore(connections.eventStore.url);
     }
     closers.unshift(() => eventStore.close());

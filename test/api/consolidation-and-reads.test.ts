@@ -51,6 +51,11 @@ describe('consolidation', () => {
     expect(published.status).toBe(200);
     expect(published.body).toMatchObject({ status: 'switched', artifactId, alias: { artifactId, coversThrough: 3 } });
     expect((await t.request('GET', `/v1/artifacts/${artifactId}`, { key: reader })).body.current).toBe(true);
+    const assessment = await t.request('GET', `/v1/artifacts/${artifactId}/assessment?subject=c1`, { key: reader });
+    expect(assessment.status).toBe(200);
+    expect(assessment.body).toMatchObject({ artifactId, status: 'ready', findings: [] });
+    const otherSubject = await t.request('GET', `/v1/artifacts/${artifactId}/assessment?subject=c2`, { key: reader });
+    expect(otherSubject.body.status).toBe('blocked');
 
     const again = await t.request('POST', '/v1/subjects/c1/consolidations', { key: writer, body: {} });
     expect(again.status).toBe(200);
@@ -72,6 +77,7 @@ describe('consolidation', () => {
     expect(['epoch_changed', 'input_not_active']).toContain(problem.code);
     expect(problem).toMatchObject({ artifactId, result: { status: 'rejected' } });
     expect((await t.request('GET', `/v1/artifacts/${artifactId}`, { key: reader })).body).toMatchObject({ status: 'rejected', current: false, stale: true });
+    expect((await t.request('GET', `/v1/artifacts/${artifactId}/assessment`, { key: reader })).body.status).toBe('needs_rehydration');
 
     const run = await t.request('POST', '/v1/subjects/c2/consolidations', { key: writer });
     expect(run.status).toBe(201);

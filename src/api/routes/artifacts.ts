@@ -7,6 +7,9 @@ import { z } from 'zod';
 import { readArtifact, type ArtifactRecord } from '../../commands/consolidation/artifact-stream.js';
 import { artifactStaleness } from '../../domain/consolidation/staleness.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
+import { subjectIdSchema } from '../../domain/values/ids.js';
+import { assess } from '../../queries/assess/assess.js';
+import { ASSESSMENT_STATUSES } from '../../queries/assess/assessment.js';
 import { lineage } from '../../queries/lineage/lineage.js';
 import { toProvJson } from '../../queries/lineage/prov-json.js';
 import { problemError } from '../problem.js';
@@ -122,6 +125,32 @@ export function artifactRoutes(services: ApiServices): RouteSpec[] {
         await services.readYourWrites();
         const graph = await lineage(services.read, tenant, call.params.artifactId);
         return { status: 200, body: call.query.format === 'prov-json' ? toProvJson(graph) : graph };
+      },
+    }),
+
+    defineRoute({
+      method: 'GET',
+      path: '/v1/artifacts/{artifactId}/assessment',
+      operationId: 'assessArtifact',
+      summary: 'May the artifact be resumed from: ready, blocked, needs_rehydration, needs_evidence or needs_review',
+      description: "Judged against this service's summarizer (prompt and model) and the current selector; `subject` checks that the artifact belongs to that subject.",
+      tag: 'artifacts',
+      permission: 'memories:read',
+      params: artifactParams,
+      query: z.strictObject({ subject: subjectIdSchema.optional() }),
+      responses: { 200: { description: 'the assessment and its findings', schema: z.looseObject({ status: z.enum(ASSESSMENT_STATUSES), findings: z.array(z.looseObject({ code: z.string(), message: z.string() })) }) } },
+      handler: async (call) => {
+        const tenant = call.principal!.tenant;
+        await tenantArtifact(services, tenant, call.params.artifactId);
+        await services.readYourWrites();
+        const { summarizer } = services.consolidation;
+        const answer = await assess(services.read, {
+          tenant,
+          artifactId: call.params.artifactId,
+          ...(call.query.subject !== undefined ? { subject: call.query.subject } : {}),
+          contract: { promptVersion: summarizer.promptVersion, modelSnapshot: summarizer.modelSnapshot },
+        });
+        return { status: 200, body: answer };
       },
     }),
   ];

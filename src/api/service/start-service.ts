@@ -61,7 +61,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const read = { projections: projections.db, eventStore: ledger.eventStore, keyStore: ledger.keyStore, subjects: ledger.subjects, clock: ledger.clock, countTokens: consolidation.countTokens };
     const freshness = new ReadYourWrites(ledger.eventStore, projections.db, PROJECTIONS);
     const app = buildApi(
-      { ledger: measured, eventStore, projections: projections.db, read, readYourWrites: () => freshness.awaitHead(), consolidation, metrics, health: probe },
+      { ledger: measured, read, readYourWrites: () => freshness.awaitHead(), consolidation, metrics, health: probe },
       { keys, keyCacheMs: config.apiKeyCacheMs, logger },
     );
 
@@ -128,11 +128,13 @@ async function supervise(name: string, work: () => Promise<unknown>, signal: Abo
       logger.error({ loop: name, err: error }, 'background loop failed; restarting');
     }
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, RESTART_MS);
-      signal.addEventListener('abort', () => {
+      const done = () => {
         clearTimeout(timer);
+        signal.removeEventListener('abort', done);
         resolve();
-      }, { once: true });
+      };
+      const timer = setTimeout(done, RESTART_MS);
+      signal.addEventListener('abort', done, { once: true });
     });
   }
 }

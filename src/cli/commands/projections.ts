@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
-import { parsePosition, type Position } from '../../infrastructure/event-store/port.js';
+import { formatPosition, parsePosition, type Position } from '../../infrastructure/event-store/port.js';
 import {
   catchUpProjection,
   followProjection,
@@ -19,6 +19,7 @@ import {
 } from '../../projections/index.js';
 import type { BatchProgress } from '../../projections/runtime/apply-loop.js';
 import { estimateTotalEvents } from '../../projections/runtime/progress.js';
+import { dropLeftovers } from '../../projections/runtime/schemas.js';
 import type { OpenLedger } from '../../runtime/open-ledger.js';
 import { EXIT, printError, printJson } from '../output.js';
 import { run } from '../session.js';
@@ -95,14 +96,19 @@ export function registerProjectionCommands(program: Command): void {
         const { ledger, db } = await open();
         if (!o.follow) {
           const result = [];
-          for (const definition of definitions) result.push(await catchUpProjection(db, ledger.eventStore, definition, batchSize ? { batchSize } : {}));
+          for (const definition of definitions) {
+            const dropped = await dropLeftovers(db, definition.name);
+            result.push({ ...(await catchUpProjection(db, ledger.eventStore, definition, batchSize ? { batchSize } : {})), droppedSchemas: dropped });
+          }
           return result;
         }
         const controller = new AbortController();
         const stop = () => controller.abort();
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
-        const line = (p: BatchProgress) => process.stdout.write(`${JSON.stringify({ projection: p.projection, schema: p.schema, applied: p.applied, eventsSeen: p.eventsSeen, checkpoint: `${p.checkpoint.commit}/${p.checkpoint.prepare}` })}\n`);
+        const line = (p: BatchProgress): void => {
+          process.stdout.write(`${JSON.stringify({ projection: p.projection, schema: p.schema, applied: p.applied, eventsSeen: p.eventsSeen, checkpoint: formatPosition(p.checkpoint) })}\n`);
+        };
         await Promise.all(
           definitions.map((definition) =>
             followProjection(db, ledger.eventStore, definition, { signal: controller.signal, onBatch: line, ...(batchSize ? { batchSize } : {}) }),
@@ -147,6 +153,7 @@ function progressReporter(projection: string): ProgressReporter {
   let head: Position | undefined;
   let started = 0;
   let lastLine = 0;
+  let applied = 0;
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar(
         { format: `${projection} |{bar}| {value}/{total} events | {rate} events/s | ETA {eta_formatted}`, stream: process.stderr, hideCursor: true, etaBuffer: 50 },
@@ -162,6 +169,7 @@ function progressReporter(projection: string): ProgressReporter {
       else process.stderr.write(`rebuilding ${projection} into ${s.schema} (head ${s.head ?? 'empty log'})\n`);
     },
     batch(p) {
+      applied = p.applied;
       const total = estimateTotalEvents(p.applied, p.checkpoint, head);
       if (bar) {
         bar.setTotal(total);
@@ -176,7 +184,8 @@ function progressReporter(projection: string): ProgressReporter {
       process.stderr.write(`${projection}: ${p.applied} of ~${total} events, ${eventsPerSecond} events/s, ETA ${eta} s\n`);
     },
     stop() {
-      bar?.stop();
+      if (bar) bar.stop();
+      else if (started > 0) process.stderr.write(`${projection}: ${applied} events in ${((performance.now() - started) / 1000).toFixed(1)} s, ${rate(applied)} events/s\n`);
     },
   };
 }

@@ -24,10 +24,10 @@ import { EXIT, printError } from '../output.js';
 import { contextOf, run } from '../session.js';
 
 /** Validates first (bad input opens nothing), then opens the read side, catches the projections up and answers. */
-function withReadSide<T>(validate: () => T, answer: (read: OpenReadSide, input: T) => Promise<unknown>): Promise<void> {
+function withReadSide<T>(validate: () => T, answer: (read: OpenReadSide, input: T) => Promise<unknown>, options: { tokenizer?: boolean } = {}): Promise<void> {
   return run(async (ledger) => {
     const input = validate();
-    const read = await openReadSide(await ledger());
+    const read = await openReadSide(await ledger(), { tokenizer: options.tokenizer ?? false });
     try {
       await catchUp(read);
       return await answer(read, input);
@@ -97,6 +97,7 @@ export function registerQueryCommands(program: Command): void {
           return request;
         },
         (read, request) => recall(read, request),
+        { tokenizer: true },
       ),
     );
 
@@ -201,6 +202,7 @@ export function registerQueryCommands(program: Command): void {
           }
           return report;
         },
+        { tokenizer: true },
       ),
     );
 }

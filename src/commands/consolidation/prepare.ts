@@ -87,7 +87,8 @@ export async function prepareConsolidation(ledger: Ledger, services: Consolidati
       return { ok: true, result: result(existing, true) };
     }
     const written = await generateAndGate(ledger, services, context, snapshot);
-    if (written === 'forgotten') return refuse('subject_forgotten', 'the subject was forgotten', 'subject');
+    if (written === 'subject_forgotten') return refuse('subject_forgotten', 'the subject was forgotten', 'subject');
+    if (written === 'input_forgotten') return refuse('input_forgotten', 'something the summary derives from was erased while it was generated; consolidate again');
     const origin = { commandId: `prepare:${snapshot.manifest.artifactId}`, ...(context.actor ? { actor: context.actor } : {}), ...(context.correlationId ? { correlationId: context.correlationId } : {}) };
     try {
       await appendArtifactEvents(ledger.eventStore, snapshot.manifest.artifactId, written.events, origin, 'no_stream');
@@ -145,8 +146,10 @@ async function generateAndGate(ledger: Ledger, services: ConsolidationServices, 
     return { events };
   }
   const gate = gateOutput(snapshot, generation.output, services.countTokens);
-  const sealed = await sealOutput(ledger.keyStore, context, manifest.artifactId, generation.output);
-  if (sealed.status !== 'sealed') return 'forgotten' as const;
+  // The artifact's key records what it derives from, so erasing any input (or the parent's) destroys it.
+  const derivation = { derivedFrom: manifest.inputs.map((i) => i.memoryId), parentArtifactId: manifest.parentArtifactId };
+  const sealed = await sealOutput(ledger.keyStore, context, manifest.artifactId, generation.output, derivation);
+  if (sealed.status !== 'sealed') return sealed.scope === 'subject' ? ('subject_forgotten' as const) : ('input_forgotten' as const);
   const events: ArtifactEvent[] = [
     {
       type: 'ArtifactGenerated',

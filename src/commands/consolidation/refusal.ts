@@ -1,6 +1,7 @@
 // Why a consolidation command did nothing: typed, with the field at fault.
 export const CONSOLIDATION_REFUSALS = [
   'subject_forgotten',
+  'input_forgotten',
   'nothing_to_consolidate',
   'coverage_regressed',
   'coverage_beyond_head',

@@ -125,14 +125,59 @@ export const summaryAliasSwitchedSchema = z.strictObject({
   switchedAt: instantSchema,
 });
 
-/** What an erasure invalidated, for the requester and the audit (DESIGN section 8). */
+export const ERASURE_SCOPES = ['memory', 'subject', 'source_ref'] as const;
+export type ErasureScope = (typeof ERASURE_SCOPES)[number];
+
+/** One read path the erasure was checked against: ids and counts only, never what was searched for. */
+export const erasureCheckSchema = z.strictObject({
+  /** e.g. events, artifacts, projection:memory_versions, recall, as_of, replay, lineage. */
+  path: z.string().min(1).max(200),
+  status: z.enum(['passed', 'failed', 'skipped']),
+  /** How many records, items or rows were searched. */
+  searched: countSchema,
+  /** How many of them still held the content or its hash. */
+  findings: countSchema,
+  /** Why a check was skipped or failed (names paths and ids only). */
+  note: clearTextSchema.optional(),
+});
+
+export const erasureVerificationSchema = z.strictObject({
+  /** passed: every check that ran found nothing; failed: one found something; not_run: no check ran. */
+  status: z.enum(['passed', 'failed', 'not_run']),
+  /** What was searched for: the plaintext (when it could still be read before the keys were destroyed) and hashes. */
+  searchedFor: z.array(z.enum(['plaintext', 'keyed_hash', 'sha256'])),
+  checks: z.array(erasureCheckSchema),
+  verifiedAt: instantSchema,
+});
+
+/**
+ * What an erasure invalidated, for the requester and the audit (DESIGN
+ * section 8; seed 003's receipt): ids and counts, who asked and why, never
+ * what was erased. The fields after invalidatedArtifactIds came with the
+ * erasure pipeline (src/commands/forgetting) and are absent from older receipts.
+ */
 export const deletionReceiptIssuedSchema = z.strictObject({
   receiptId: receiptIdSchema,
-  scope: z.enum(['memory', 'subject']),
+  scope: z.enum(ERASURE_SCOPES),
   memoryIds: z.array(memoryIdSchema),
   destroyedKeyIds: z.array(z.string().min(1).max(256)),
-  /** Artifacts whose inputs included forgotten entries (at least the current alias's, when affected). */
+  /** Artifacts whose outputs derive from the erased entries, directly or through parents: their keys are destroyed, they are STALE. */
   invalidatedArtifactIds: z.array(artifactIdSchema),
+  /** scope source_ref: the ref whose entries were erased. */
+  sourceRef: sourceRefSchema.optional(),
+  reason: clearTextSchema.optional(),
+  /** The actor who asked (the command's actor). */
+  requestedBy: clearTextSchema.optional(),
+  requestedAt: instantSchema.optional(),
+  /** Canonical records erased: memory entries. */
+  canonicalRecords: countSchema.optional(),
+  /** Derived records invalidated: artifacts (= invalidatedArtifactIds.length). */
+  derivedRecordsInvalidated: countSchema.optional(),
+  /** Read models that mark the rows erased and drop their ciphertext. */
+  indexesUpdated: z.array(z.string().min(1).max(200)).optional(),
+  /** Caches that could serve the content and no longer do. */
+  cachesInvalidated: z.array(z.string().min(1).max(200)).optional(),
+  verification: erasureVerificationSchema.optional(),
   issuedAt: instantSchema,
 });
 

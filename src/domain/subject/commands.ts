@@ -6,7 +6,7 @@ import { sealedEntrySchema } from '../entry/sealed-entry.js';
 import { sourceRefSchema, sourceTypeSchema, trustLevelSchema } from '../entry/source.js';
 import { clearTextSchema } from '../events/fields.js';
 import { manifestSchema } from '../events/manifest.js';
-import { refPatternSchema } from '../events/subject-events.js';
+import { deletionReceiptIssuedSchema, refPatternSchema } from '../events/subject-events.js';
 import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema } from '../values/ids.js';
 import { instantSchema } from '../values/instant-schema.js';
 
@@ -89,6 +89,34 @@ export const forgetSubjectSchema = z.strictObject({
   now,
 });
 
+/** Tombstones for entries whose keys the caller destroyed; the receipt follows once the erasure is verified (IssueDeletionReceipt). */
+export const eraseMemoriesSchema = z.strictObject({
+  type: z.literal('EraseMemories'),
+  memoryIds: z.array(memoryIdSchema).min(1),
+  reason: clearTextSchema.optional(),
+  now,
+});
+
+/** The tombstone of a whole subject whose keys the caller destroyed; the receipt follows. */
+export const eraseSubjectSchema = z.strictObject({
+  type: z.literal('EraseSubject'),
+  reason: clearTextSchema.optional(),
+  now,
+});
+
+export const issueDeletionReceiptSchema = z.strictObject({
+  type: z.literal('IssueDeletionReceipt'),
+  receipt: deletionReceiptIssuedSchema,
+  now,
+});
+
+/** The retention sweeper: entries due by the tenant's policy (src/domain/retention), each with the instant it fell due. */
+export const expireByRetentionSchema = z.strictObject({
+  type: z.literal('ExpireByRetention'),
+  expirations: z.array(z.strictObject({ memoryId: memoryIdSchema, expiresAt: instantSchema })),
+  now,
+});
+
 export const switchSummaryAliasSchema = z.strictObject({
   type: z.literal('SwitchSummaryAlias'),
   manifest: manifestSchema,
@@ -105,6 +133,10 @@ export const subjectCommandSchema = z.discriminatedUnion('type', [
   expireMemoriesSchema,
   forgetMemorySchema,
   forgetSubjectSchema,
+  eraseMemoriesSchema,
+  eraseSubjectSchema,
+  issueDeletionReceiptSchema,
+  expireByRetentionSchema,
   switchSummaryAliasSchema,
 ]);
 

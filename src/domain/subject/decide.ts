@@ -4,6 +4,7 @@ import { decideSwitchAlias } from './alias-fence.js';
 import type { SubjectCommand } from './commands.js';
 import { decideResolveConflict } from './conflict-resolution.js';
 import type { DecideResult } from './decision.js';
+import { decideEraseMemories, decideEraseSubject, decideExpireByRetention, decideIssueReceipt } from './erasure.js';
 import { decideExpire, decideForgetMemory, decideForgetSubject, decideRetract } from './lifecycle.js';
 import type { SubjectState } from './state.js';
 import { decideChangeTrust, decideEscalateTaint } from './trust-policy.js';
@@ -29,6 +30,14 @@ export function decide(state: SubjectState, command: SubjectCommand): DecideResu
       return decideForgetMemory(state, command);
     case 'ForgetSubject':
       return decideForgetSubject(state, command);
+    case 'EraseMemories':
+      return decideEraseMemories(state, command);
+    case 'EraseSubject':
+      return decideEraseSubject(state, command);
+    case 'IssueDeletionReceipt':
+      return decideIssueReceipt(state, command);
+    case 'ExpireByRetention':
+      return decideExpireByRetention(state, command);
     case 'SwitchSummaryAlias':
       return decideSwitchAlias(state, command);
   }

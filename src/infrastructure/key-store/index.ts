@@ -13,4 +13,15 @@ export {
   type MasterKeySource,
 } from './master-key.js';
 export { MasterKeyInvalid, MasterKeyFileExposed, MasterKeyUnknown } from './errors.js';
-export { sealMemoryField, openMemoryField, sealSubjectField, openSubjectField, subjectKeyedHash, type SealOutcome, type OpenOutcome } from './sealing.js';
+export {
+  sealMemoryField,
+  openMemoryField,
+  sealSubjectField,
+  openSubjectField,
+  sealArtifactField,
+  openArtifactField,
+  subjectKeyedHash,
+  type SealOutcome,
+  type OpenOutcome,
+  type ArtifactSealOutcome,
+} from './sealing.js';

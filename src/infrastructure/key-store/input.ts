@@ -2,8 +2,8 @@
 // its InvalidInput error (which names the field).
 import { z } from 'zod';
 import { invalidInputFromZod } from '../../domain/validation/invalid-input.js';
-import { memoryIdSchema, subjectIdSchema, tenantIdSchema } from '../../domain/values/ids.js';
-import type { SubjectRef } from './port.js';
+import { artifactIdSchema, memoryIdSchema, subjectIdSchema, tenantIdSchema } from '../../domain/values/ids.js';
+import type { ArtifactDerivation, SubjectRef } from './port.js';
 
 const subjectRefSchema = z.object({ tenant: tenantIdSchema, subject: subjectIdSchema }, { error: 'must be an object with tenant and subject' });
 const memoryIdsSchema = z.array(memoryIdSchema, { error: 'must be an array of memory ids' }).max(10_000, { error: 'must hold at most 10000 ids' });
@@ -26,4 +26,22 @@ export function validMemoryId(memoryId: string): string {
 /** Distinct ids, in first-seen order. */
 export function validMemoryIds(memoryIds: readonly string[]): string[] {
   return [...new Set(parse(memoryIdsSchema, memoryIds, 'memoryIds'))];
+}
+
+export function validArtifactId(artifactId: string): string {
+  return parse(artifactIdSchema, artifactId, 'artifactId');
+}
+
+const derivationSchema = z.object(
+  {
+    derivedFrom: memoryIdsSchema,
+    parentArtifactId: artifactIdSchema.nullable(),
+  },
+  { error: 'must be an object with derivedFrom and parentArtifactId' },
+);
+
+/** Distinct memory ids, sorted, and the parent. */
+export function validDerivation(derivation: ArtifactDerivation): ArtifactDerivation {
+  const { derivedFrom, parentArtifactId } = parse(derivationSchema, derivation, 'derivation');
+  return { derivedFrom: [...new Set(derivedFrom)].sort(), parentArtifactId };
 }

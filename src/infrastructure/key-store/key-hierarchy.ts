@@ -4,8 +4,11 @@
 //     └─ wraps each subject's 32-byte secret            (key_store_subjects)
 //          ├─ HKDF → dataKey   (AES-256-GCM, subject-level sealed values)
 //          ├─ HKDF → hashKey   (HMAC-SHA256 keyed hashes)
-//          └─ HKDF(secret, salt = master) → memory wrapping key
-//               └─ wraps each memory's 32-byte key       (key_store_memories)
+//          ├─ HKDF(secret, salt = master) → memory wrapping key
+//          │    └─ wraps each memory's 32-byte key       (key_store_memories)
+//          └─ HKDF(secret, salt = master) → artifact wrapping key
+//               └─ wraps each artifact's 32-byte key     (key_store_artifacts)
+//                    └─ HKDF → artifact hash key (its output's keyed hash)
 //
 // dataKey and hashKey depend on the secret alone, so rotating the master key
 // never changes what sealed events need. The memory wrapping key depends on the
@@ -22,7 +25,7 @@ function derive(secret: Buffer, salt: Buffer, info: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, salt, info, KEY_BYTES));
 }
 
-export function newKeyId(prefix: 'sk' | 'mk'): string {
+export function newKeyId(prefix: 'sk' | 'mk' | 'ak'): string {
   return `${prefix}_${randomBytes(16).toString('base64url')}`;
 }
 
@@ -67,4 +70,38 @@ export function wrapMemoryKey(master: MasterKey, secret: Buffer, place: MemoryKe
 
 export function unwrapMemoryKey(master: MasterKey, secret: Buffer, place: MemoryKeyPlace, wrapped: Buffer): Buffer {
   return unwrapKey(memoryWrappingKey(secret, master), wrapped, memoryKeyAad(place.ref, place.memoryId, place.keyId, place.subjectKeyId), place.keyId);
+}
+
+function artifactWrappingKey(secret: Buffer, master: MasterKey): Buffer {
+  return derive(secret, master.bytes, 'memledger/v1/artifact-key-wrap');
+}
+
+/** The HMAC key of an artifact's output hash: destroyed with the artifact's key, so the hash cannot be tested against guesses afterwards. */
+export function artifactHashKeyOf(artifactKey: Buffer): Buffer {
+  return derive(artifactKey, Buffer.alloc(0), 'memledger/v1/artifact-hash-key');
+}
+
+export interface ArtifactKeyPlace {
+  readonly ref: SubjectRef;
+  readonly artifactId: string;
+  readonly keyId: string;
+  readonly subjectKeyId: string;
+}
+
+function artifactKeyAad(place: ArtifactKeyPlace): Buffer {
+  return associatedData('memledger/artifact-key/v1', {
+    tenant: place.ref.tenant,
+    subject: place.ref.subject,
+    artifactId: place.artifactId,
+    keyId: place.keyId,
+    subjectKeyId: place.subjectKeyId,
+  });
+}
+
+export function wrapArtifactKey(master: MasterKey, secret: Buffer, place: ArtifactKeyPlace, key: Buffer): Buffer {
+  return wrapKey(artifactWrappingKey(secret, master), key, artifactKeyAad(place));
+}
+
+export function unwrapArtifactKey(master: MasterKey, secret: Buffer, place: ArtifactKeyPlace, wrapped: Buffer): Buffer {
+  return unwrapKey(artifactWrappingKey(secret, master), wrapped, artifactKeyAad(place), place.keyId);
 }

@@ -33,11 +33,29 @@ export interface KeyFound<K> {
   readonly created: boolean;
 }
 
+/** One artifact's AES-256-GCM key (its output is sealed under it), stored wrapped by its subject. */
+export interface ArtifactKey {
+  /** `ak_…`; the keyId of the artifact's sealed output. */
+  readonly keyId: string;
+  readonly artifactId: string;
+  readonly key: Buffer;
+  /** HMAC-SHA256 key of the output's keyed hash; derives from `key`, so it goes with it. */
+  readonly hashKey: Buffer;
+}
+
+/** What an artifact's output derives from: erasing any of it destroys the artifact's key. */
+export interface ArtifactDerivation {
+  /** Memory ids: the manifest's inputs and whatever the output cites. */
+  readonly derivedFrom: readonly string[];
+  /** The artifact it was built on: erasing what that one derives from reaches this one too. */
+  readonly parentArtifactId: string | null;
+}
+
 /** The key was destroyed: sealed values under it are gone for good. */
 export interface KeyForgotten {
   readonly status: 'forgotten';
-  /** What was forgotten: the memory itself, or its whole subject. */
-  readonly scope: 'memory' | 'subject';
+  /** What was forgotten: the memory itself, an artifact (or what it derives from), or the whole subject. */
+  readonly scope: 'memory' | 'artifact' | 'subject';
   readonly forgottenAt: Date;
 }
 
@@ -53,6 +71,12 @@ export interface ForgetResult {
   readonly forgottenNow: boolean;
   /** Key ids whose material this call destroyed (empty on a repeat). */
   readonly destroyedKeyIds: readonly string[];
+  /**
+   * Every artifact whose output derives from what was forgotten (directly or
+   * through its parents): their keys are destroyed now or were before.
+   * Sorted. Absent only from adapters that keep no artifact keys.
+   */
+  readonly invalidatedArtifactIds?: readonly string[];
   readonly forgottenAt: Date;
 }
 
@@ -69,6 +93,12 @@ export interface SubjectKeyIds {
   readonly memories: ReadonlyArray<KeyIdEntry & { readonly memoryId: string }>;
 }
 
+export interface ArtifactKeyEntry extends KeyIdEntry {
+  readonly artifactId: string;
+  readonly derivedFrom: readonly string[];
+  readonly parentArtifactId: string | null;
+}
+
 export interface KeyStore {
   /** With `create`, makes the subject's keys if there are none; a forgotten subject stays forgotten. */
   subjectKeys(ref: SubjectRef, options: { readonly create: true }): Promise<KeyFound<SubjectKeys> | KeyForgotten>;
@@ -81,11 +111,27 @@ export interface KeyStore {
   /** Reads many memory keys of one subject in one round trip (never creates). */
   memoryKeys(ref: SubjectRef, memoryIds: readonly string[]): Promise<ReadonlyMap<string, KeyLookup<MemoryKey>>>;
 
-  /** Destroys one memory's key and leaves a tombstone so that id never gets a key again. */
+  /**
+   * With `create`, makes the artifact's key, recording what it derives from;
+   * refused (KeyForgotten, scope 'artifact') when any of that was forgotten
+   * already, so a summary generated during an erasure never gets a live key.
+   */
+  artifactKey(ref: SubjectRef, artifactId: string, options: { readonly create: ArtifactDerivation }): Promise<KeyFound<ArtifactKey> | KeyForgotten>;
+  artifactKey(ref: SubjectRef, artifactId: string, options?: { readonly create?: ArtifactDerivation }): Promise<KeyLookup<ArtifactKey>>;
+
+  /** The artifact keys (ids and states, never material) that derive from these memories, through parents too. */
+  artifactsDerivedFrom(ref: SubjectRef, memoryIds: readonly string[]): Promise<readonly ArtifactKeyEntry[]>;
+  /** Every artifact key of a subject (ids and states). */
+  listArtifactKeyIds(ref: SubjectRef): Promise<readonly ArtifactKeyEntry[]>;
+
+  /**
+   * Destroys one memory's key and leaves a tombstone so that id never gets a
+   * key again; the keys of every artifact deriving from it go too.
+   */
   forgetMemory(ref: SubjectRef, memoryId: string): Promise<ForgetResult>;
   /** The same for several memories of one subject, in one transaction. */
   forgetMemories(ref: SubjectRef, memoryIds: readonly string[]): Promise<ForgetResult>;
-  /** Destroys the subject's secret and all its memory keys; the subject never gets keys again. */
+  /** Destroys the subject's secret and all its memory and artifact keys; the subject never gets keys again. */
   forgetSubject(ref: SubjectRef): Promise<ForgetResult>;
 
   /** Ids and states of a subject's keys, never key material (for audit and deletion receipts). */

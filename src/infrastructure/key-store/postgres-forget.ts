@@ -80,6 +80,8 @@ export async function tombstoneSubject(db: Queryable, ref: SubjectRef): Promise<
  * Takes an ACCESS EXCLUSIVE lock on each table while it runs; cannot run in a
  * transaction block.
  */
-export async function rewriteTables(db: Queryable, tables: ReadonlyArray<'key_store_subjects' | 'key_store_memories'>): Promise<void> {
+export type KeyTable = 'key_store_subjects' | 'key_store_memories' | 'key_store_artifacts';
+
+export async function rewriteTables(db: Queryable, tables: readonly KeyTable[]): Promise<void> {
   if (tables.length > 0) await db.query(`VACUUM (FULL) ${tables.join(', ')}`);
 }

@@ -4,19 +4,25 @@
 // forgotten by another process is gone here at the next call.
 import pg from 'pg';
 import { newKey } from '../cipher/key-material.js';
-import { validMemoryId, validMemoryIds, validSubjectRef } from './input.js';
+import { validArtifactId, validDerivation, validMemoryId, validMemoryIds, validSubjectRef } from './input.js';
 import {
+  artifactHashKeyOf,
   dataKeyOf,
   hashKeyOf,
   newKeyId,
+  unwrapArtifactKey,
   unwrapMemoryKey,
   unwrapSubjectSecret,
+  wrapArtifactKey,
   wrapMemoryKey,
   wrapSubjectSecret,
 } from './key-hierarchy.js';
 import { MasterKeyUnknown } from './errors.js';
 import type { MasterKey, MasterKeyring } from './master-key.js';
 import type {
+  ArtifactDerivation,
+  ArtifactKey,
+  ArtifactKeyEntry,
   ForgetResult,
   KeyForgotten,
   KeyFound,
@@ -27,7 +33,17 @@ import type {
   SubjectKeys,
   SubjectRef,
 } from './port.js';
-import { rewriteTables, tombstoneMemories, tombstoneSubject } from './postgres-forget.js';
+import {
+  allArtifacts,
+  artifactsDerivedFrom,
+  derivesFromForgotten,
+  insertArtifact,
+  selectArtifact,
+  tombstoneAllArtifacts,
+  tombstoneArtifactsDerivedFrom,
+  type ArtifactRow,
+} from './postgres-artifact-keys.js';
+import { rewriteTables, tombstoneMemories, tombstoneSubject, type KeyTable } from './postgres-forget.js';
 import { insertMemory, insertSubject, selectAllMemories, selectMemories, selectSubject, type MemoryRow, type Queryable, type SubjectRow } from './postgres-rows.js';
 import { rewrapUnderCurrentMaster, type RewrapResult } from './postgres-rewrap.js';
 import { lockSubjectForMaking } from './postgres-subject-lock.js';
@@ -52,7 +68,7 @@ type OpenedSubject =
   | KeyForgotten
   | { readonly status: 'absent' };
 
-const forgotten = (scope: 'memory' | 'subject', at: Date | null): KeyForgotten => ({ status: 'forgotten', scope, forgottenAt: at ?? new Date(0) });
+const forgotten = (scope: KeyForgotten['scope'], at: Date | null): KeyForgotten => ({ status: 'forgotten', scope, forgottenAt: at ?? new Date(0) });
 
 export class PostgresKeyStore implements KeyStore {
   private readonly pool: pg.Pool;
@@ -138,16 +154,79 @@ export class PostgresKeyStore implements KeyStore {
     const valid = validSubjectRef(ref);
     const ids = validMemoryIds(memoryIds);
     if (ids.length === 0) throw new TypeError('forgetMemories needs at least one memory id');
-    const done = await this.inTransaction((client) => tombstoneMemories(client, valid, ids));
-    if (this.rewriteAfterForget) await this.rewriteKeyTables(['key_store_memories']);
-    return { forgottenNow: done.changed, destroyedKeyIds: done.destroyedKeyIds, forgottenAt: done.forgottenAt };
+    const { done, artifacts } = await this.inTransaction(async (client) => {
+      const done = await tombstoneMemories(client, valid, ids);
+      return { done, artifacts: await tombstoneArtifactsDerivedFrom(client, valid, ids) };
+    });
+    if (this.rewriteAfterForget) await this.rewriteKeyTables(['key_store_memories', ...(artifacts.destroyedKeyIds.length > 0 ? ['key_store_artifacts' as const] : [])]);
+    return {
+      forgottenNow: done.changed || artifacts.destroyedKeyIds.length > 0,
+      destroyedKeyIds: [...done.destroyedKeyIds, ...artifacts.destroyedKeyIds],
+      invalidatedArtifactIds: artifacts.artifactIds,
+      forgottenAt: done.forgottenAt,
+    };
   }
 
   async forgetSubject(ref: SubjectRef): Promise<ForgetResult> {
     const valid = validSubjectRef(ref);
-    const done = await this.inTransaction((client) => tombstoneSubject(client, valid));
-    if (this.rewriteAfterForget) await this.rewriteKeyTables(['key_store_subjects', 'key_store_memories']);
-    return { forgottenNow: done.changed, destroyedKeyIds: done.destroyedKeyIds, forgottenAt: done.forgottenAt };
+    const { done, artifacts } = await this.inTransaction(async (client) => {
+      const done = await tombstoneSubject(client, valid);
+      return { done, artifacts: await tombstoneAllArtifacts(client, valid) };
+    });
+    if (this.rewriteAfterForget) await this.rewriteKeyTables();
+    return {
+      forgottenNow: done.changed || artifacts.destroyedKeyIds.length > 0,
+      destroyedKeyIds: [...done.destroyedKeyIds, ...artifacts.destroyedKeyIds],
+      invalidatedArtifactIds: artifacts.artifactIds,
+      forgottenAt: done.forgottenAt,
+    };
+  }
+
+  artifactKey(ref: SubjectRef, artifactId: string, options: { readonly create: ArtifactDerivation }): Promise<KeyFound<ArtifactKey> | KeyForgotten>;
+  artifactKey(ref: SubjectRef, artifactId: string, options?: { readonly create?: ArtifactDerivation }): Promise<KeyLookup<ArtifactKey>>;
+  async artifactKey(ref: SubjectRef, artifactId: string, options: { readonly create?: ArtifactDerivation } = {}): Promise<KeyLookup<ArtifactKey>> {
+    const valid = validSubjectRef(ref);
+    const id = validArtifactId(artifactId);
+    if (!options.create) {
+      const subject = this.openSubject(valid, await selectSubject(this.pool, valid));
+      if (subject.status === 'forgotten') return subject;
+      const row = await selectArtifact(this.pool, valid, id);
+      return row === undefined ? { status: 'absent' } : this.openArtifact(valid, subject, row);
+    }
+    const derivation = validDerivation(options.create);
+    return this.inTransaction(async (client) => {
+      await lockSubjectForMaking(client, valid);
+      const subject = this.openSubject(valid, await selectSubject(client, valid));
+      if (subject.status === 'forgotten') return subject;
+      if (subject.status !== 'live') throw new Error(`key store: artifact ${id} of ${valid.tenant}/${valid.subject}, whose subject has no key`);
+      const existing = await selectArtifact(client, valid, id);
+      if (existing !== undefined) return this.openArtifact(valid, subject, existing);
+      if (await derivesFromForgotten(client, valid, derivation.derivedFrom, derivation.parentArtifactId)) return forgotten('artifact', new Date());
+      const key = newKey();
+      const keyId = newKeyId('ak');
+      const place = { ref: valid, artifactId: id, keyId, subjectKeyId: subject.keyId };
+      const inserted = await insertArtifact(client, valid, {
+        artifactId: id,
+        keyId,
+        subjectKeyId: subject.keyId,
+        masterKeyId: subject.master.id,
+        wrapped: wrapArtifactKey(subject.master, subject.secret, place, key),
+        ...derivation,
+      });
+      if (inserted) return { status: 'found', created: true, key: { keyId, artifactId: id, key, hashKey: artifactHashKeyOf(key) } };
+      const theirs = await selectArtifact(client, valid, id);
+      if (theirs === undefined) throw new Error(`key store: artifact row ${id} vanished inside a transaction`);
+      return this.openArtifact(valid, subject, theirs);
+    });
+  }
+
+  async artifactsDerivedFrom(ref: SubjectRef, memoryIds: readonly string[]): Promise<readonly ArtifactKeyEntry[]> {
+    const ids = validMemoryIds(memoryIds);
+    return ids.length === 0 ? [] : artifactsDerivedFrom(this.pool, validSubjectRef(ref), ids);
+  }
+
+  async listArtifactKeyIds(ref: SubjectRef): Promise<readonly ArtifactKeyEntry[]> {
+    return allArtifacts(this.pool, validSubjectRef(ref));
   }
 
   async listKeyIds(ref: SubjectRef): Promise<SubjectKeyIds> {
@@ -167,7 +246,7 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   /** VACUUM FULL: see rewriteAfterForget and the key store migration's note on residue. */
-  async rewriteKeyTables(tables: ReadonlyArray<'key_store_subjects' | 'key_store_memories'> = ['key_store_subjects', 'key_store_memories']): Promise<void> {
+  async rewriteKeyTables(tables: readonly KeyTable[] = ['key_store_subjects', 'key_store_memories', 'key_store_artifacts']): Promise<void> {
     await rewriteTables(this.pool, tables);
   }
 
@@ -220,6 +299,17 @@ export class PostgresKeyStore implements KeyStore {
     const master = this.master(row.master_key_id);
     const place = { ref, memoryId: row.memory_id, keyId: row.key_id, subjectKeyId: row.subject_key_id };
     return { status: 'found', created: false, key: { keyId: row.key_id, memoryId: row.memory_id, key: unwrapMemoryKey(master, subject.secret, place, row.wrapped_key) } };
+  }
+
+  private openArtifact(ref: SubjectRef, subject: OpenedSubject, row: ArtifactRow): KeyFound<ArtifactKey> | KeyForgotten {
+    if (row.forgotten_at !== null || row.wrapped_key === null || row.key_id === null || row.subject_key_id === null || row.master_key_id === null) {
+      return forgotten('artifact', row.forgotten_at);
+    }
+    if (subject.status === 'forgotten') return subject;
+    if (subject.status !== 'live') throw new Error(`key store: artifact ${row.artifact_id} has a key but its subject has none`);
+    const place = { ref, artifactId: row.artifact_id, keyId: row.key_id, subjectKeyId: row.subject_key_id };
+    const key = unwrapArtifactKey(this.master(row.master_key_id), subject.secret, place, row.wrapped_key);
+    return { status: 'found', created: false, key: { keyId: row.key_id, artifactId: row.artifact_id, key, hashKey: artifactHashKeyOf(key) } };
   }
 
   private master(id: string): MasterKey {

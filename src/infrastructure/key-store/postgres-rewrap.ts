@@ -4,7 +4,7 @@
 // left in dead tuples, WAL segments and backups (including the copies of keys
 // forgotten since) becomes useless.
 import type pg from 'pg';
-import { unwrapMemoryKey, unwrapSubjectSecret, wrapMemoryKey, wrapSubjectSecret } from './key-hierarchy.js';
+import { unwrapArtifactKey, unwrapMemoryKey, unwrapSubjectSecret, wrapArtifactKey, wrapMemoryKey, wrapSubjectSecret } from './key-hierarchy.js';
 import type { MasterKey, MasterKeyring } from './master-key.js';
 import type { SubjectRef } from './port.js';
 import type { MemoryRow, SubjectRow } from './postgres-rows.js';
@@ -25,6 +25,8 @@ export async function rewrapUnderCurrentMaster(pool: pg.Pool, keyring: MasterKey
       `SELECT tenant, subject FROM key_store_subjects WHERE forgotten_at IS NULL AND master_key_id <> $1
        UNION
        SELECT tenant, subject FROM key_store_memories WHERE forgotten_at IS NULL AND master_key_id <> $1
+       UNION
+       SELECT tenant, subject FROM key_store_artifacts WHERE forgotten_at IS NULL AND master_key_id <> $1
        LIMIT ${BATCH}`,
       [current.id],
     );
@@ -34,7 +36,7 @@ export async function rewrapUnderCurrentMaster(pool: pg.Pool, keyring: MasterKey
       const done = await rewrapSubject(pool, { tenant: ref.tenant, subject: ref.subject }, current, masterById);
       subjects += done.subject ? 1 : 0;
       memories += done.memories;
-      progress += (done.subject ? 1 : 0) + done.memories;
+      progress += (done.subject ? 1 : 0) + done.memories + done.artifacts;
     }
     if (progress === 0) throw new Error('key store rotation made no progress: a live memory key has no live subject key');
   }
@@ -45,7 +47,7 @@ async function rewrapSubject(
   ref: SubjectRef,
   current: MasterKey,
   masterById: (id: string) => MasterKey,
-): Promise<{ subject: boolean; memories: number }> {
+): Promise<{ subject: boolean; memories: number; artifacts: number }> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -58,7 +60,7 @@ async function rewrapSubject(
     ).rows[0];
     if (row === undefined || row.key_id === null || row.master_key_id === null || row.wrapped_secret === null) {
       await client.query('COMMIT');
-      return { subject: false, memories: 0 };
+      return { subject: false, memories: 0, artifacts: 0 };
     }
     const secret = unwrapSubjectSecret(masterById(row.master_key_id), ref, row.key_id, row.wrapped_secret);
     const subjectMoved = row.master_key_id !== current.id;
@@ -86,12 +88,35 @@ async function rewrapSubject(
         wrapMemoryKey(current, secret, place, key),
       ]);
     }
+    const artifacts = await rewrapArtifacts(client, ref, secret, row.key_id, current, masterById);
     await client.query('COMMIT');
-    return { subject: subjectMoved, memories: stale.rows.length };
+    return { subject: subjectMoved, memories: stale.rows.length, artifacts };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
     client.release();
   }
+}
+
+/** Artifact keys, like memory keys, are wrapped under a key that derives from the master key. */
+async function rewrapArtifacts(client: pg.PoolClient, ref: SubjectRef, secret: Buffer, subjectKeyId: string, current: MasterKey, masterById: (id: string) => MasterKey): Promise<number> {
+  const stale = await client.query<{ artifact_id: string; key_id: string; subject_key_id: string; master_key_id: string; wrapped_key: Buffer }>(
+    `SELECT artifact_id, key_id, subject_key_id, master_key_id, wrapped_key FROM key_store_artifacts
+     WHERE tenant = $1 AND subject = $2 AND forgotten_at IS NULL AND master_key_id <> $3 FOR UPDATE`,
+    [ref.tenant, ref.subject, current.id],
+  );
+  for (const artifact of stale.rows) {
+    if (artifact.subject_key_id !== subjectKeyId) throw new Error(`key store: artifact ${artifact.artifact_id} is wrapped under another subject key`);
+    const place = { ref, artifactId: artifact.artifact_id, keyId: artifact.key_id, subjectKeyId: artifact.subject_key_id };
+    const key = unwrapArtifactKey(masterById(artifact.master_key_id), secret, place, artifact.wrapped_key);
+    await client.query(`UPDATE key_store_artifacts SET master_key_id = $4, wrapped_key = $5 WHERE tenant = $1 AND subject = $2 AND artifact_id = $3`, [
+      ref.tenant,
+      ref.subject,
+      artifact.artifact_id,
+      current.id,
+      wrapArtifactKey(current, secret, place, key),
+    ]);
+  }
+  return stale.rows.length;
 }

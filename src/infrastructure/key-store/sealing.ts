@@ -5,7 +5,7 @@ import { SealBroken } from '../cipher/errors.js';
 import { keyedHash } from '../cipher/keyed-hash.js';
 import { open, seal } from '../cipher/seal.js';
 import type { Sealed } from '../cipher/sealed.js';
-import type { KeyAbsent, KeyForgotten, KeyStore, SubjectRef } from './port.js';
+import type { ArtifactDerivation, KeyAbsent, KeyForgotten, KeyStore, SubjectRef } from './port.js';
 
 export type SealOutcome = { readonly status: 'sealed'; readonly sealed: Sealed } | KeyForgotten;
 export type OpenOutcome = { readonly status: 'opened'; readonly plaintext: string } | KeyForgotten | KeyAbsent;
@@ -44,4 +44,29 @@ export async function subjectKeyedHash(store: KeyStore, ref: SubjectRef, canonic
   const found = await store.subjectKeys(ref, { create: true });
   if (found.status !== 'found') return found;
   return { status: 'hashed', hash: keyedHash(found.key.hashKey, canonical) };
+}
+
+export type ArtifactSealOutcome = { readonly status: 'sealed'; readonly sealed: Sealed; readonly hash: string } | KeyForgotten;
+
+/**
+ * Seals an artifact's field under the artifact's own key (made on first use,
+ * recording what it derives from), with a keyed hash of the plaintext under
+ * the artifact's hash key: both are gone once the key is destroyed.
+ */
+export async function sealArtifactField(store: KeyStore, ref: SubjectRef, artifactId: string, derivation: ArtifactDerivation, field: string, plaintext: string): Promise<ArtifactSealOutcome> {
+  const found = await store.artifactKey(ref, artifactId, { create: derivation });
+  if (found.status !== 'found') return found;
+  return {
+    status: 'sealed',
+    sealed: seal(plaintext, found.key.key, found.key.keyId, { ...ref, memoryId: artifactId, field }),
+    hash: keyedHash(found.key.hashKey, plaintext),
+  };
+}
+
+/** Opens an artifact's field; SealBroken when the envelope was altered or belongs elsewhere. */
+export async function openArtifactField(store: KeyStore, ref: SubjectRef, artifactId: string, field: string, sealed: Sealed): Promise<OpenOutcome> {
+  const found = await store.artifactKey(ref, artifactId);
+  if (found.status !== 'found') return found;
+  if (found.key.keyId !== sealed.keyId) throw new SealBroken(sealed.keyId);
+  return { status: 'opened', plaintext: open(sealed, found.key.key, { ...ref, memoryId: artifactId, field }) };
 }

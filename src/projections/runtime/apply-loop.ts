@@ -28,7 +28,8 @@ export interface ApplyOptions {
   /** Stop after about this many events (whole pages). */
   readonly maxEvents?: number;
   readonly signal?: AbortSignal;
-  readonly onBatch?: (progress: BatchProgress) => void;
+  /** Called after each committed batch; the loop waits for it (a caller may throttle or pause a rebuild). */
+  readonly onBatch?: (progress: BatchProgress) => void | Promise<void>;
 }
 
 export interface ApplyResult {
@@ -84,7 +85,7 @@ export async function applyUntil(conn: Kysely<any>, store: EventStore, definitio
     checkpoint = last;
     eventsSeen = seen;
     applied = done;
-    options.onBatch?.({ projection: definition.name, schema, applied, eventsSeen, checkpoint });
+    await options.onBatch?.({ projection: definition.name, schema, applied, eventsSeen, checkpoint });
     if (!more) break;
   }
   return { applied, eventsSeen, checkpoint };

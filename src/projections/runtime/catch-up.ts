@@ -16,7 +16,7 @@ export interface CatchUpOptions {
   /** How long to wait for another owner to reach the head (default 60 s). */
   readonly waitMs?: number;
   readonly signal?: AbortSignal;
-  readonly onBatch?: (progress: BatchProgress) => void;
+  readonly onBatch?: (progress: BatchProgress) => void | Promise<void>;
 }
 
 export interface CatchUpResult {

@@ -9,7 +9,7 @@ import { isMissingSchema, stillServing } from './catch-up.js';
 import { tryOwn } from './ownership.js';
 import type { ProjectionDefinition } from './projection.js';
 import { schemaRow } from './registry.js';
-import { ensureActive } from './schemas.js';
+import { dropLeftovers, ensureActive } from './schemas.js';
 
 export interface FollowOptions {
   readonly signal: AbortSignal;
@@ -18,13 +18,15 @@ export interface FollowOptions {
   readonly idleMs?: number;
   /** How often a standby tries to take over (default 1 s). */
   readonly standbyMs?: number;
-  readonly onBatch?: (progress: BatchProgress) => void;
+  readonly onBatch?: (progress: BatchProgress) => void | Promise<void>;
   readonly onStandby?: (schema: string) => void;
 }
 
 export async function followProjection(db: Kysely<any>, store: EventStore, definition: ProjectionDefinition, options: FollowOptions): Promise<void> {
   const { signal } = options;
   while (!signal.aborted) {
+    // Retired schemas a projector held through a swap (this one, possibly) go as soon as they are free.
+    await dropLeftovers(db, definition.name);
     const active = await ensureActive(db, definition);
     const schema = active.schema_name;
     let owned;

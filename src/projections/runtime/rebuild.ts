@@ -17,7 +17,7 @@ export interface RebuildOptions {
   readonly batchSize?: number;
   readonly signal?: AbortSignal;
   readonly onStart?: (start: { schema: string; head: string | null }) => void;
-  readonly onBatch?: (progress: BatchProgress) => void;
+  readonly onBatch?: (progress: BatchProgress) => void | Promise<void>;
 }
 
 export interface RebuildResult {

@@ -15,3 +15,8 @@ export function cachedTokens(count: CountTokens, identity: string, text: string)
   if (counts.size > CAPACITY) counts.delete(counts.keys().next().value!);
   return n;
 }
+
+/** Drops every remembered count (benchmarks measure recall with and without them). */
+export function forgetTokenCounts(): void {
+  counts.clear();
+}

@@ -15,6 +15,6 @@ await followProjection(db, store, memoryProjection, {
   batchSize: Number(batchSize),
   idleMs: 300,
   standbyMs: 50,
-  onBatch: (p) => process.stdout.write(`batch ${p.eventsSeen}\n`),
-  onStandby: () => process.stdout.write('standby\n'),
+  onBatch: (p) => void process.stdout.write(`batch ${p.eventsSeen}\n`),
+  onStandby: () => void process.stdout.write('standby\n'),
 });

@@ -7,10 +7,14 @@ import { eventStoreMigration } from './0001-event-store.js';
 import { keyStoreMigration } from './0002-key-store.js';
 import { projectionRegistryMigration } from './0003-projection-registry.js';
 import { apiKeysMigration } from './0004-api-keys.js';
+import { artifactKeysMigration } from './0005-artifact-keys.js';
+import { retentionPoliciesMigration } from './0006-retention-policies.js';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_event_store': eventStoreMigration,
   '0002_key_store': keyStoreMigration,
   '0003_projection_registry': projectionRegistryMigration,
   '0004_api_keys': apiKeysMigration,
+  '0005_artifact_keys': artifactKeysMigration,
+  '0006_retention_policies': retentionPoliciesMigration,
 };

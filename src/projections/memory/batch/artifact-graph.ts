@@ -213,7 +213,7 @@ export class ArtifactGraph {
         artifact_id: node.artifactId, kind: 'artifact', target_tenant: m.tenant, target_subject: m.subject, target_id: m.parentArtifactId,
         target_version: null, target_sequence: null, value_hash: null, content_hash: null, commit: at.commit, prepare: at.prepare,
       });
-      // this.#link(m.parentArtifactId, node.artifactId);
+      this.#link(m.parentArtifactId, node.artifactId);
       const parent = this.#nodes.get(m.parentArtifactId);
       if (parent) {
         if (parent.stale) candidates.push({ cause: parent.stale.cause, via: parent.artifactId });

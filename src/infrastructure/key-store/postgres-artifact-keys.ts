@@ -1,0 +1,136 @@
+// Artifact keys in SQL (table: see the artifact keys migration). An artifact
+// row records what the output derives from; forgetting memories destroys the
+// keys of every artifact deriving from them, through parent artifacts, in the
+// forgetting transaction itself (under the subject's exclusive lock), and a
+// new artifact key is refused when anything it derives from is forgotten
+// (under the shared lock). So a summary is never left readable after the
+// erasure of something it restates, whichever of the two commits first.
+import type { ArtifactKeyEntry, SubjectRef } from './port.js';
+import type { Queryable } from './postgres-rows.js';
+
+export interface ArtifactRow {
+  readonly artifact_id: string;
+  readonly key_id: string | null;
+  readonly subject_key_id: string | null;
+  readonly master_key_id: string | null;
+  readonly wrapped_key: Buffer | null;
+  readonly derived_from: string[];
+  readonly parent_artifact_id: string | null;
+  readonly created_at: Date | null;
+  readonly forgotten_at: Date | null;
+}
+
+const COLUMNS = 'artifact_id, key_id, subject_key_id, master_key_id, wrapped_key, derived_from, parent_artifact_id, created_at, forgotten_at';
+
+export async function selectArtifact(db: Queryable, ref: SubjectRef, artifactId: string): Promise<ArtifactRow | undefined> {
+  const result = await db.query<ArtifactRow>(`SELECT ${COLUMNS} FROM key_store_artifacts WHERE tenant = $1 AND subject = $2 AND artifact_id = $3`, [
+    ref.tenant,
+    ref.subject,
+    artifactId,
+  ]);
+  return result.rows[0];
+}
+
+export interface NewArtifactRow {
+  readonly artifactId: string;
+  readonly keyId: string;
+  readonly subjectKeyId: string;
+  readonly masterKeyId: string;
+  readonly wrapped: Buffer;
+  readonly derivedFrom: readonly string[];
+  readonly parentArtifactId: string | null;
+}
+
+/** Inserts a live artifact row unless one (live or tombstone) exists; true when it inserted. */
+export async function insertArtifact(db: Queryable, ref: SubjectRef, row: NewArtifactRow): Promise<boolean> {
+  const result = await db.query(
+    `INSERT INTO key_store_artifacts (tenant, subject, artifact_id, key_id, subject_key_id, master_key_id, wrapped_key, derived_from, parent_artifact_id, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9, now()) ON CONFLICT (tenant, subject, artifact_id) DO NOTHING`,
+    [ref.tenant, ref.subject, row.artifactId, row.keyId, row.subjectKeyId, row.masterKeyId, row.wrapped, [...row.derivedFrom].sort(), row.parentArtifactId],
+  );
+  return result.rowCount === 1;
+}
+
+/** True when a memory the artifact would derive from, or its parent artifact, is forgotten already. */
+export async function derivesFromForgotten(db: Queryable, ref: SubjectRef, memoryIds: readonly string[], parentArtifactId: string | null): Promise<boolean> {
+  const result = await db.query(
+    `SELECT 1 FROM key_store_memories WHERE tenant = $1 AND subject = $2 AND memory_id = ANY($3::text[]) AND forgotten_at IS NOT NULL
+     UNION ALL
+     SELECT 1 FROM key_store_artifacts WHERE tenant = $1 AND subject = $2 AND artifact_id = $4 AND forgotten_at IS NOT NULL
+     LIMIT 1`,
+    [ref.tenant, ref.subject, [...memoryIds], parentArtifactId],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
+/** Rows of the artifacts that derive from the memories, directly or through parents. */
+async function selectDerived(db: Queryable, ref: SubjectRef, memoryIds: readonly string[]): Promise<ArtifactRow[]> {
+  const result = await db.query<ArtifactRow>(
+    `WITH RECURSIVE hit(artifact_id) AS (
+       SELECT artifact_id FROM key_store_artifacts WHERE tenant = $1 AND subject = $2 AND derived_from && $3::text[]
+       UNION
+       SELECT a.artifact_id FROM key_store_artifacts a JOIN hit h ON a.parent_artifact_id = h.artifact_id WHERE a.tenant = $1 AND a.subject = $2
+     )
+     SELECT ${COLUMNS} FROM key_store_artifacts WHERE tenant = $1 AND subject = $2 AND artifact_id IN (SELECT artifact_id FROM hit)
+     ORDER BY artifact_id`,
+    [ref.tenant, ref.subject, [...memoryIds]],
+  );
+  return result.rows;
+}
+
+export async function artifactsDerivedFrom(db: Queryable, ref: SubjectRef, memoryIds: readonly string[]): Promise<ArtifactKeyEntry[]> {
+  return (await selectDerived(db, ref, memoryIds)).map(entryOf);
+}
+
+export async function allArtifacts(db: Queryable, ref: SubjectRef): Promise<ArtifactKeyEntry[]> {
+  const result = await db.query<ArtifactRow>(`SELECT ${COLUMNS} FROM key_store_artifacts WHERE tenant = $1 AND subject = $2 ORDER BY artifact_id`, [
+    ref.tenant,
+    ref.subject,
+  ]);
+  return result.rows.map(entryOf);
+}
+
+export interface ArtifactsTombstoned {
+  /** Every artifact reached (destroyed now or before), sorted. */
+  readonly artifactIds: string[];
+  /** Key ids destroyed now. */
+  readonly destroyedKeyIds: string[];
+}
+
+/** Run inside the transaction that forgets the memories (it holds the subject's exclusive lock). */
+export async function tombstoneArtifactsDerivedFrom(db: Queryable, ref: SubjectRef, memoryIds: readonly string[]): Promise<ArtifactsTombstoned> {
+  const reached = await selectDerived(db, ref, memoryIds);
+  return tombstone(db, ref, reached.map((row) => row.artifact_id));
+}
+
+/** Every artifact key of the subject (the subject is being forgotten; same transaction). */
+export async function tombstoneAllArtifacts(db: Queryable, ref: SubjectRef): Promise<ArtifactsTombstoned> {
+  const all = await allArtifacts(db, ref);
+  return tombstone(db, ref, all.map((entry) => entry.artifactId));
+}
+
+async function tombstone(db: Queryable, ref: SubjectRef, artifactIds: readonly string[]): Promise<ArtifactsTombstoned> {
+  if (artifactIds.length === 0) return { artifactIds: [], destroyedKeyIds: [] };
+  const destroyed = await db.query<{ key_id: string | null }>(
+    `UPDATE key_store_artifacts SET wrapped_key = NULL, master_key_id = NULL, forgotten_at = now()
+     WHERE tenant = $1 AND subject = $2 AND artifact_id = ANY($3::text[]) AND forgotten_at IS NULL
+     RETURNING key_id`,
+    [ref.tenant, ref.subject, [...artifactIds]],
+  );
+  return {
+    artifactIds: [...artifactIds].sort(),
+    destroyedKeyIds: destroyed.rows.flatMap((row) => (row.key_id === null ? [] : [row.key_id])),
+  };
+}
+
+function entryOf(row: ArtifactRow): ArtifactKeyEntry {
+  return {
+    artifactId: row.artifact_id,
+    keyId: row.key_id,
+    state: row.forgotten_at === null ? 'live' : 'forgotten',
+    createdAt: row.created_at,
+    forgottenAt: row.forgotten_at,
+    derivedFrom: row.derived_from,
+    parentArtifactId: row.parent_artifact_id,
+  };
+}

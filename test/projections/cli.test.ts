@@ -1,0 +1,82 @@
+// `memledger projections status | run [--follow] | rebuild` through the real
+// CLI (child processes): JSON on stdout, progress on stderr (plain lines, as
+// stderr is not a terminal here), bad input exit 2 naming the option.
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventStore } from '../../src/infrastructure/event-store/port.js';
+import { openPostgresEventStore } from '../../src/infrastructure/event-store/postgres/open.js';
+import { formatPosition } from '../../src/infrastructure/event-store/port.js';
+import { CLI, cliEnvironment, runCli } from '../support/cli.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { appendChunk, Workload } from './support/workload.js';
+
+describe('memledger projections', () => {
+  let database: TestDatabase;
+  let store: EventStore;
+  let env: Record<string, string>;
+  const workload = new Workload({ subjects: 20, seed: 3 });
+
+  beforeAll(async () => {
+    database = await createTestDatabase('proj_cli');
+    store = await openPostgresEventStore(database.url);
+    env = cliEnvironment(database.url);
+    await appendChunk(store, workload.chunk(1500));
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  it('run catches up once, status reports version, checkpoint, head and lag, rebuild swaps in a new build', async () => {
+    const head = formatPosition((await store.headPosition())!);
+    const run = await runCli(['projections', 'run', '--batch-size', '500'], env);
+    expect(run.code, run.stderr).toBe(0);
+    const [caughtUp] = JSON.parse(run.stdout);
+    expect(caughtUp).toMatchObject({ projection: 'memory', version: 1, applied: workload.count, checkpoint: head, head, appliedBy: 'this process' });
+
+    await appendChunk(store, workload.chunk(100));
+    const status = await runCli(['projections', 'status'], env);
+    expect(status.code, status.stderr).toBe(0);
+    const [memory] = JSON.parse(status.stdout);
+    expect(memory).toMatchObject({ projection: 'memory', code: { version: 1 }, head: formatPosition((await store.headPosition())!) });
+    expect(memory.active).toMatchObject({ schema: caughtUp.schema, version: 1, matchesCode: true, checkpoint: head, eventsSeen: caughtUp.eventsSeen, lagIsLowerBound: false });
+    expect(memory.active.lag).toBe(workload.count - caughtUp.eventsSeen);
+
+    const rebuild = await runCli(['projections', 'rebuild', '--batch-size', '400'], env);
+    expect(rebuild.code, rebuild.stderr).toBe(0);
+    const [rebuilt] = JSON.parse(rebuild.stdout);
+    expect(rebuilt).toMatchObject({ projection: 'memory', version: 1, events: workload.count, previous: { schema: caughtUp.schema, version: 1 }, dropped: [caughtUp.schema] });
+    expect(rebuilt.schema).toMatch(/^mlp_memory_v1_[0-9a-f]{8}_b2$/);
+    expect(rebuild.stderr).toContain(`rebuilding memory into ${rebuilt.schema}`);
+    expect(rebuild.stderr).toMatch(new RegExp(`memory: ${workload.count} events in [0-9.]+ s, \\d+ events/s`));
+  });
+
+  it('run --follow applies events as they are appended, until stopped', async () => {
+    const child = spawn(process.execPath, [CLI, 'projections', 'run', '--follow', '--batch-size', '50'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const seen = async (count: number) => {
+      for (;;) {
+        const lines = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { eventsSeen: number });
+        if (lines.some((l) => l.eventsSeen === count)) return;
+        if (child.exitCode !== null) throw new Error(`follow exited: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    await appendChunk(store, workload.chunk(120));
+    await seen(workload.count);
+    await appendChunk(store, workload.chunk(30));
+    await seen(workload.count);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 60_000);
+
+  it('refuses a bad option with exit 2, naming it, before opening anything', async () => {
+    const bad = await runCli(['projections', 'run', '--batch-size', '0'], { ...env, MEMLEDGER_EVENTSTORE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr)).toMatchObject({ error: 'invalid_input', field: 'batch-size' });
+  });
+});

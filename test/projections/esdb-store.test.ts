@@ -1,0 +1,63 @@
+// The projections use nothing but the event store port, so the EventStoreDB
+// adapter feeds them the same rows as the PostgreSQL one. Here the real
+// @eventstore/db-client talks to the wire-level double of EventStoreDB
+// (test/support/esdb-wire-double; a real server where one is reachable would
+// do the same), and the rows are compared with those projected from the
+// PostgreSQL store given the very same appends — all but the columns that
+// say where and when each store wrote the log (positions, commit times).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEsdbEventStore } from '../../src/infrastructure/event-store/esdb/esdb-event-store.js';
+import type { EventStore } from '../../src/infrastructure/event-store/port.js';
+import { openProjectionDatabase, type ProjectionDatabase } from '../../src/projections/database.js';
+import { memoryProjection } from '../../src/projections/memory/definition.js';
+import { catchUpProjection } from '../../src/projections/runtime/catch-up.js';
+import { rebuildProjection } from '../../src/projections/runtime/rebuild.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { startEsdbWireDouble, type EsdbWireDouble } from '../support/esdb-wire-double/server.js';
+import { digestSchema, LOG_PLACE_COLUMNS } from './support/digest.js';
+import { openProjectionWorld, type ProjectionWorld } from './support/projection-fixture.js';
+import { appendChunk, Workload } from './support/workload.js';
+
+describe('the memory projection on the EventStoreDB adapter', () => {
+  let world: ProjectionWorld;
+  let double: EsdbWireDouble;
+  let esdb: EventStore;
+  let esdbProjections: TestDatabase;
+  let projections: ProjectionDatabase;
+
+  beforeAll(async () => {
+    world = await openProjectionWorld('proj_esdb_pg');
+    double = await startEsdbWireDouble({ serverFeatures: 'advertise-batch-append' });
+    esdb = openEsdbEventStore(double.url);
+    esdbProjections = await createTestDatabase('proj_esdb');
+    projections = await openProjectionDatabase(esdbProjections.url);
+  });
+  afterAll(async () => {
+    await projections?.close();
+    await esdbProjections?.drop();
+    await esdb?.close();
+    await double?.close();
+    await world?.close();
+  });
+
+  it('builds the rows the PostgreSQL store builds from the same appends, incrementally and rebuilt', async () => {
+    const workload = new Workload({ subjects: 25, seed: 77 });
+    for (let round = 0; round < 4; round++) {
+      const appends = workload.chunk(600);
+      // One append at a time, so both logs hold the same order.
+      await appendChunk(esdb, appends, 1);
+      await appendChunk(world.store, appends, 1);
+      await catchUpProjection(projections.db, esdb, memoryProjection, { batchSize: 170 });
+    }
+    const fromEsdb = await catchUpProjection(projections.db, esdb, memoryProjection, { batchSize: 170 });
+    const fromPostgres = await catchUpProjection(world.db, world.store, memoryProjection, { batchSize: 1000 });
+    expect(fromEsdb.eventsSeen).toBe(workload.count);
+    const esdbRows = await digestSchema(projections.db, fromEsdb.schema, { exclude: LOG_PLACE_COLUMNS });
+    expect(esdbRows.memory_versions!.rows).toBeGreaterThan(1000);
+    expect(esdbRows).toEqual(await digestSchema(world.db, fromPostgres.schema, { exclude: LOG_PLACE_COLUMNS }));
+
+    const incremental = await digestSchema(projections.db, fromEsdb.schema);
+    const rebuilt = await rebuildProjection(projections.db, esdb, memoryProjection, { batchSize: 800 });
+    expect(await digestSchema(projections.db, rebuilt.schema)).toEqual(incremental);
+  });
+});
