@@ -89,6 +89,15 @@ function summarize(samples: readonly LagSample[]): string {
   return `projection lag (${ok.length} samples): events median ${median(events)}, max ${max(events)}; seconds median ${median(seconds).toFixed(2)}, max ${max(seconds).toFixed(2)}`;
 }
 
+/** p50 and p99 of a Prometheus histogram (as bucket upper bounds) from the exposition text. */
+function histogramQuantiles(text: string, name: string, labels: string): string {
+  const buckets = [...text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)",${labels}\\} (\\d+)$`, 'gm'))].map((m) => ({ le: m[1]!, count: Number(m[2]) }));
+  const total = buckets.at(-1)?.count ?? 0;
+  if (total === 0) return 'no samples';
+  const at = (q: number) => buckets.find((b) => b.count >= q * total)?.le ?? '+Inf';
+  return `${total} appends, p50 <= ${at(0.5)} s, p99 <= ${at(0.99)} s`;
+}
+
 async function phase(print: (line: string) => void, url: string, name: string, seconds: number, request: autocannon.Request): Promise<void> {
   const lag = sampleLag(url);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request] });
@@ -98,6 +107,8 @@ async function phase(print: (line: string) => void, url: string, name: string, s
       `errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}`,
   );
   print(`${name}: ${summarize(samples)}`);
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  print(`${name}: event store appends so far (subject streams): ${histogramQuantiles(metrics, 'memledger_event_store_append_seconds', 'stream="subject",outcome="ok"')}`);
 }
 
 export const httpLoadBench: Bench = {

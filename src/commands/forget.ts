@@ -1,71 +1,39 @@
-// Erasure by crypto-shredding: destroy the key first (the content is gone the
-// moment the key is), then append the tombstone and the deletion receipt. A
-// crash between the two is mended by retrying with the same idempotency key:
-// forgetting a key is idempotent and the receipt is appended then.
-import { subjectStreamName } from '../domain/events/stream-names.js';
-import type { SubjectEventData } from '../domain/events/subject-events.js';
-import { requireId } from '../domain/values/ids.js';
-import { derivedId, newCommandId } from './ids/command-ids.js';
+// Erasure by crypto-shredding, the entry points: one memory, a whole subject,
+// or every entry of a subject recorded from a source ref. Each runs the
+// erasure pipeline (forgetting/erase.ts): keys destroyed first (the content
+// is gone the moment they are, and so is every summary deriving from it),
+// then tombstones, then the checks, then the deletion receipt.
+//
+// Keyed hashes. MemoryRecorded keeps valueHash/contentHash (HMAC-SHA256
+// under the subject's hash key) for dedup and fences, and manifests repeat
+// them. They stay in the immutable log after one memory is erased: testing a
+// guess against them needs the subject's hash key, which exists only wrapped
+// by the master key (never stored with the data), so the database, its WAL
+// and its backups alone cannot test guesses; forgetting the subject destroys
+// the hash key and with it any use of those hashes. What the erasure does
+// remove: every read path stops returning them (projections null them, the
+// checks search read paths for them), and an artifact's output hash is keyed
+// by the artifact's own key, destroyed with it. What it cannot promise: that
+// a holder of the master key and a copy of the log could not test guesses
+// for an erased memory of a live subject — rotating hashes would mean
+// re-hashing every live entry of the subject, which the fences would see as
+// changed inputs.
 import type { CommandContext, Ledger } from './ledger.js';
-import { actorOf } from './record.js';
-import { executeSubjectCommand, type CommandOutcome } from './subject/execute.js';
+import { erase, type DeletionReceipt, type ErasureOptions } from './forgetting/erase.js';
+import type { CommandOutcome } from './subject/execute.js';
 
-export interface DeletionReceipt extends SubjectEventData<'DeletionReceiptIssued'> {
-  readonly tenant: string;
-  readonly subject: string;
-  readonly revision: number;
-  readonly recordedAt: string;
+export type { DeletionReceipt, ErasureOptions } from './forgetting/erase.js';
+export type { ErasureRequest } from './forgetting/scope.js';
+
+export function forgetMemory(ledger: Ledger, context: CommandContext, memoryId: string, reason?: string, options: Omit<ErasureOptions, 'reason'> = {}): Promise<CommandOutcome<DeletionReceipt>> {
+  return erase(ledger, context, { scope: 'memory', memoryId }, { ...options, ...(reason !== undefined ? { reason } : {}) });
 }
 
-export async function forgetMemory(ledger: Ledger, context: CommandContext, memoryIdInput: string, reason?: string): Promise<CommandOutcome<DeletionReceipt>> {
-  const memoryId = requireId('memory', memoryIdInput);
-  const stream = subjectStreamName(context.tenant, context.subject);
-  const commandId = context.idempotencyKey ?? newCommandId();
-  const loaded = await ledger.subjects.load(stream);
-  if (!loaded.commands.has(commandId)) {
-    const entry = loaded.state.entries.get(memoryId);
-    if (!entry) return { ok: false, rejection: { code: 'memory_not_found', message: `memory ${memoryId} does not exist`, field: 'memory' } };
-  }
-  const destroyed = await ledger.keyStore.forgetMemory(context, memoryId);
-  const outcome = await executeSubjectCommand(ledger, { stream, commandId, ...actorOf(context) }, (_l, now) => ({
-    type: 'ForgetMemory',
-    memoryId,
-    receiptId: derivedId('r', commandId, 'receipt'),
-    destroyedKeyIds: [...destroyed.destroyedKeyIds],
-    invalidatedArtifactIds: [],
-    ...(reason ? { reason } : {}),
-    now,
-  }));
-  return receiptOf(context, outcome);
+export function forgetSubject(ledger: Ledger, context: CommandContext, reason?: string, options: Omit<ErasureOptions, 'reason'> = {}): Promise<CommandOutcome<DeletionReceipt>> {
+  return erase(ledger, context, { scope: 'subject' }, { ...options, ...(reason !== undefined ? { reason } : {}) });
 }
 
-export async function forgetSubject(ledger: Ledger, context: CommandContext, reason?: string): Promise<CommandOutcome<DeletionReceipt>> {
-  const stream = subjectStreamName(context.tenant, context.subject);
-  const commandId = context.idempotencyKey ?? newCommandId();
-  const destroyed = await ledger.keyStore.forgetSubject(context);
-  const outcome = await executeSubjectCommand(ledger, { stream, commandId, ...actorOf(context) }, (_l, now) => ({
-    type: 'ForgetSubject',
-    receiptId: derivedId('r', commandId, 'receipt'),
-    destroyedKeyIds: [...destroyed.destroyedKeyIds],
-    invalidatedArtifactIds: [],
-    ...(reason ? { reason } : {}),
-    now,
-  }));
-  return receiptOf(context, outcome);
-}
-
-function receiptOf(context: CommandContext, outcome: Awaited<ReturnType<typeof executeSubjectCommand>>): CommandOutcome<DeletionReceipt> {
-  if (!outcome.ok) return outcome;
-  const issued = outcome.result.events.find((e) => e.event.type === 'DeletionReceiptIssued');
-  if (!issued || issued.event.type !== 'DeletionReceiptIssued') throw new Error('an erasure appended no deletion receipt');
-  return {
-    ok: true,
-    result: {
-      tenant: context.tenant,
-      subject: context.subject,
-      ...issued.event.data,
-      revision: issued.stored.streamRevision,
-      recordedAt: issued.stored.recordedAt.toISOString(),
-    },
-  };
+/** Every entry of the subject recorded from `sourceRef` (entries it only corroborated stay). */
+export function forgetSourceRef(ledger: Ledger, context: CommandContext, sourceRef: string, reason?: string, options: Omit<ErasureOptions, 'reason'> = {}): Promise<CommandOutcome<DeletionReceipt>> {
+  return erase(ledger, context, { scope: 'source_ref', sourceRef }, { ...options, ...(reason !== undefined ? { reason } : {}) });
 }

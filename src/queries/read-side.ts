@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { SubjectRepository } from '../commands/subject/subject-repository.js';
 import type { CountTokens } from '../domain/consolidation/cold-tier.js';
-import type { EventStore } from '../infrastructure/event-store/port.js';
+import { comparePositions, formatPosition, parsePosition, type EventStore, type Position } from '../infrastructure/event-store/port.js';
 import type { KeyStore } from '../infrastructure/key-store/port.js';
 import { loadTokenCounter } from '../infrastructure/summarizer/tokenizer.js';
 import { catchUpProjections, openProjectionDatabase } from '../projections/index.js';
@@ -57,7 +57,42 @@ function noTokenizer(): number {
   throw new Error('this read side was opened without a tokenizer');
 }
 
-/** Read your own writes: every projection caught up to the head of the log as it is now. */
+/** Every projection caught up to the stable head of the log as it is now. */
 export function catchUp(read: Pick<ReadSide, 'eventStore' | 'projections'>): Promise<CatchUpResult[]> {
   return catchUpProjections(read.eventStore, read.projections);
+}
+
+/** The projections did not reach the caller's writes in time. */
+export class ProjectionsBehind extends Error {
+  override readonly name = 'ProjectionsBehind';
+  readonly code = 'projections_behind';
+  constructor(readonly target: string, readonly waitedMs: number) {
+    super(`the projections did not reach position ${target} within ${waitedMs} ms: a long transaction elsewhere on the server may be holding the log back`);
+  }
+}
+
+const POLL_MS = 25;
+
+/**
+ * Read your own writes, for the streams a query is about: the projections
+ * caught up at least through the last event of each stream. The log's head
+ * that a plain catch-up reaches is its stable prefix, which a transaction
+ * running anywhere on the server can hold back behind events already
+ * committed — the caller's own included — so this waits until the
+ * projections have applied them.
+ */
+export async function catchUpWith(read: Pick<ReadSide, 'eventStore' | 'projections'>, streams: readonly string[], options: { readonly waitMs?: number } = {}): Promise<CatchUpResult[]> {
+  const waitMs = options.waitMs ?? 30_000;
+  let target: Position | undefined;
+  for (const stream of streams) {
+    const [last] = await read.eventStore.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    if (last && (!target || comparePositions(last.position, target) > 0)) target = last.position;
+  }
+  const started = Date.now();
+  for (;;) {
+    const results = await catchUp(read);
+    if (!target || results.every((r) => r.checkpoint !== null && comparePositions(parsePosition(r.checkpoint), target!) >= 0)) return results;
+    if (Date.now() - started > waitMs) throw new ProjectionsBehind(formatPosition(target), waitMs);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
 }

@@ -86,4 +86,16 @@ describe('memledger serve (child process, embedded default)', () => {
     expect(await exited).toEqual({ code: 0, signal: null });
     expect(embeddedServerRunning(dataDir)).toBe(false);
   }, 240_000);
+
+  it('refuses a bad option or setting with exit 2 and a JSON error naming it, starting nothing', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'memledger-serve-bad-'));
+    folders.push(dataDir);
+    const port = await runCli(['serve', '--port', '99999'], unconfigured(dataDir));
+    expect(port.code).toBe(2);
+    expect(JSON.parse(port.stderr)).toMatchObject({ error: 'invalid_input', field: 'port' });
+    const level = await runCli(['serve', '--port', '0'], { ...unconfigured(dataDir), MEMLEDGER_LOG_LEVEL: 'loud' });
+    expect(level.code).toBe(2);
+    expect(JSON.parse(level.stderr)).toMatchObject({ error: 'invalid_config', field: 'MEMLEDGER_LOG_LEVEL' });
+    expect(embeddedServerRunning(dataDir)).toBe(false);
+  }, 120_000);
 });

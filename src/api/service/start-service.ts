@@ -43,6 +43,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const closeAll = async () => {
     for (const close of closers.splice(0).reverse()) await close().catch((error) => logger.error({ err: error }, 'shutdown step failed'));
   };
+  let app: ReturnType<typeof buildApi> | undefined;
   try {
     const ledger = await openLedger({ env, ...(options.cwd ? { cwd: options.cwd } : {}) });
     closers.push(() => ledger.close());
@@ -60,7 +61,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
 
     const read = { projections: projections.db, eventStore: ledger.eventStore, keyStore: ledger.keyStore, subjects: ledger.subjects, clock: ledger.clock, countTokens: consolidation.countTokens };
     const freshness = new ReadYourWrites(ledger.eventStore, projections.db, PROJECTIONS);
-    const app = buildApi(
+    app = buildApi(
       { ledger: measured, read, readYourWrites: () => freshness.awaitHead(), consolidation, metrics, health: probe },
       { keys, keyCacheMs: config.apiKeyCacheMs, logger },
     );
@@ -95,8 +96,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await Promise.all(loops);
     });
 
-    await app.listen({ host: config.host, port: config.port });
-    const address = app.server.address();
+    const api = app;
+    await api.listen({ host: config.host, port: config.port });
+    const address = api.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = `http://${config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host}:${port}`;
     let stopped: Promise<void> | undefined;
@@ -106,12 +108,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
       stop: () =>
         (stopped ??= (async () => {
           logger.info('draining');
-          await closeWithin(app.close(), config.drainTimeoutMs, () => logger.warn({ drainTimeoutMs: config.drainTimeoutMs }, 'requests still running after the drain timeout'));
+          await closeWithin(api.close(), config.drainTimeoutMs, () => logger.warn({ drainTimeoutMs: config.drainTimeoutMs }, 'requests still running after the drain timeout'));
           await closeAll();
           logger.info('stopped');
         })()),
     };
   } catch (error) {
+    await app?.close().catch(() => undefined);
     await closeAll();
     throw error;
   }

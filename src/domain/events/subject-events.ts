@@ -125,7 +125,8 @@ export const summaryAliasSwitchedSchema = z.strictObject({
   switchedAt: instantSchema,
 });
 
-export const ERASURE_SCOPES = ['memory', 'subject', 'source_ref'] as const;
+/** retention: erased by the tenant's retention policy after its archive period. */
+export const ERASURE_SCOPES = ['memory', 'subject', 'source_ref', 'retention'] as const;
 export type ErasureScope = (typeof ERASURE_SCOPES)[number];
 
 /** One read path the erasure was checked against: ids and counts only, never what was searched for. */
@@ -163,7 +164,7 @@ export const deletionReceiptIssuedSchema = z.strictObject({
   destroyedKeyIds: z.array(z.string().min(1).max(256)),
   /** Artifacts whose outputs derive from the erased entries, directly or through parents: their keys are destroyed, they are STALE. */
   invalidatedArtifactIds: z.array(artifactIdSchema),
-  /** scope source_ref: the ref whose entries were erased. */
+  /** scope source_ref: the ref whose entries were erased (entries it only corroborated stand on another source and stay). */
   sourceRef: sourceRefSchema.optional(),
   reason: clearTextSchema.optional(),
   /** The actor who asked (the command's actor). */

@@ -16,31 +16,40 @@ import { activeSchema, createCheckpointTable, schemasOf, type CheckpointDb, type
  */
 export async function createSchema(db: Kysely<any>, definition: ProjectionDefinition, state: 'active' | 'building', takeOwnership = false): Promise<SchemaRow> {
   const identity = identityOf(definition);
-  return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${registryKey(definition.name)})`.execute(trx);
-    if (state === 'active') {
-      const existing = await activeSchema(trx, definition.name);
-      if (existing) return existing;
-    }
-    const registry = trx as unknown as Kysely<RegistryDb>;
-    const { max } = await registry.selectFrom('projection_schemas').select((eb) => eb.fn.max('build').as('max')).where('projection', '=', definition.name).executeTakeFirstOrThrow();
-    const build = (max ?? 0) + 1;
-    const schema = schemaNameFor(identity, build);
-    // Session level: held after this transaction commits (and even if it rolls back).
-    if (takeOwnership) await sql`select pg_advisory_lock(${ownerKey(schema)})`.execute(trx);
-    await sql`create schema ${sql.id(schema)}`.execute(trx);
-    for (const statement of definition.tables(trx, schema)) await statement.execute();
-    await createCheckpointTable(trx, schema).execute();
-    await (trx.withSchema(schema) as unknown as Kysely<CheckpointDb>)
-      .insertInto('checkpoint')
-      .values({ id: 1, commit: null, prepare: null, events_seen: '0', updated_at: new Date().toISOString() })
-      .execute();
-    return registry
-      .insertInto('projection_schemas')
-      .values({ schema_name: schema, projection: definition.name, version: identity.version, definition_hash: identity.definitionHash, build, state })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
+  let owned: string | undefined;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${registryKey(definition.name)})`.execute(trx);
+      if (state === 'active') {
+        const existing = await activeSchema(trx, definition.name);
+        if (existing) return existing;
+      }
+      const registry = trx as unknown as Kysely<RegistryDb>;
+      const { max } = await registry.selectFrom('projection_schemas').select((eb) => eb.fn.max('build').as('max')).where('projection', '=', definition.name).executeTakeFirstOrThrow();
+      const build = (max ?? 0) + 1;
+      const schema = schemaNameFor(identity, build);
+      // Session level: held after this transaction commits (and even if it rolls back: see the catch).
+      if (takeOwnership) {
+        await sql`select pg_advisory_lock(${ownerKey(schema)})`.execute(trx);
+        owned = schema;
+      }
+      await sql`create schema ${sql.id(schema)}`.execute(trx);
+      for (const statement of definition.tables(trx, schema)) await statement.execute();
+      await createCheckpointTable(trx, schema).execute();
+      await (trx.withSchema(schema) as unknown as Kysely<CheckpointDb>)
+        .insertInto('checkpoint')
+        .values({ id: 1, commit: null, prepare: null, events_seen: '0', updated_at: new Date().toISOString() })
+        .execute();
+      return registry
+        .insertInto('projection_schemas')
+        .values({ schema_name: schema, projection: definition.name, version: identity.version, definition_hash: identity.definitionHash, build, state })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+  } catch (error) {
+    if (owned !== undefined) await sql`select pg_advisory_unlock(${ownerKey(owned)})`.execute(db).catch(() => undefined);
+    throw error;
+  }
 }
 
 export function matches(row: SchemaRow, identity: DefinitionIdentity): boolean {

@@ -31,6 +31,8 @@ export interface RecallAnswer {
   readonly message: string;
   readonly alias: AliasInfo | null;
   readonly inputEpoch: number;
+  /** The subject stream's revision this answer reflects (null: the projection has no event of the subject). */
+  readonly revision: number | null;
   readonly filters: { readonly scopes: Scopes; readonly maxSensitivity: Sensitivity };
   readonly budget: { readonly limit: number | null; readonly used: number; readonly overBudget: boolean };
   readonly items: readonly RecallItem[];
@@ -120,6 +122,7 @@ export async function recall(read: Pick<ReadSide, 'projections' | 'keyStore' | '
     message: choice.message,
     alias: choice.alias,
     inputEpoch: view.clock?.inputEpoch ?? 0,
+    revision: view.clock?.revision ?? null,
     filters: { scopes: request.scopes, maxSensitivity: request.maxSensitivity },
     budget: { limit: request.budget ?? null, used: packed.used, overBudget: packed.overBudget },
     items: packed.included.map((p) => p.item),

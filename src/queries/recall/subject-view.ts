@@ -33,7 +33,8 @@ export interface ConflictView {
 }
 
 export interface SubjectView {
-  readonly clock: { readonly inputEpoch: number; readonly highWaterMark: number; readonly forgotten: boolean } | null;
+  /** revision: the last subject event the projection applied. */
+  readonly clock: { readonly inputEpoch: number; readonly highWaterMark: number; readonly forgotten: boolean; readonly revision: number } | null;
   readonly alias: AliasView | null;
   readonly taint: { readonly refPatterns: readonly string[]; readonly sourceTypes: readonly string[] };
   /** Conflicts recorded open (members may have left since: the caller checks). */
@@ -45,7 +46,7 @@ export async function readSubjectView(tables: Kysely<MemoryProjectionDb>, tenant
   const header = await tables
     .selectNoFrom((eb) => [
       jsonObjectFrom(
-        eb.selectFrom('subject_clock').select(['input_epoch', 'high_water_mark', 'forgotten']).where('tenant', '=', tenant).where('subject', '=', subject),
+        eb.selectFrom('subject_clock').select(['input_epoch', 'high_water_mark', 'forgotten', 'stream_revision']).where('tenant', '=', tenant).where('subject', '=', subject),
       ).as('clock'),
       jsonObjectFrom(
         eb
@@ -87,7 +88,9 @@ export async function readSubjectView(tables: Kysely<MemoryProjectionDb>, tenant
     .execute();
   const a = header.alias;
   return {
-    clock: header.clock ? { inputEpoch: header.clock.input_epoch, highWaterMark: header.clock.high_water_mark, forgotten: header.clock.forgotten } : null,
+    clock: header.clock
+      ? { inputEpoch: header.clock.input_epoch, highWaterMark: header.clock.high_water_mark, forgotten: header.clock.forgotten, revision: Number(header.clock.stream_revision) }
+      : null,
     alias: a
       ? {
           artifactId: a.artifact_id,

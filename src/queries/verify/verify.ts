@@ -15,7 +15,12 @@ import { selectEntries } from '../../domain/consolidation/selector.js';
 import { takeSnapshot } from '../../domain/consolidation/snapshot.js';
 import { artifactStaleness } from '../../domain/consolidation/staleness.js';
 import type { Manifest } from '../../domain/events/manifest.js';
+import { isSubjectEvent } from '../../domain/events/catalog.js';
+import { decodeStoredEvent } from '../../domain/events/decode.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
+import type { SubjectEvent } from '../../domain/events/subject-events.js';
+import { fold } from '../../domain/subject/evolve.js';
+import type { EventStore } from '../../infrastructure/event-store/port.js';
 import { openConflicts, type SubjectState } from '../../domain/subject/state.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
@@ -151,29 +156,47 @@ async function verifySubject(read: ReadSide, services: Services, tenant: string,
     }
   }
 
-  // What recall serves, judged from the log.
+  // What recall serves, judged from the log: folded through the same subject revision the answer reflects, so a projection that is merely behind is not taken for a fault.
   const served = await recall(read, { tenant, subject, maxSensitivity: 'restricted', now });
   if (served.source !== 'summary' || !served.alias) return { ...(rebuilt ? { rebuilt } : {}), staleVisible: false, findings };
+  const seen = served.revision === null ? undefined : await foldThrough(read.eventStore, stream, served.revision);
   const artifactId = served.alias.artifactId;
   const record = await readArtifact(read.eventStore, artifactId);
   const manifest = record.generated?.manifest;
-  const cause = staleCause(state, served.alias.sourceEpoch, manifest);
+  const cause = seen ? staleCause(seen.state, served.alias.sourceEpoch, manifest) : 'the answer reflects no subject event';
   if (cause) findings.push({ subject, check: 'stale_visible', artifactId, cause });
   const output = record.generated ? await openOutput(read.keyStore, ref, artifactId, record.generated.output) : undefined;
-  if (!manifest || !output) return { ...(rebuilt ? { rebuilt } : {}), staleVisible: cause !== undefined, findings };
+  if (!seen || !manifest || !output) return { ...(rebuilt ? { rebuilt } : {}), staleVisible: cause !== undefined, findings };
   const covered = new Set(manifest.inputs.map((i) => i.memoryId));
-  const openCovered = await openEntries(read.eventStore, read.keyStore, ref, stream, loaded.revision, covered);
-  const openIds = new Set(state.openConflictIds);
+  const judged = seen.state;
+  const openCovered = await openEntries(read.eventStore, read.keyStore, ref, stream, seen.revision, covered);
+  const openIds = new Set(judged.openConflictIds);
   const inputs = manifest.inputs.flatMap((i) => {
-    const entry = state.entries.get(i.memoryId);
+    const entry = judged.entries.get(i.memoryId);
     const opened = entry && entry.status === 'active' ? openCovered(entry) : undefined;
     return entry && opened ? [toInput(entry, opened, openIds)] : [];
   });
-  const conflicts: ConflictRef[] = openConflicts(state).map((c) => ({ conflictId: c.conflictId, key: c.key, scopes: c.scopes, memoryIds: c.memoryIds }));
+  const conflicts: ConflictRef[] = openConflicts(judged).map((c) => ({ conflictId: c.conflictId, key: c.key, scopes: c.scopes, memoryIds: c.memoryIds }));
   const publishedMetrics = measureSummary(inputs, extractMustPreserve(inputs), conflicts, output, services.countTokens);
   findings.push(...metricFindings(subject, 'published', artifactId, publishedMetrics));
   return { ...(rebuilt ? { rebuilt } : {}), published: publishedMetrics, staleVisible: cause !== undefined, findings };
 }
+
+/** The subject's state after its events 0..revision, folded from the stream. */
+async function foldThrough(store: EventStore, stream: string, revision: number): Promise<{ state: SubjectState; revision: number }> {
+  const events: SubjectEvent[] = [];
+  for (let from = 0; from <= revision; from += PAGE) {
+    const page = await store.readStream(stream, { fromRevision: from, maxCount: Math.min(PAGE, revision - from + 1) });
+    for (const stored of page) {
+      const event = decodeStoredEvent(stored);
+      if (isSubjectEvent(event)) events.push(event);
+    }
+    if (page.length === 0) break;
+  }
+  return { state: fold(events), revision };
+}
+
+const PAGE = 4096;
 
 /** Why a served summary should not have been served, judged from the folded log alone. */
 function staleCause(state: SubjectState, sourceEpoch: number, manifest: Manifest | undefined): string | undefined {

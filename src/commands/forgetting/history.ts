@@ -1,0 +1,45 @@
+// What an erasure needs from the subject stream beyond the folded state: when
+// each entry was recorded (as-of and replay are checked at those moments),
+// which entries a receipt already names, and the receipts themselves.
+import { decodeStoredEvent } from '../../domain/events/decode.js';
+import type { SubjectEventData } from '../../domain/events/subject-events.js';
+import type { EventStore } from '../../infrastructure/event-store/port.js';
+
+const PAGE = 4096;
+
+export interface StoredReceipt {
+  readonly data: SubjectEventData<'DeletionReceiptIssued'>;
+  readonly revision: number;
+  readonly recordedAt: string;
+}
+
+export interface ErasureHistory {
+  readonly recordedAt: ReadonlyMap<string, string>;
+  /** Memory ids some receipt names. */
+  readonly receipted: ReadonlySet<string>;
+  /** True when a subject-wide receipt was issued. */
+  readonly subjectReceipted: boolean;
+  readonly receipts: readonly StoredReceipt[];
+}
+
+export async function readErasureHistory(store: EventStore, stream: string): Promise<ErasureHistory> {
+  const recordedAt = new Map<string, string>();
+  const receipted = new Set<string>();
+  const receipts: StoredReceipt[] = [];
+  let subjectReceipted = false;
+  for (let from = 0; ; from += PAGE) {
+    const page = await store.readStream(stream, { fromRevision: from, maxCount: PAGE });
+    for (const stored of page) {
+      if (stored.type !== 'MemoryRecorded' && stored.type !== 'DeletionReceiptIssued') continue;
+      const event = decodeStoredEvent(stored);
+      if (event.type === 'MemoryRecorded') recordedAt.set(event.data.memoryId, stored.recordedAt.toISOString());
+      if (event.type === 'DeletionReceiptIssued') {
+        for (const id of event.data.memoryIds) receipted.add(id);
+        if (event.data.scope === 'subject') subjectReceipted = true;
+        receipts.push({ data: event.data, revision: stored.streamRevision, recordedAt: stored.recordedAt.toISOString() });
+      }
+    }
+    if (page.length < PAGE) break;
+  }
+  return { recordedAt, receipted, subjectReceipted, receipts };
+}

@@ -1,0 +1,95 @@
+// The checks an erasure can run with the ledger alone (no projections):
+//   keys       every key of the erased entries and of the artifacts deriving
+//              from them is destroyed;
+//   event_log  the raw subject stream and the subject's artifact streams hold
+//              neither the plaintext nor an unkeyed hash of it (they hold
+//              ciphertext, and keyed hashes: see DESIGN section 8 and
+//              docs in forget.ts on why those stay);
+//   artifacts  no artifact output of the subject that can still be opened
+//              says it, and none deriving from the erased entries opens.
+import { artifactStreamName, subjectStreamName } from '../../domain/events/stream-names.js';
+import type { EventStore, StoredEvent } from '../../infrastructure/event-store/port.js';
+import type { KeyStore } from '../../infrastructure/key-store/port.js';
+import { openOutput } from '../consolidation/artifact-output.js';
+import { readArtifact } from '../consolidation/artifact-stream.js';
+import { findNeedles } from './needles.js';
+import { passedOrFailed, type ErasureCheck, type ErasureTarget } from './verification.js';
+
+const PAGE = 4096;
+
+async function readAllOf(store: EventStore, stream: string): Promise<StoredEvent[]> {
+  const out: StoredEvent[] = [];
+  for (;;) {
+    const page = await store.readStream(stream, { fromRevision: out.length, maxCount: PAGE });
+    out.push(...page);
+    if (page.length < PAGE) return out;
+  }
+}
+
+/** The subject's artifacts as the key store knows them, and any the target names. */
+async function subjectArtifactIds(keys: KeyStore, target: ErasureTarget): Promise<string[]> {
+  const listed = await keys.listArtifactKeyIds(target.ref);
+  return [...new Set([...listed.map((a) => a.artifactId), ...target.artifactIds])].sort();
+}
+
+export function keysCheck(keys: KeyStore): ErasureCheck {
+  return {
+    path: 'keys',
+    async run(target) {
+      const listed = await keys.listKeyIds(target.ref);
+      const artifacts = await keys.listArtifactKeyIds(target.ref);
+      const erased = new Set(target.memoryIds);
+      const derived = new Set(target.artifactIds);
+      const states = [
+        ...(target.scope === 'subject' && listed.subject ? [listed.subject.state] : []),
+        ...listed.memories.filter((m) => erased.has(m.memoryId)).map((m) => m.state),
+        ...artifacts.filter((a) => derived.has(a.artifactId)).map((a) => a.state),
+      ];
+      const missing = target.memoryIds.filter((id) => !listed.memories.some((m) => m.memoryId === id)).length;
+      return passedOrFailed(states.length + missing, states.filter((s) => s === 'live').length);
+    },
+  };
+}
+
+export function eventLogCheck(store: EventStore, keys: KeyStore): ErasureCheck {
+  return {
+    path: 'event_log',
+    async run(target) {
+      const streams = [subjectStreamName(target.ref.tenant, target.ref.subject), ...(await subjectArtifactIds(keys, target)).map(artifactStreamName)];
+      let searched = 0;
+      let findings = 0;
+      for (const stream of streams) {
+        for (const event of await readAllOf(store, stream)) {
+          searched += 1;
+          findings += findNeedles(JSON.stringify([event.data, event.metadata]), target.needles, ['plaintext', 'sha256']);
+        }
+      }
+      return passedOrFailed(searched, findings, 'the immutable log keeps ciphertext and keyed hashes, not searched for the keyed hashes');
+    },
+  };
+}
+
+export function artifactOutputsCheck(store: EventStore, keys: KeyStore): ErasureCheck {
+  return {
+    path: 'artifacts',
+    async run(target) {
+      const derived = new Set(target.artifactIds);
+      let searched = 0;
+      let findings = 0;
+      for (const artifactId of await subjectArtifactIds(keys, target)) {
+        const record = await readArtifact(store, artifactId);
+        if (!record.generated) continue;
+        searched += 1;
+        const output = await openOutput(keys, target.ref, artifactId, record.generated.output);
+        if (output === undefined) continue;
+        if (derived.has(artifactId)) findings += 1;
+        else findings += findNeedles(JSON.stringify(output), target.needles);
+      }
+      return passedOrFailed(searched, findings);
+    },
+  };
+}
+
+export function ledgerChecks(store: EventStore, keys: KeyStore): ErasureCheck[] {
+  return [keysCheck(keys), eventLogCheck(store, keys), artifactOutputsCheck(store, keys)];
+}
