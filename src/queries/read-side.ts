@@ -3,7 +3,9 @@
 // (personal fields are opened in memory only) and a tokenizer (recall packs
 // to a token budget with the same tokenizer consolidation counts with).
 import type { Kysely } from 'kysely';
+import { readArtifact } from '../commands/consolidation/artifact-stream.js';
 import type { SubjectRepository } from '../commands/subject/subject-repository.js';
+import { subjectStreamName } from '../domain/events/stream-names.js';
 import type { CountTokens } from '../domain/consolidation/cold-tier.js';
 import { comparePositions, formatPosition, parsePosition, type EventStore, type Position } from '../infrastructure/event-store/port.js';
 import type { KeyStore } from '../infrastructure/key-store/port.js';
@@ -95,4 +97,11 @@ export async function catchUpWith(read: Pick<ReadSide, 'eventStore' | 'projectio
     if (Date.now() - started > waitMs) throw new ProjectionsBehind(formatPosition(target), waitMs);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** The streams a query about an artifact depends on: the artifact's own and its subject's (when it is this tenant's). */
+export async function artifactStreams(store: EventStore, tenant: string, artifactId: string): Promise<string[]> {
+  const record = await readArtifact(store, artifactId);
+  const manifest = record.generated?.manifest ?? record.generationFailed?.manifest;
+  return [record.stream, ...(manifest && manifest.tenant === tenant ? [subjectStreamName(manifest.tenant, manifest.subject)] : [])];
 }

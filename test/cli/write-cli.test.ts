@@ -35,7 +35,7 @@ describe('memledger CLI, write side', () => {
     expect(results.map((r) => r.sequence).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     const recorded = (await events('race')).filter((e) => e.type === 'MemoryRecorded');
     expect(recorded.map((e) => e.data.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-  }, 180_000);
+  }, 300_000);
 
   it('a retried command with the same idempotency key returns the same memoryId and appends nothing', async () => {
     const args = ['record', '--tenant', 'acme', '--subject', 'retry', '--idempotency-key', 'k-42', '--entry', entry('notification.preference', 'sms')];
@@ -46,7 +46,7 @@ describe('memledger CLI, write side', () => {
     expect(second.code, second.stderr).toBe(0);
     expect(JSON.parse(second.stdout).memoryId).toBe(JSON.parse(first.stdout).memoryId);
     expect(await events('retry')).toEqual(before);
-  }, 60_000);
+  }, 300_000);
 
   it('bad entries exit 2 with a JSON error naming the field, and the stream is unchanged', async () => {
     await runCli(['record', '--tenant', 'acme', '--subject', 'bad', '--entry', entry('a.b', 'ok')], env);
@@ -70,7 +70,7 @@ describe('memledger CLI, write side', () => {
     expect(badTenant.code).toBe(2);
     expect(JSON.parse(badTenant.stderr).field).toBe('tenant');
     expect(await events('bad')).toEqual(before);
-  }, 120_000);
+  }, 300_000);
 
   it('import validates every line first (exit 2 naming the line), then appends in batches; a re-run appends nothing', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'memledger-import-'));
@@ -87,7 +87,7 @@ describe('memledger CLI, write side', () => {
     const again = await runCli(['import', '--tenant', 'acme', '--subject', 'imp', '--file', join(dir, 'good.jsonl')], env);
     expect(JSON.parse(again.stdout)).toMatchObject({ alreadyImported: 30, batches: 0 });
     expect((await events('imp')).length).toBe(30);
-  }, 120_000);
+  }, 300_000);
 
   it('after forget, the forgotten plaintext is in no event, no key-store row and no CLI output', async () => {
     const phone = '+1-555-0199-7734';
@@ -114,7 +114,7 @@ describe('memledger CLI, write side', () => {
     expect(after.map((e) => e.type)).toContain('MemoryForgotten');
     expect(await databaseContains(phone)).toBe(false);
     expect(await databaseContains(phone.replace(/\D/g, ''))).toBe(false);
-  }, 120_000);
+  }, 300_000);
 });
 
 /** Scans every text-castable column of every user table for the needle. */

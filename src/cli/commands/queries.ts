@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
+import { subjectStreamName } from '../../domain/events/stream-names.js';
 import { requireId } from '../../domain/values/ids.js';
 import { parseInstant } from '../../domain/values/instant.js';
 import { summarizerFromEnv } from '../../infrastructure/summarizer/from-env.js';
@@ -13,7 +14,7 @@ import { asOf } from '../../queries/as-of.js';
 import { assess } from '../../queries/assess/assess.js';
 import { lineage } from '../../queries/lineage/lineage.js';
 import { toProvJson } from '../../queries/lineage/prov-json.js';
-import { catchUp, openReadSide, type OpenReadSide } from '../../queries/read-side.js';
+import { artifactStreams, catchUp, catchUpWith, openReadSide, type OpenReadSide } from '../../queries/read-side.js';
 import { recall } from '../../queries/recall/recall.js';
 import { requireRecallRequest, type RecallInput } from '../../queries/recall/request.js';
 import { replay } from '../../queries/replay/replay.js';
@@ -23,13 +24,20 @@ import { verify } from '../../queries/verify/verify.js';
 import { EXIT, printError } from '../output.js';
 import { contextOf, run } from '../session.js';
 
+interface ReadOptions<T> {
+  readonly tokenizer?: boolean;
+  /** The streams the answer must reflect (read your own writes); absent: the log's stable head. */
+  readonly streams?: (read: OpenReadSide, input: T) => Promise<readonly string[]> | readonly string[];
+}
+
 /** Validates first (bad input opens nothing), then opens the read side, catches the projections up and answers. */
-function withReadSide<T>(validate: () => T, answer: (read: OpenReadSide, input: T) => Promise<unknown>, options: { tokenizer?: boolean } = {}): Promise<void> {
+function withReadSide<T>(validate: () => T, answer: (read: OpenReadSide, input: T) => Promise<unknown>, options: ReadOptions<T> = {}): Promise<void> {
   return run(async (ledger) => {
     const input = validate();
     const read = await openReadSide(await ledger(), { tokenizer: options.tokenizer ?? false });
     try {
-      await catchUp(read);
+      if (options.streams) await catchUpWith(read, await options.streams(read, input));
+      else await catchUp(read);
       return await answer(read, input);
     } finally {
       await read.close();
@@ -97,7 +105,7 @@ export function registerQueryCommands(program: Command): void {
           return request;
         },
         (read, request) => recall(read, request),
-        { tokenizer: true },
+        { tokenizer: true, streams: (_read, request) => [subjectStreamName(request.tenant, request.subject)] },
       ),
     );
 
@@ -108,6 +116,7 @@ export function registerQueryCommands(program: Command): void {
       withReadSide(
         () => timeQuery(o, o.systemTime),
         (read, query) => asOf(read, query),
+        { streams: (_read, query) => [subjectStreamName(query.tenant, query.subject)] },
       ),
     );
 
@@ -138,13 +147,15 @@ export function registerQueryCommands(program: Command): void {
           const graph = await lineage(read, o.tenant, o.artifact);
           return o.format === 'prov-json' ? toProvJson(graph) : graph;
         },
+        { streams: (read) => artifactStreams(read.eventStore, o.tenant, o.artifact) },
       ),
     );
 
   subject(program.command('stale').description('the subject\'s STALE artifacts and the events that made them so')).action((o) =>
     withReadSide(
       () => contextOf(o),
-      (read) => staleSet(read, o.tenant, o.subject),
+      (read, context) => staleSet(read, context.tenant, context.subject),
+      { streams: (_read, context) => [subjectStreamName(context.tenant, context.subject)] },
     ),
   );
 
@@ -171,6 +182,7 @@ export function registerQueryCommands(program: Command): void {
             contract: { promptVersion: summarizer.promptVersion, modelSnapshot: summarizer.modelSnapshot },
           });
         },
+        { streams: (read) => artifactStreams(read.eventStore, o.tenant, o.artifact) },
       ),
     );
 
