@@ -10,7 +10,8 @@ let reader: string;
 let auditor: string;
 
 beforeAll(async () => {
-  t = await startTestService('api_consolidation', { env: { MEMLEDGER_SHADOW_TENANTS: 'shadowco' } });
+  // No worker: these tests decide when a subject is consolidated (a worker would republish after a retraction).
+  t = await startTestService('api_consolidation', { env: { MEMLEDGER_SHADOW_TENANTS: 'shadowco' }, config: { consolidationWorkers: 0 } });
   [writer, reader, auditor] = await Promise.all([t.key('acme', 'writer'), t.key('acme', 'reader'), t.key('acme', 'auditor')]);
 });
 afterAll(async () => {

@@ -18,7 +18,7 @@ let writer: string;
 let reader: string;
 
 beforeAll(async () => {
-  t = await startTestService('api_operations');
+  t = await startTestService('api_operations', { config: { consolidationWorkers: 0 } });
   [writer, reader] = await Promise.all([t.key('acme', 'writer'), t.key('acme', 'reader')]);
 });
 afterAll(async () => {
@@ -113,6 +113,24 @@ describe('metrics', () => {
       expect(sample(body, 'memledger_consolidation_outcomes_total', { outcome: 'gate_failed', reason: 'missing_fact' })).toBe(1);
       expect(sample(body, 'memledger_consolidation_outcomes_total', { outcome: 'rejected', reason: 'epoch_changed' })).toBe(1);
     });
+  });
+});
+
+describe('background work', () => {
+  it("the service's consolidation worker publishes a summary for a due subject without being asked", async () => {
+    const busy = await startTestService('api_worker', { config: { consolidationWorkers: 1, consolidationThreshold: 2, consolidationPollMs: 100 } });
+    try {
+      const [w, r] = await Promise.all([busy.key('acme', 'writer'), busy.key('acme', 'reader')]);
+      for (const text of ['sms', 'post']) expect((await busy.request('POST', '/v1/subjects/due1/memories', { key: w, body: entry(text, { key: `channel.${text}` }) })).status).toBe(201);
+      let answer = await busy.request('GET', '/v1/subjects/due1/recall', { key: r });
+      for (let i = 0; i < 200 && answer.body.source !== 'summary'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        answer = await busy.request('GET', '/v1/subjects/due1/recall', { key: r });
+      }
+      expect(answer.body).toMatchObject({ source: 'summary', reason: 'summary_current', alias: { coversThrough: 2 } });
+    } finally {
+      await busy.close();
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { InvalidInput } from '../../src/domain/validation/invalid-input.js';
 import { asOf } from '../../src/queries/as-of.js';
 import { replay } from '../../src/queries/replay/replay.js';
 import { generateHistory, type HistoryCounts } from './support/history.js';
-import { openReadWorld, random, type ReadWorld } from './support/read-world.js';
+import { ctx, openReadWorld, random, type ReadWorld } from './support/read-world.js';
 
 const SUBJECTS = ['u-1', 'u-2', 'u-3', 'u-4'];
 const PAIRS = 520;
@@ -18,7 +18,7 @@ let counts: HistoryCounts;
 beforeAll(async () => {
   world = await openReadWorld('queries_asof');
   counts = await generateHistory(world, SUBJECTS, 45, 20260710, { forgetLastSubject: true });
-  await world.catchUp();
+  await world.catchUp(...SUBJECTS.map((s) => ctx(s)));
 }, 240_000);
 afterAll(async () => world?.close());
 

@@ -32,7 +32,7 @@ async function published(subject: string, entries: Array<Record<string, unknown>
 }
 
 async function assessed(artifactId: string, extra: { tenant?: string; subject?: string; contract?: Record<string, string> } = {}) {
-  await world.catchUp();
+  await world.catchUpArtifact(extra.tenant ?? 'acme', artifactId);
   return assess(world.read, { tenant: extra.tenant ?? 'acme', artifactId, ...(extra.subject ? { subject: extra.subject } : {}), ...(extra.contract ? { contract: extra.contract } : {}) });
 }
 

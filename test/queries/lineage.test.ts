@@ -33,7 +33,7 @@ beforeAll(async () => {
   const two = ok(await runConsolidation(world.t.ledger, services, c));
   if (two.status !== 'switched') throw new Error(`second consolidation: ${two.status}`);
   second = two.prepare.artifactId;
-  await world.catchUp();
+  await world.catchUp(ctx('l-1'));
 }, 120_000);
 afterAll(async () => world?.close());
 
@@ -73,7 +73,7 @@ describe('lineage', () => {
   it('marks STALE through the parent chain and names the invalidating event', async () => {
     const retracted = firstInputs[1]!;
     const result = ok(await retractMemory(world.t.ledger, ctx('l-1'), retracted, 'wrong city'));
-    await world.catchUp();
+    await world.catchUp(ctx('l-1'));
     const graph = await lineage(world.read, 'acme', second);
     expect(graph.stale).toBe(true);
     for (const a of graph.artifacts) {

@@ -46,7 +46,7 @@ beforeAll(async () => {
     if (i < 4) ok(await runConsolidation(world.t.ledger, services, ctx(`v-${i}`)));
     if (i === 3) ok(await retractMemory(world.t.ledger, ctx('v-3'), ids[1]!, 'moved'));
   }
-  await world.catchUp();
+  await world.catchUp(...[0, 1, 2, 3, 4].map((i) => ctx(`v-${i}`)));
 }, 120_000);
 afterAll(async () => world?.close());
 
@@ -77,7 +77,7 @@ describe('verify', () => {
       ...o,
       claims: [...o.claims, { key: 'refund.approved', scopes: {}, value: { type: 'boolean', value: true }, polarity: 'affirmed', derivedFrom: [ids[0]!] }],
     }));
-    await world.catchUp();
+    await world.catchUp(ctx('f-1', 'bad-facts'));
     expect((await recall(world.read, { tenant: 'bad-facts', subject: 'f-1' })).alias?.artifactId).toBe(artifactId);
     const report = await verify(world.read, services, { tenant: 'bad-facts' });
     expect(report.passed).toBe(false);
@@ -91,7 +91,7 @@ describe('verify', () => {
     const run = ok(await runConsolidation(world.t.ledger, services, ctx('s-1', 'bad-stale')));
     if (run.status !== 'switched') throw new Error(run.status);
     ok(await retractMemory(world.t.ledger, ctx('s-1', 'bad-stale'), ids[0]!, 'withdrawn'));
-    await world.catchUp();
+    await world.catchUp(ctx('s-1', 'bad-stale'));
     expect((await verify(world.read, services, { tenant: 'bad-stale' })).passed).toBe(true);
     // The fault: the projection forgets the epoch change and the STALE mark.
     const { rows } = await sql<{ schema_name: string }>`select schema_name from projection_schemas where projection = 'memory' and state = 'active'`.execute(world.read.projections);

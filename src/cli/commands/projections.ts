@@ -21,7 +21,7 @@ import type { BatchProgress } from '../../projections/runtime/apply-loop.js';
 import { estimateTotalEvents } from '../../projections/runtime/progress.js';
 import { dropLeftovers } from '../../projections/runtime/schemas.js';
 import type { OpenLedger } from '../../runtime/open-ledger.js';
-import { EXIT, printError, printJson } from '../output.js';
+import { EXIT, printError } from '../output.js';
 import { run } from '../session.js';
 
 function batchSizeOf(value: string | undefined): number | undefined {

@@ -1,5 +1,6 @@
-// What an erasure needs from the subject stream beyond the folded state: when
-// each entry was recorded (as-of and replay are checked at those moments),
+// What an erasure and the retention sweeper need from the subject stream
+// beyond the folded state: when each entry was recorded (as-of and replay
+// are checked at those moments; TTLs count from then), when it fell due,
 // which entries a receipt already names, and the receipts themselves.
 import { decodeStoredEvent } from '../../domain/events/decode.js';
 import type { SubjectEventData } from '../../domain/events/subject-events.js';
@@ -15,6 +16,8 @@ export interface StoredReceipt {
 
 export interface ErasureHistory {
   readonly recordedAt: ReadonlyMap<string, string>;
+  /** The due instant each MemoryExpired named. */
+  readonly expiredDueAt: ReadonlyMap<string, string>;
   /** Memory ids some receipt names. */
   readonly receipted: ReadonlySet<string>;
   /** True when a subject-wide receipt was issued. */
@@ -24,15 +27,17 @@ export interface ErasureHistory {
 
 export async function readErasureHistory(store: EventStore, stream: string): Promise<ErasureHistory> {
   const recordedAt = new Map<string, string>();
+  const expiredDueAt = new Map<string, string>();
   const receipted = new Set<string>();
   const receipts: StoredReceipt[] = [];
   let subjectReceipted = false;
   for (let from = 0; ; from += PAGE) {
     const page = await store.readStream(stream, { fromRevision: from, maxCount: PAGE });
     for (const stored of page) {
-      if (stored.type !== 'MemoryRecorded' && stored.type !== 'DeletionReceiptIssued') continue;
+      if (stored.type !== 'MemoryRecorded' && stored.type !== 'MemoryExpired' && stored.type !== 'DeletionReceiptIssued') continue;
       const event = decodeStoredEvent(stored);
       if (event.type === 'MemoryRecorded') recordedAt.set(event.data.memoryId, stored.recordedAt.toISOString());
+      if (event.type === 'MemoryExpired') expiredDueAt.set(event.data.memoryId, event.data.expiresAt);
       if (event.type === 'DeletionReceiptIssued') {
         for (const id of event.data.memoryIds) receipted.add(id);
         if (event.data.scope === 'subject') subjectReceipted = true;
@@ -41,5 +46,5 @@ export async function readErasureHistory(store: EventStore, stream: string): Pro
     }
     if (page.length < PAGE) break;
   }
-  return { recordedAt, receipted, subjectReceipted, receipts };
+  return { recordedAt, expiredDueAt, receipted, subjectReceipted, receipts };
 }

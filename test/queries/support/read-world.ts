@@ -1,7 +1,8 @@
 // A query test's world: a ledger on a fresh database, its read side, and a
 // clock the test moves (the decider's `now`; commit times are the store's).
 import type { CommandContext } from '../../../src/commands/ledger.js';
-import { openReadSide, type OpenReadSide, catchUp } from '../../../src/queries/read-side.js';
+import { subjectStreamName } from '../../../src/domain/events/stream-names.js';
+import { artifactStreams, catchUpWith, openReadSide, type OpenReadSide } from '../../../src/queries/read-side.js';
 import { openTestLedger, type TestLedger } from '../../support/ledger.js';
 
 export interface ReadWorld {
@@ -9,7 +10,10 @@ export interface ReadWorld {
   readonly read: OpenReadSide;
   /** The ledger's clock, moved by the test. */
   readonly clock: { now: number };
-  catchUp(): Promise<void>;
+  /** Projections caught up through the last event of each subject (read your own writes). */
+  catchUp(...subjects: CommandContext[]): Promise<void>;
+  /** The same for an artifact's stream and its subject's. */
+  catchUpArtifact(tenant: string, artifactId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -21,8 +25,11 @@ export async function openReadWorld(prefix: string, start = Date.parse('2026-07-
     t,
     read,
     clock,
-    async catchUp() {
-      await catchUp(read);
+    async catchUp(...subjects) {
+      await catchUpWith(read, subjects.map((c) => subjectStreamName(c.tenant, c.subject)));
+    },
+    async catchUpArtifact(tenant, artifactId) {
+      await catchUpWith(read, await artifactStreams(read.eventStore, tenant, artifactId));
     },
     async close() {
       await read.close();

@@ -19,12 +19,11 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { ArtifactEvent } from '../../../domain/events/artifact-events.js';
 import type { SubjectEventData } from '../../../domain/events/subject-events.js';
-import { trustRank, type TrustLevel } from '../../../domain/entry/source.js';
-import { refMatchesPattern } from '../../../domain/subject/trust.js';
 import type { ArtifactsTable, LineageEdgesTable, StaleArtifactsTable, TaintEscalationsTable } from '../tables.js';
 import { artifactFromRow, artifactSkeleton, causeAt, staleRow, type ArtifactRow, type Cause, type EdgeWithSource, type InputRef } from './artifact-rows.js';
 import { comparePoints, memoryKey, subjectKey, type EventPoint } from './event-point.js';
 import type { MemoryLedger, MemoryRef } from './memory-ledger.js';
+import { tainted, trustLowered, type Escalation } from './source-rules.js';
 
 interface ArtifactNode {
   readonly artifactId: string;
@@ -33,12 +32,6 @@ interface ArtifactNode {
   inputs: InputRef[];
   stale: { cause: Cause; via: string | null } | undefined;
   erased: boolean;
-}
-
-interface Escalation {
-  readonly refPatterns: readonly string[];
-  readonly sourceTypes: readonly string[];
-  readonly cause: Cause;
 }
 
 export interface GraphLoad {
@@ -139,13 +132,7 @@ export class ArtifactGraph {
 
   trustChanged(at: EventPoint, tenant: string, subject: string, data: SubjectEventData<'TrustChanged'>): void {
     const cause = causeAt(at, tenant, subject);
-    const hit = this.#nodesOf(this.#bySubject.get(subjectKey(tenant, subject))).filter((node) =>
-      node.inputs.some((input) => {
-        if (!input.sourceRefs.includes(data.sourceRef)) return false;
-        const before = data.previousLevel ?? (input.trust as TrustLevel | null);
-        return before !== null && trustRank(data.level) < trustRank(before);
-      }),
-    );
+    const hit = this.#nodesOf(this.#bySubject.get(subjectKey(tenant, subject))).filter((node) => node.inputs.some((input) => trustLowered(data, input)));
     this.#markAll(hit, cause, at, false);
   }
 
@@ -304,9 +291,4 @@ export class ArtifactGraph {
     if (list) list.push(escalation);
     else this.#escalations.set(key, [escalation]);
   }
-}
-
-function tainted(escalation: Escalation, input: InputRef): boolean {
-  if (input.sourceType !== null && escalation.sourceTypes.includes(input.sourceType)) return true;
-  return input.sourceRefs.some((ref) => escalation.refPatterns.some((pattern) => refMatchesPattern(ref, pattern)));
 }

@@ -3,83 +3,15 @@
 // reaches rows stored before the batch (rows of the batch were erased in
 // memory, exactly those that existed when the erasure happened).
 import type { Insertable, Kysely } from 'kysely';
-import type { ConflictsTable, MemoryProjectionDb, MemoryVersionsTable, SubjectClockTable } from '../tables.js';
+import type { MemoryProjectionDb, SubjectClockTable } from '../tables.js';
 import type { ArtifactGraph } from './artifact-graph.js';
-import { columnsOf, unnestRows, type ColumnTypes } from './bulk.js';
+import { columnsOf, unnestRows } from './bulk.js';
+import { CLOCK_TYPES, CONFLICT_TYPES, MEMORY_VERSION_TYPES } from './column-types.js';
 import { subjectKey } from './event-point.js';
 import type { MemoryLedger } from './memory-ledger.js';
 import { toRow } from './memory-version.js';
 import type { SubjectClocks } from './subject-clocks.js';
 import type { SubjectRecords } from './subject-records.js';
-
-export const MEMORY_VERSION_TYPES: ColumnTypes<Insertable<MemoryVersionsTable>> = {
-  tenant: 'text',
-  subject: 'text',
-  memory_id: 'text',
-  version: 'int4',
-  sequence: 'int4',
-  status: 'text',
-  kind: 'text',
-  key: 'text',
-  scopes: 'jsonb',
-  value_type: 'text',
-  value_hash: 'text',
-  value: 'jsonb',
-  polarity: 'text',
-  content: 'jsonb',
-  content_hash: 'text',
-  source_type: 'text',
-  source_refs: 'jsonb',
-  trust: 'text',
-  confidence: 'float8',
-  sensitivity: 'text',
-  consent_ref: 'text',
-  valid_from: 'timestamptz',
-  valid_to: 'timestamptz',
-  expires_at: 'timestamptz',
-  superseded_by: 'text',
-  tx_from: 'timestamptz',
-  tx_to: 'timestamptz',
-  tx_from_commit: 'int8',
-  tx_from_prepare: 'int8',
-  tx_to_commit: 'int8',
-  tx_to_prepare: 'int8',
-  opened_by: 'uuid',
-  opened_by_type: 'text',
-  closed_by: 'uuid',
-};
-
-const CLOCK_TYPES: ColumnTypes<Insertable<SubjectClockTable>> = {
-  tenant: 'text',
-  subject: 'text',
-  high_water_mark: 'int4',
-  input_epoch: 'int4',
-  stream_revision: 'int8',
-  forgotten: 'bool',
-  updated_tx: 'timestamptz',
-  updated_commit: 'int8',
-  updated_prepare: 'int8',
-};
-
-const CONFLICT_TYPES: ColumnTypes<Insertable<ConflictsTable>> = {
-  tenant: 'text',
-  subject: 'text',
-  conflict_id: 'text',
-  key: 'text',
-  scopes: 'jsonb',
-  memory_ids: 'jsonb',
-  status: 'text',
-  detected_at: 'timestamptz',
-  detected_tx: 'timestamptz',
-  detected_commit: 'int8',
-  detected_prepare: 'int8',
-  winner: 'text',
-  losers: 'jsonb',
-  resolved_at: 'timestamptz',
-  resolved_tx: 'timestamptz',
-  resolved_commit: 'int8',
-  resolved_prepare: 'int8',
-};
 
 export interface BatchChanges {
   readonly memories: MemoryLedger;
