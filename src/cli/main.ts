@@ -15,6 +15,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   queries: async () => (await import('./commands/queries.js')).registerQueryCommands,
   keys: async () => (await import('./commands/keys.js')).registerKeyCommands,
   serve: async () => (await import('./commands/serve.js')).registerServeCommand,
+  demo: async () => (await import('./commands/demo.js')).registerDemoCommand,
 };
 
 /** The top-level command names each module registers. */
@@ -25,7 +26,8 @@ const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
   projections: 'projections',
   recall: 'queries', 'as-of': 'queries', replay: 'queries', lineage: 'queries', stale: 'queries', assess: 'queries', verify: 'queries',
   keys: 'keys',
-  serve: 'serve', demo: 'serve',
+  serve: 'serve',
+  demo: 'demo',
 };
 
 const program = new Command('memledger')

@@ -3,6 +3,7 @@
 // verify finds a fault. Each query first catches the projections up, so the
 // CLI reads its own writes with no `projections run` in between.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConsolidation } from '../../src/commands/consolidation/run.js';
 import type { ConsolidationServices } from '../../src/commands/consolidation/services.js';
 import { recordMemory } from '../../src/commands/record.js';
 import { openLedger, type OpenLedger } from '../../src/runtime/open-ledger.js';
@@ -15,11 +16,19 @@ import { ok } from './support/read-world.js';
 
 let db: TestDatabase;
 let env: Record<string, string>;
+/** Writes go in process (the CLI's write side has its own tests); the queries run in child processes on the same database and keys. */
+let ledger: OpenLedger;
+let services: ConsolidationServices;
 beforeAll(async () => {
   db = await createTestDatabase('queries_cli');
   env = cliEnvironment(db.url);
+  ledger = await openLedger({ env });
+  services = await consolidationServices();
 });
-afterAll(async () => db?.drop());
+afterAll(async () => {
+  await ledger?.close();
+  await db?.drop();
+});
 
 async function cli(args: string[], expectCode = 0): Promise<any> {
   const run = await runCli(args, env);
@@ -33,12 +42,14 @@ const S = ['--tenant', 'acme', '--subject', 'c-1'];
 describe('memledger CLI, read side', () => {
   let artifactId: string;
 
-  it('recall reads its own writes: raw entries first, the summary once published', async () => {
-    const first = await cli(['record', ...S, '--entry', entry('notification.preference', 'sms')]);
-    await cli(['record', ...S, '--entry', entry('shipping.city', 'Hangzhou', { scopes: { project: 'shop-a' } })]);
+  it('recall reads the writes made just before it: raw entries first, the summary once published', async () => {
+    const c = { tenant: 'acme', subject: 'c-1' };
+    const first = ok(await recordMemory(ledger, c, JSON.parse(entry('notification.preference', 'sms'))));
+    ok(await recordMemory(ledger, c, JSON.parse(entry('shipping.city', 'Hangzhou', { scopes: { project: 'shop-a' } }))));
     const raw = await cli(['recall', ...S]);
     expect(raw).toMatchObject({ source: 'raw', reason: 'no_alias', items: [{ type: 'memory', key: 'notification.preference', provenance: { memoryId: first.memoryId, version: 1 } }], excluded: { out_of_scope: 1 } });
-    const run = await cli(['consolidate', 'run', ...S]);
+    const run = ok(await runConsolidation(ledger, services, c));
+    if (run.status !== 'switched') throw new Error(run.status);
     artifactId = run.prepare.artifactId;
     const summary = await cli(['recall', ...S, '--scope', 'project=shop-a', '--budget', '500']);
     expect(summary).toMatchObject({ source: 'summary', reason: 'summary_current', alias: { artifactId }, budget: { limit: 500 } });
@@ -69,17 +80,9 @@ describe('memledger CLI, read side', () => {
     const healthy = await cli(['verify', '--tenant', 'acme']);
     expect(healthy).toMatchObject({ passed: true, staleVisible: 0, rebuilt: { falseNewFactRate: 0 } });
 
-    let ledger: OpenLedger | undefined;
-    let services: ConsolidationServices;
-    try {
-      ledger = await openLedger({ env });
-      services = await consolidationServices();
-      const c = { tenant: 'bad', subject: 'b-1' };
-      const id = ok(await recordMemory(ledger, c, JSON.parse(entry('notification.preference', 'sms')))).memoryId;
-      await forceArtifact(ledger, services, c, (o) => ({ ...o, claims: [...o.claims, { key: 'notification.preference', scopes: {}, value: { type: 'text', text: 'carrier pigeon' }, polarity: 'affirmed', derivedFrom: [id] }] }));
-    } finally {
-      await ledger?.close();
-    }
+    const c = { tenant: 'bad', subject: 'b-1' };
+    const id = ok(await recordMemory(ledger, c, JSON.parse(entry('notification.preference', 'sms')))).memoryId;
+    await forceArtifact(ledger, services, c, (o) => ({ ...o, claims: [...o.claims, { key: 'notification.preference', scopes: {}, value: { type: 'text', text: 'carrier pigeon' }, polarity: 'affirmed', derivedFrom: [id] }] }));
     const failed = await cli(['verify', '--tenant', 'bad'], 3);
     expect(failed.error).toMatchObject({ error: 'verification_failed', message: expect.stringMatching(/published summaries state false new facts/) });
     expect(JSON.parse(failed.stdout)).toMatchObject({ passed: false, findings: [expect.objectContaining({ check: 'false_new_fact', statement: expect.objectContaining({ why: 'differs_from_its_sources' }) })] });

@@ -6,7 +6,7 @@
 // is applied twice.
 import { comparePositions, type EventStore, type Position, type StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { Kysely } from 'kysely';
-import { ProjectionSchemaRetired } from './errors.js';
+import { CatchUpTimeout, ProjectionSchemaRetired } from './errors.js';
 import type { ProjectionDefinition } from './projection.js';
 import { readCheckpoint, schemaRow, writeCheckpoint } from './registry.js';
 
@@ -25,6 +25,12 @@ export interface ApplyOptions {
   readonly batchSize: number;
   /** Stop once the checkpoint is at or past this position; without it, stop when a read finds nothing. */
   readonly until?: Position;
+  /**
+   * How long to wait for `until` to become readable when a read finds
+   * nothing before it (a write's position can stay hidden while older
+   * transactions run: see log-order.ts). Without it, an empty read ends the run.
+   */
+  readonly untilWaitMs?: number;
   /** Stop after about this many events (whole pages). */
   readonly maxEvents?: number;
   readonly signal?: AbortSignal;
@@ -39,6 +45,7 @@ export interface ApplyResult {
 }
 
 export const DEFAULT_BATCH_SIZE = 2000;
+const UNTIL_POLL_MS = 20;
 
 export async function applyUntil(conn: Kysely<any>, store: EventStore, definition: ProjectionDefinition, schema: string, options: ApplyOptions): Promise<ApplyResult> {
   const start = await readCheckpoint(conn, schema);
@@ -62,14 +69,24 @@ export async function applyUntil(conn: Kysely<any>, store: EventStore, definitio
   // the log is read once more with nothing open. (A short page is fine: what
   // it misses comes later in log order.)
   let overlapped = false;
+  let waitingSince: number | undefined;
   for (;;) {
     const page = await next;
     if (page.length === 0) {
-      if (!overlapped || options.signal?.aborted) break;
-      overlapped = false;
+      if (options.signal?.aborted) break;
+      if (overlapped) {
+        overlapped = false;
+        next = read(checkpoint, applied);
+        continue;
+      }
+      if (options.untilWaitMs === undefined || reached(checkpoint)) break;
+      waitingSince ??= performance.now();
+      if (performance.now() - waitingSince > options.untilWaitMs) throw new CatchUpTimeout(definition.name, options.untilWaitMs);
+      await new Promise((resolve) => setTimeout(resolve, UNTIL_POLL_MS));
       next = read(checkpoint, applied);
       continue;
     }
+    waitingSince = undefined;
     const last = page[page.length - 1]!.position;
     const seen = eventsSeen + page.length;
     const done = applied + page.length;

@@ -13,6 +13,12 @@ import { ensureActive } from './schemas.js';
 
 export interface CatchUpOptions {
   readonly batchSize?: number;
+  /**
+   * Catch up at least to here: the position of a write the caller made (an
+   * append's result), which the head of the log may not show yet while older
+   * transactions run. Default: the head of the log at the call.
+   */
+  readonly until?: Position;
   /** How long to wait for another owner to reach the head (default 60 s). */
   readonly waitMs?: number;
   readonly signal?: AbortSignal;
@@ -34,7 +40,8 @@ export interface CatchUpResult {
 const POLL_MS = 50;
 
 export async function catchUpProjection(db: Kysely<any>, store: EventStore, definition: ProjectionDefinition, options: CatchUpOptions = {}): Promise<CatchUpResult> {
-  const head = await store.headPosition();
+  const logHead = await store.headPosition();
+  const head = options.until && (!logHead || comparePositions(options.until, logHead) > 0) ? options.until : logHead;
   const started = Date.now();
   const waitMs = options.waitMs ?? 60_000;
   const format = (p: Position | undefined) => (p ? formatPosition(p) : null);
@@ -51,6 +58,7 @@ export async function catchUpProjection(db: Kysely<any>, store: EventStore, defi
         applyUntil(conn, store, definition, schema, {
           batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
           until: head,
+          untilWaitMs: waitMs,
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.onBatch ? { onBatch: options.onBatch } : {}),
         }),

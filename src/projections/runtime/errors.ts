@@ -32,7 +32,7 @@ export class RebuildInProgress extends ProjectionError {
   }
 }
 
-/** Another projector owns the projection and did not reach the head in time. */
+/** The projection did not reach the target in time (another projector owns it and lags, or the target stayed unreadable). */
 export class CatchUpTimeout extends ProjectionError {
   override readonly name = 'CatchUpTimeout';
   readonly code = 'projection_catch_up_timeout';
@@ -40,7 +40,7 @@ export class CatchUpTimeout extends ProjectionError {
     readonly projection: string,
     readonly waitedMs: number,
   ) {
-    super(`projection ${projection}: another projector owns it and did not catch up within ${waitedMs} ms`);
+    super(`projection ${projection}: did not catch up within ${waitedMs} ms (another projector owns it and lags, or the log did not show the target yet)`);
   }
 }
 

@@ -4,7 +4,7 @@
 // once no projector holds it (a projector still on it stops at its next
 // batch, seeing it retired; the schema is dropped by the next run or rebuild).
 import type { Kysely } from 'kysely';
-import { formatPosition, type EventStore } from '../../infrastructure/event-store/port.js';
+import { comparePositions, formatPosition, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
 import { applyUntil, DEFAULT_BATCH_SIZE, type BatchProgress } from './apply-loop.js';
 import { identityOf } from './definition-hash.js';
 import { RebuildInProgress } from './errors.js';
@@ -15,10 +15,14 @@ import { activate, createSchema, dropLeftovers, dropSchema } from './schemas.js'
 
 export interface RebuildOptions {
   readonly batchSize?: number;
+  /** Build at least to here before the swap (a write's position the head may not show yet); default: the head. */
+  readonly until?: Position;
   readonly signal?: AbortSignal;
   readonly onStart?: (start: { schema: string; head: string | null }) => void;
   readonly onBatch?: (progress: BatchProgress) => void | Promise<void>;
 }
+
+const UNTIL_WAIT_MS = 60_000;
 
 export interface RebuildResult {
   readonly projection: string;
@@ -50,7 +54,7 @@ export async function rebuildProjection(db: Kysely<any>, store: EventStore, defi
       const apply = (until: typeof head) =>
         applyUntil(conn, store, definition, schema, {
           batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
-          ...(until ? { until } : {}),
+          ...(until ? { until, untilWaitMs: UNTIL_WAIT_MS } : {}),
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.onBatch ? { onBatch: options.onBatch } : {}),
         });
@@ -58,7 +62,8 @@ export async function rebuildProjection(db: Kysely<any>, store: EventStore, defi
       if (options.signal?.aborted) return { result, previous: undefined, aborted: true };
       // What arrived during the rebuild, so the swap hands over a schema close to the head.
       const later = await store.headPosition();
-      if (later) result = await apply(later);
+      const target = options.until && (!later || comparePositions(options.until, later) > 0) ? options.until : later;
+      if (target) result = await apply(target);
       const previous = await activate(conn, definition.name, schema);
       return { result, previous, aborted: false };
     });

@@ -22,7 +22,7 @@ import type { SubjectCommand } from '../../../src/domain/subject/commands.js';
 import { decide } from '../../../src/domain/subject/decide.js';
 import { evolve } from '../../../src/domain/subject/evolve.js';
 import { activeEntries, initialState, type SubjectState } from '../../../src/domain/subject/state.js';
-import type { EventStore, ExpectedRevision, NewEvent } from '../../../src/infrastructure/event-store/port.js';
+import { comparePositions, type EventStore, type ExpectedRevision, type NewEvent, type Position } from '../../../src/infrastructure/event-store/port.js';
 
 export interface Append {
   readonly stream: string;
@@ -271,14 +271,22 @@ function hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** Appends a chunk, `concurrency` streams at a time (each stream's events in one atomic append). */
-export async function appendChunk(store: EventStore, appends: readonly Append[], concurrency = 4): Promise<void> {
+/**
+ * Appends a chunk, `concurrency` streams at a time (each stream's events in
+ * one atomic append). Returns the last position written: the head of the log
+ * may not show it yet while older transactions run (see log-order.ts), so
+ * tests catch up to it rather than to the head.
+ */
+export async function appendChunk(store: EventStore, appends: readonly Append[], concurrency = 4): Promise<Position | undefined> {
   let next = 0;
+  let last: Position | undefined;
   const worker = async () => {
     while (next < appends.length) {
       const append = appends[next++]!;
-      await store.append(append.stream, append.events, { expectedRevision: append.expectedRevision });
+      const { position } = await store.append(append.stream, append.events, { expectedRevision: append.expectedRevision });
+      if (!last || comparePositions(position, last) > 0) last = position;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, appends.length) }, worker));
+  return last;
 }

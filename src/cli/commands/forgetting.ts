@@ -1,0 +1,169 @@
+// Forgetting on the command line (DESIGN sections 8 and 10):
+//   forget     erase a memory, every entry recorded from a source ref, or the
+//              whole subject; prints the deletion receipt (exit 3 when its
+//              verification found the content on some read path)
+//   erasure verify   run an issued receipt's checks again (plaintexts to
+//              search for may come on stdin, one per line; never as options,
+//              which other users of the machine can see)
+//   retention set | list | remove | sweep   the tenant's retention rules,
+//              and the sweeper that archives (expires) and erases by them
+import type { Command } from 'commander';
+import { forgetMemory, forgetSourceRef, forgetSubject } from '../../commands/forget.js';
+import { sweepTenant } from '../../commands/forgetting/retention-sweep.js';
+import type { Ledger } from '../../commands/ledger.js';
+import { subjectStreamName } from '../../domain/events/stream-names.js';
+import { ANY, describeRule, parseRetentionRule } from '../../domain/retention/policy.js';
+import { MEMORY_KINDS, SENSITIVITIES } from '../../domain/entry/vocabulary.js';
+import { requireId } from '../../domain/values/ids.js';
+import { InvalidInput } from '../../domain/validation/invalid-input.js';
+import { PostgresRetentionPolicies } from '../../infrastructure/retention/postgres-retention-policies.js';
+import { readSideErasureChecks } from '../../queries/erasure/index.js';
+import { reverifyErasure } from '../../queries/erasure/verify-erasure.js';
+import { catchUpWith, openReadSide, type OpenReadSide } from '../../queries/read-side.js';
+import type { OpenLedger } from '../../runtime/open-ledger.js';
+import { oneOf, optionalInstant, readText } from '../input.js';
+import { EXIT, resultOf } from '../output.js';
+import { contextOf, run } from '../session.js';
+
+/** The read side, for the checks: recall packs with the tokenizer, so it is loaded. */
+async function withChecks<T>(ledger: OpenLedger, work: (read: OpenReadSide, options: { checks: ReturnType<typeof readSideErasureChecks>; beforeVerify: (streams: string[]) => () => Promise<void> }) => Promise<T>): Promise<T> {
+  const read = await openReadSide(ledger, { tokenizer: true });
+  try {
+    return await work(read, { checks: readSideErasureChecks(read), beforeVerify: (streams) => async () => void (await catchUpWith(read, streams)) });
+  } finally {
+    await read.close();
+  }
+}
+
+function failedVerification(receipt: { verification?: { status: string } }): void {
+  if (receipt.verification?.status === 'failed') process.exitCode = EXIT.refused;
+}
+
+export function registerForgettingCommands(program: Command): void {
+  program
+    .command('forget')
+    .description('erase a memory, the entries recorded from a source ref, or (with neither) the whole subject; prints the deletion receipt')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .requiredOption('--subject <subject>', 'subject id')
+    .option('--idempotency-key <key>', 'retries with the same key append nothing new')
+    .option('--memory <id>', 'the memory to erase')
+    .option('--source-ref <ref>', 'erase every entry of the subject recorded from this source ref')
+    .option('--reason <text>', 'why (stored in clear: name no personal content)')
+    .action((o) => run(async (ledger) => {
+      const context = contextOf(o);
+      if (o.memory !== undefined && o.sourceRef !== undefined) throw new InvalidInput('source-ref', 'cannot be combined with --memory');
+      const memory = o.memory !== undefined ? requireId('memory', o.memory) : undefined;
+      const opened = await ledger();
+      const receipt = await withChecks(opened, async (_read, { checks, beforeVerify }) => {
+        const options = { checks, beforeVerify: beforeVerify([subjectStreamName(context.tenant, context.subject)]) };
+        if (memory !== undefined) return resultOf(await forgetMemory(opened, context, memory, o.reason, options));
+        if (o.sourceRef !== undefined) return resultOf(await forgetSourceRef(opened, context, o.sourceRef, o.reason, options));
+        return resultOf(await forgetSubject(opened, context, o.reason, options));
+      });
+      failedVerification(receipt);
+      return receipt;
+    }));
+
+  program
+    .command('erasure')
+    .description('erasure receipts')
+    .command('verify')
+    .description("run a deletion receipt's checks again; --plaintext-stdin: also search for the lines given on stdin")
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .requiredOption('--subject <subject>', 'subject id')
+    .requiredOption('--receipt <id>', 'the receipt id')
+    .option('--plaintext-stdin', 'read texts to search for from stdin, one per line')
+    .action((o) => run(async (ledger) => {
+      const { tenant, subject } = contextOf(o);
+      const receiptId = requireId('receipt', o.receipt);
+      const plaintexts = o.plaintextStdin ? readText('plaintext-stdin', '-').split('\n').map((l) => l.trim()).filter((l) => l !== '') : [];
+      const result = await withChecks(await ledger(), async (read, { beforeVerify }) => {
+        await beforeVerify([subjectStreamName(tenant, subject)])();
+        return reverifyErasure(read, { tenant, subject, receiptId, plaintexts });
+      });
+      failedVerification(result);
+      return result;
+    }));
+
+  registerRetentionCommands(program);
+}
+
+function registerRetentionCommands(program: Command): void {
+  const retention = program.command('retention').description("the tenant's retention rules: default TTLs by kind and sensitivity, and how long expired entries stay archived");
+  const policies = async (ledger: () => Promise<OpenLedger>) => new PostgresRetentionPolicies((await ledger()).databaseUrl);
+  const tenantOf = (o: { tenant?: string }) => requireId('tenant', o.tenant);
+
+  retention
+    .command('set')
+    .description('add or replace the rule for a kind and sensitivity (* for any)')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .option('--kind <kind>', `${MEMORY_KINDS.join(' | ')} | *`, ANY)
+    .option('--sensitivity <level>', `${SENSITIVITIES.join(' | ')} | *`, ANY)
+    .option('--ttl <duration>', 'default TTL from when an entry is recorded, ISO 8601 (e.g. P30D)')
+    .option('--archive-for <duration>', 'how long an expired entry stays archived before it is erased (PT0S: erased as it expires; absent: kept archived)')
+    .action((o) => run(async (ledger) => {
+      const tenant = tenantOf(o);
+      const parsed = parseRetentionRule({ kind: o.kind, sensitivity: o.sensitivity, ...(o.ttl !== undefined ? { ttl: o.ttl } : {}), ...(o.archiveFor !== undefined ? { archiveFor: o.archiveFor } : {}) });
+      if (!parsed.ok) throw new InvalidInput(parsed.error.field.replace(/^rule\./, '').replace('archiveFor', 'archive-for'), parsed.error.reason);
+      const store = await policies(ledger);
+      try {
+        await store.put(tenant, parsed.value, 'cli');
+        return { tenant, rules: (await store.rules(tenant)).map(describeRule) };
+      } finally {
+        await store.close();
+      }
+    }));
+
+  retention
+    .command('list')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .action((o) => run(async (ledger) => {
+      const tenant = tenantOf(o);
+      const store = await policies(ledger);
+      try {
+        return { tenant, rules: (await store.rules(tenant)).map(describeRule) };
+      } finally {
+        await store.close();
+      }
+    }));
+
+  retention
+    .command('remove')
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .option('--kind <kind>', `${MEMORY_KINDS.join(' | ')} | *`, ANY)
+    .option('--sensitivity <level>', `${SENSITIVITIES.join(' | ')} | *`, ANY)
+    .action((o) => run(async (ledger) => {
+      const tenant = tenantOf(o);
+      const kind = oneOf('kind', [...MEMORY_KINDS, ANY], o.kind);
+      const sensitivity = oneOf('sensitivity', [...SENSITIVITIES, ANY], o.sensitivity);
+      const store = await policies(ledger);
+      try {
+        return { tenant, removed: await store.remove(tenant, kind, sensitivity) };
+      } finally {
+        await store.close();
+      }
+    }));
+
+  retention
+    .command('sweep')
+    .description("archive (expire) what is due by the tenant's rules, and erase what stayed archived long enough")
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .option('--subject <subject>', 'only this subject (default: every subject of the tenant)')
+    .option('--now <instant>', 'the sweep time (default: now)')
+    .action((o) => run(async (ledger) => {
+      const tenant = tenantOf(o);
+      const subjects = o.subject !== undefined ? [requireId('subject', o.subject)] : undefined;
+      const now = optionalInstant('now', o.now);
+      const opened: Ledger & OpenLedger = await ledger();
+      const store = new PostgresRetentionPolicies(opened.databaseUrl);
+      try {
+        const swept = await withChecks(opened, (_read, { checks, beforeVerify }) =>
+          sweepTenant(opened, store, tenant, now, { checks, ...(subjects ? { subjects } : {}), beforeVerify: beforeVerify(subjects ? subjects.map((s) => subjectStreamName(tenant, s)) : []) }),
+        );
+        for (const s of swept) if (s.erased) failedVerification(s.erased);
+        return { tenant, subjects: swept };
+      } finally {
+        await store.close();
+      }
+    }));
+}
