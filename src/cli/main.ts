@@ -20,7 +20,8 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
 
 /** The top-level command names each module registers. */
 const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
-  record: 'write', import: 'write', supersede: 'write', retract: 'write', conflicts: 'write', trust: 'write', taint: 'write', expire: 'write', forget: 'write',
+  record: 'write', import: 'write', supersede: 'write', retract: 'write', conflicts: 'write', trust: 'write', taint: 'write', expire: 'write',
+  forget: 'forgetting', erasure: 'forgetting', retention: 'forgetting',
   events: 'read',
   consolidate: 'consolidate',
   projections: 'projections',

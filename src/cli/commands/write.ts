@@ -1,10 +1,9 @@
 // The write commands of DESIGN section 10: record, import, supersede,
-// retract, conflicts, trust, taint, expire, forget.
+// retract, conflicts, trust, taint, expire (forget: see forgetting.ts).
 import { createHash } from 'node:crypto';
 import type { Command } from 'commander';
 import { importEntries, validateImportLines } from '../../commands/import.js';
 import { changeTrust, escalateTaintPolicy, expireMemories, resolveConflict, retractMemory } from '../../commands/lifecycle.js';
-import { forgetMemory, forgetSubject } from '../../commands/forget.js';
 import { recordMemory, supersedeMemory } from '../../commands/record.js';
 import { SOURCE_TYPES, TRUST_LEVELS } from '../../domain/entry/source.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
@@ -86,15 +85,6 @@ export function registerWriteCommands(program: Command): void {
     .action((o) => run(async (ledger) => {
       const context = contextOf(o);
       return resultOf(await expireMemories(await ledger(), context, optionalInstant('now', o.now)));
-    }));
-
-  subjectOptions(program.command('forget').description('erase a memory (or, without --memory, the whole subject) and print the deletion receipt'))
-    .option('--memory <id>', 'the memory to erase')
-    .option('--reason <text>', 'why')
-    .action((o) => run(async (ledger) => {
-      const context = contextOf(o);
-      if (o.memory !== undefined) return resultOf(await forgetMemory(await ledger(), context, requireId('memory', o.memory), o.reason));
-      return resultOf(await forgetSubject(await ledger(), context, o.reason));
     }));
 
   program
