@@ -16,6 +16,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   keys: async () => (await import('./commands/keys.js')).registerKeyCommands,
   serve: async () => (await import('./commands/serve.js')).registerServeCommand,
   demo: async () => (await import('./commands/demo.js')).registerDemoCommand,
+  forgetting: async () => (await import('./commands/forgetting.js')).registerForgettingCommands,
 };
 
 /** The top-level command names each module registers. */

@@ -8,6 +8,7 @@ import { openPostgresEventStore } from '../../src/infrastructure/event-store/pos
 import { formatPosition } from '../../src/infrastructure/event-store/port.js';
 import { CLI, cliEnvironment, runCli } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { logShows } from './support/log-horizon.js';
 import { appendChunk, Workload } from './support/workload.js';
 
 describe('memledger projections', () => {
@@ -20,7 +21,7 @@ describe('memledger projections', () => {
     database = await createTestDatabase('proj_cli');
     store = await openPostgresEventStore(database.url);
     env = cliEnvironment(database.url);
-    await appendChunk(store, workload.chunk(1500));
+    await logShows(store, (await appendChunk(store, workload.chunk(1500)))!);
   });
   afterAll(async () => {
     await store?.close();
@@ -34,7 +35,7 @@ describe('memledger projections', () => {
     const [caughtUp] = JSON.parse(run.stdout);
     expect(caughtUp).toMatchObject({ projection: 'memory', version: 1, applied: workload.count, checkpoint: head, head, appliedBy: 'this process' });
 
-    await appendChunk(store, workload.chunk(100));
+    await logShows(store, (await appendChunk(store, workload.chunk(100)))!);
     const status = await runCli(['projections', 'status'], env);
     expect(status.code, status.stderr).toBe(0);
     const [memory] = JSON.parse(status.stdout);

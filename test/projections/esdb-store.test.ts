@@ -7,7 +7,7 @@
 // say where and when each store wrote the log (positions, commit times).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEsdbEventStore } from '../../src/infrastructure/event-store/esdb/esdb-event-store.js';
-import type { EventStore } from '../../src/infrastructure/event-store/port.js';
+import type { EventStore, Position } from '../../src/infrastructure/event-store/port.js';
 import { openProjectionDatabase, type ProjectionDatabase } from '../../src/projections/database.js';
 import { memoryProjection } from '../../src/projections/memory/definition.js';
 import { catchUpProjection } from '../../src/projections/runtime/catch-up.js';
@@ -42,15 +42,16 @@ describe('the memory projection on the EventStoreDB adapter', () => {
 
   it('builds the rows the PostgreSQL store builds from the same appends, incrementally and rebuilt', async () => {
     const workload = new Workload({ subjects: 25, seed: 77 });
+    let last: Position | undefined;
     for (let round = 0; round < 4; round++) {
       const appends = workload.chunk(600);
       // One append at a time, so both logs hold the same order.
       await appendChunk(esdb, appends, 1);
-      await appendChunk(world.store, appends, 1);
+      last = await appendChunk(world.store, appends, 1);
       await catchUpProjection(projections.db, esdb, memoryProjection, { batchSize: 170 });
     }
     const fromEsdb = await catchUpProjection(projections.db, esdb, memoryProjection, { batchSize: 170 });
-    const fromPostgres = await catchUpProjection(world.db, world.store, memoryProjection, { batchSize: 1000 });
+    const fromPostgres = await catchUpProjection(world.db, world.store, memoryProjection, { batchSize: 1000, until: last! });
     expect(fromEsdb.eventsSeen).toBe(workload.count);
     const esdbRows = await digestSchema(projections.db, fromEsdb.schema, { exclude: LOG_PLACE_COLUMNS });
     expect(esdbRows.memory_versions!.rows).toBeGreaterThan(1000);

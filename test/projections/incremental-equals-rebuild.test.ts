@@ -5,6 +5,7 @@
 // and resolutions, trust and taint changes, expiries, erasures of memories
 // and subjects, consolidations with parents several levels deep).
 import { sql } from 'kysely';
+import type { Position } from '../../src/infrastructure/event-store/port.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryProjection } from '../../src/projections/memory/definition.js';
 import { applyUntil } from '../../src/projections/runtime/apply-loop.js';
@@ -24,6 +25,7 @@ describe('the memory projection, incremental vs rebuilt', () => {
   let schema: string;
   let incremental: Digest;
   let runs = 0;
+  let last: Position | undefined;
 
   beforeAll(async () => {
     world = await openProjectionWorld('proj_equal');
@@ -31,7 +33,7 @@ describe('the memory projection, incremental vs rebuilt', () => {
     schema = (await ensureActive(world.db, memoryProjection)).schema_name;
     const rand = random(7);
     while (workload.count < TOTAL_EVENTS) {
-      await appendChunk(world.store, workload.chunk(2000 + rand(4000)));
+      last = (await appendChunk(world.store, workload.chunk(2000 + rand(4000)))) ?? last;
       for (let k = 1 + rand(3); k > 0; k--) {
         const batchSize = 20 + rand(1500);
         const owned = await tryOwn(world.db, schema, (conn) => applyUntil(conn, world.store, memoryProjection, schema, { batchSize, maxEvents: 100 + rand(3000) }));
@@ -39,7 +41,7 @@ describe('the memory projection, incremental vs rebuilt', () => {
         runs += 1;
       }
     }
-    await catchUpProjection(world.db, world.store, memoryProjection, { batchSize: 700 });
+    await catchUpProjection(world.db, world.store, memoryProjection, { batchSize: 700, until: last! });
     incremental = await digestSchema(world.db, schema);
   }, 180_000);
 
@@ -120,7 +122,7 @@ describe('the memory projection, incremental vs rebuilt', () => {
   });
 
   it('rebuilds from position 0 into a new schema with the very same rows', async () => {
-    const rebuilt = await rebuildProjection(world.db, world.store, memoryProjection, { batchSize: 5000 });
+    const rebuilt = await rebuildProjection(world.db, world.store, memoryProjection, { batchSize: 5000, until: last! });
     expect(rebuilt.schema).not.toBe(schema);
     expect(rebuilt.events).toBe(workload.count);
     const digest = await digestSchema(world.db, rebuilt.schema);

@@ -15,9 +15,11 @@ import { forgetMemory } from '../../src/commands/forget.js';
 import { retractMemory } from '../../src/commands/lifecycle.js';
 import { recordMemory, type RecordResult } from '../../src/commands/record.js';
 import type { CommandOutcome } from '../../src/commands/subject/execute.js';
-import { catchUpProjections, openProjectionDatabase, readActive, type MemoryProjectionDb, type ProjectionDatabase } from '../../src/projections/index.js';
+import { subjectStreamName } from '../../src/domain/events/stream-names.js';
+import { openProjectionDatabase, readActive, type MemoryProjectionDb, type ProjectionDatabase } from '../../src/projections/index.js';
 import { believedAt } from '../../src/projections/memory/as-of.js';
 import { openTestLedger, type TestLedger } from '../support/ledger.js';
+import { catchUpWith } from './support/log-horizon.js';
 
 const TENANT = 'acme';
 const ms = (iso: string) => new Date(iso);
@@ -49,8 +51,9 @@ describe('memory_versions, bitemporal', () => {
     return ok(await recordMemory(test.ledger, { tenant: TENANT, subject }, { kind: 'profile', source: { type: 'user_assertion', refs: ['msg://thread-1/turn-1'] }, ...entry }));
   };
 
+  const catchUp = (subject: string) => catchUpWith(test.ledger.eventStore, projections.db, [subjectStreamName(TENANT, subject)]);
   const believed = async (subject: string, key: string, systemTime: Date, validTime: string) => {
-    await catchUpProjections(test.ledger.eventStore, projections.db);
+    await catchUp(subject);
     return readActive(projections.db, 'memory', (tables: Kysely<MemoryProjectionDb>) => believedAt(tables, { tenant: TENANT, subject, key, systemTime, validTime: ms(validTime) }));
   };
   const memoryIds = (rows: { memory_id: string }[]) => rows.map((r) => r.memory_id);
@@ -118,7 +121,7 @@ describe('memory_versions, bitemporal', () => {
     await tick();
     const retracted = ok(await retractMemory(test.ledger, { tenant: TENANT, subject: 'u-city' }, city.memoryId, 'the user said it was a typo'));
     expect(retracted.recordedAt).not.toBeNull();
-    await catchUpProjections(test.ledger.eventStore, projections.db);
+    await catchUp('u-city');
     const versions = await readActive(projections.db, 'memory', (tables: Kysely<MemoryProjectionDb>) =>
       tables.selectFrom('memory_versions').selectAll().where('memory_id', '=', city.memoryId).orderBy('version').execute(),
     );
@@ -133,10 +136,10 @@ describe('memory_versions, bitemporal', () => {
     const first = await record('u-forget', '2026-05-01T00:00:00Z', { key: 'contact.phone', value: { type: 'text', text: '+86-138-1111-2222' }, content: 'call me on my mobile' });
     const second = await record('u-forget', '2026-05-02T00:00:00Z', { key: 'contact.phone', value: { type: 'text', text: '+86-139-3333-4444' } });
     expect(second.supersedes).toEqual([first.memoryId]);
-    await catchUpProjections(test.ledger.eventStore, projections.db); // the first versions are stored before the erasure
+    await catchUp('u-forget'); // the first versions are stored before the erasure
     now = new Date('2026-05-03T00:00:00Z');
     ok(await forgetMemory(test.ledger, { tenant: TENANT, subject: 'u-forget' }, first.memoryId, 'user request'));
-    await catchUpProjections(test.ledger.eventStore, projections.db);
+    await catchUp('u-forget');
     const rows = await readActive(projections.db, 'memory', (tables: Kysely<MemoryProjectionDb>) =>
       tables.selectFrom('memory_versions').selectAll().where('subject', '=', 'u-forget').orderBy('memory_id').orderBy('version').execute(),
     );

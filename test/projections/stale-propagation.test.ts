@@ -16,10 +16,11 @@ import { inputRoot } from '../../src/domain/canonical/input-root.js';
 import { encodeEvent } from '../../src/domain/events/decode.js';
 import type { Manifest } from '../../src/domain/events/manifest.js';
 import { artifactStreamName, subjectStreamName } from '../../src/domain/events/stream-names.js';
-import { catchUpProjections, memoryProjection, openProjectionDatabase, readActive, rebuildProjection, type MemoryProjectionDb, type ProjectionDatabase } from '../../src/projections/index.js';
+import { memoryProjection, openProjectionDatabase, readActive, rebuildProjection, type MemoryProjectionDb, type ProjectionDatabase } from '../../src/projections/index.js';
 import { activeSchema } from '../../src/projections/runtime/registry.js';
 import { openTestLedger, type TestLedger } from '../support/ledger.js';
 import { digestSchema } from './support/digest.js';
+import { catchUpWith, lastPositionOf } from './support/log-horizon.js';
 
 const TENANT = 'acme';
 const hex = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -39,6 +40,7 @@ describe('STALE propagation through lineage', () => {
 
   const context = (subject: string) => ({ tenant: TENANT, subject });
   async function record(subject: string, key: string, text: string): Promise<string> {
+    written.add(subjectStreamName(TENANT, subject));
     const outcome = await recordMemory(test.ledger, context(subject), { kind: 'semantic', key, value: { type: 'text', text }, source: { type: 'user_assertion', refs: [`msg://${subject}/${key}`] } });
     if (!outcome.ok) throw new Error(outcome.rejection.message);
     return outcome.result.memoryId;
@@ -75,6 +77,7 @@ describe('STALE propagation through lineage', () => {
       encodeEvent({ type: 'ArtifactGenerated', data: { artifactId: m.artifactId, manifest: m, output: { alg: 'A256GCM', keyId: 'k-1', iv: 'AAAAAAAAAAAAAAAA', ct: Buffer.from(m.artifactId).toString('base64') }, outputHash: hex(m.artifactId), generatedAt: now } }),
       encodeEvent({ type: 'GatePassed', data: { artifactId: m.artifactId, mustPreserveCount: m.inputs.length, checkedAt: now } }),
     ];
+    written.add(artifactStreamName(m.artifactId));
     await test.ledger.eventStore.append(
       artifactStreamName(m.artifactId),
       events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: { schemaVersion: e.schemaVersion } })),
@@ -88,7 +91,9 @@ describe('STALE propagation through lineage', () => {
   const tables = <T>(read: (t: Kysely<MemoryProjectionDb>) => Promise<T>) => readActive(projections.db, 'memory', read);
   const staleRows = () => tables((t) => t.selectFrom('stale_artifacts').selectAll().orderBy('artifact_id').execute());
   const artifact = (id: string) => tables((t) => t.selectFrom('artifacts').selectAll().where('artifact_id', '=', id).executeTakeFirstOrThrow());
-  const catchUp = () => catchUpProjections(test.ledger.eventStore, projections.db);
+  /** Every stream this file writes: the projections must show all of them. */
+  const written = new Set<string>();
+  const catchUp = () => catchUpWith(test.ledger.eventStore, projections.db, [...written]);
 
   it('marks a summary, the summary built on it and the one built on that STALE when a raw entry under the first is retracted', async () => {
     const m1 = await record('u-1', 'notification.preference', 'sms');
@@ -144,7 +149,7 @@ describe('STALE propagation through lineage', () => {
 
     // The same rows when rebuilt from position 0.
     const incremental = await digestSchema(projections.db, (await activeSchema(projections.db, 'memory'))!.schema_name);
-    const rebuilt = await rebuildProjection(projections.db, test.ledger.eventStore, memoryProjection);
+    const rebuilt = await rebuildProjection(projections.db, test.ledger.eventStore, memoryProjection, { until: (await lastPositionOf(test.ledger.eventStore, [...written]))! });
     expect(await digestSchema(projections.db, rebuilt.schema)).toEqual(incremental);
   });
 
@@ -168,7 +173,7 @@ describe('STALE propagation through lineage', () => {
       ['p-1', 'MemoryRetracted', m1, null],
     ]);
     const incremental = await digestSchema(projections.db, (await activeSchema(projections.db, 'memory'))!.schema_name);
-    const rebuilt = await rebuildProjection(projections.db, test.ledger.eventStore, memoryProjection);
+    const rebuilt = await rebuildProjection(projections.db, test.ledger.eventStore, memoryProjection, { until: (await lastPositionOf(test.ledger.eventStore, [...written]))! });
     expect(await digestSchema(projections.db, rebuilt.schema)).toEqual(incremental);
   });
 });

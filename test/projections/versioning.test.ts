@@ -3,6 +3,7 @@
 // fills a new schema from position 0 while the old one keeps serving, swaps
 // them in one transaction, and drops the old one once nothing uses it.
 import { sql, type Kysely } from 'kysely';
+import type { Position } from '../../src/infrastructure/event-store/port.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryProjection } from '../../src/projections/memory/definition.js';
 import { memoryTables } from '../../src/projections/memory/ddl.js';
@@ -19,6 +20,7 @@ import { dropLeftovers } from '../../src/projections/runtime/schemas.js';
 import { projectionStatus } from '../../src/projections/runtime/status.js';
 import { digestSchema } from './support/digest.js';
 import { openProjectionWorld, type ProjectionWorld } from './support/projection-fixture.js';
+import { logShows } from './support/log-horizon.js';
 import { appendChunk, Workload } from './support/workload.js';
 
 const v2: ProjectionDefinition = { ...memoryProjection, version: 2 };
@@ -42,12 +44,14 @@ function gate(): { wait: Promise<void>; open: () => void } {
 describe('versioned projections', () => {
   let world: ProjectionWorld;
   let workload: Workload;
+  /** The last position appended (the head of the log may lag behind it while older transactions run). */
+  let last: Position | undefined;
 
   beforeAll(async () => {
     world = await openProjectionWorld('proj_versions');
     workload = new Workload({ subjects: 30, seed: 5 });
-    await appendChunk(world.store, workload.chunk(3000));
-    await catchUpProjection(world.db, world.store, memoryProjection);
+    last = await appendChunk(world.store, workload.chunk(3000));
+    await catchUpProjection(world.db, world.store, memoryProjection, { until: last! });
   });
   afterAll(async () => world?.close());
 
@@ -84,8 +88,8 @@ describe('versioned projections', () => {
     });
     await paused.wait;
     // Mid-rebuild: the old schema is still the active one, and old code keeps it caught up with new appends.
-    await appendChunk(world.store, workload.chunk(500));
-    const during = await catchUpProjection(world.db, world.store, memoryProjection);
+    last = await appendChunk(world.store, workload.chunk(500));
+    const during = await catchUpProjection(world.db, world.store, memoryProjection, { until: last! });
     expect(during.schema).toBe(old.schema_name);
     const building = (await schemasOf(world.db, 'memory')).find((s) => s.state === 'building');
     expect(building?.version).toBe(2);
@@ -102,6 +106,7 @@ describe('versioned projections', () => {
       return { schema: schema.schema_name, rows: Number(n) };
     });
     await reading.wait;
+    await logShows(world.store, last!); // so the rebuild's last catch-up before the swap takes the 500 in
     resume.open(); // the rebuild finishes and swaps; its drop of the old schema waits for the read
     for (;;) {
       const active = await activeSchema(world.db, 'memory');
@@ -121,8 +126,8 @@ describe('versioned projections', () => {
     // The new version built the same rows from position 0; old code now refuses, new code runs.
     expect(await digestSchema(world.db, result.schema)).toEqual(beforeSwap);
     await expect(catchUpProjection(world.db, world.store, memoryProjection)).rejects.toBeInstanceOf(ProjectionRebuildRequired);
-    await appendChunk(world.store, workload.chunk(200));
-    const after = await catchUpProjection(world.db, world.store, v2);
+    last = await appendChunk(world.store, workload.chunk(200));
+    const after = await catchUpProjection(world.db, world.store, v2, { until: last! });
     expect(after).toMatchObject({ schema: result.schema, version: 2, eventsSeen: workload.count });
   });
 
@@ -134,8 +139,8 @@ describe('versioned projections', () => {
     const projector = tryOwn(world.db, old.schema_name, async (conn) => {
       holding.open();
       await released.wait;
-      await appendChunk(world.store, workload.chunk(100));
-      return applyUntil(conn, world.store, v2, old.schema_name, { batchSize: 50 });
+      const appended = (await appendChunk(world.store, workload.chunk(100)))!;
+      return applyUntil(conn, world.store, v2, old.schema_name, { batchSize: 50, until: appended, untilWaitMs: 60_000 });
     });
     await holding.wait;
     const rebuilt = await rebuildProjection(world.db, world.store, v2);

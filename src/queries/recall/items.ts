@@ -23,8 +23,8 @@ export interface MemoryProvenance {
 interface ItemBase {
   readonly text: string;
   readonly tokens: number;
-  /** 1 = highest. */
-  priority: number;
+  /** 1 = highest; 0 until the items are ordered. */
+  readonly priority: number;
 }
 
 export interface MemoryItem extends ItemBase {
@@ -81,7 +81,8 @@ export interface Opened {
 export type Tokens = (identity: string, text: string) => number;
 
 const KIND_WEIGHT: Readonly<Record<string, number>> = { constraint: 5, permission: 5, procedural: 4, semantic: 3, profile: 3, episodic: 1 };
-const OPEN_ITEM_WEIGHT = 4;
+/** Pending work ranks with procedures: an agent must not lose it. */
+export const OPEN_ITEM_WEIGHT = 4;
 
 /** What items are ordered by, highest first: kind, trust, confidence, recency. */
 export interface Rank {
@@ -174,4 +175,3 @@ export function conflictItem(conflict: { conflictId: string; key: string; scopes
   return { type: 'conflict', conflictId: conflict.conflictId, key: conflict.key, scopes, status: 'open', sides, text, tokens: count(text), priority: 0 };
 }
 
-export { OPEN_ITEM_WEIGHT };

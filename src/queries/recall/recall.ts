@@ -12,7 +12,7 @@ import { readMemoryTables } from '../memory-tables.js';
 import { openMemoryFields, type PersonalFields } from '../opened/memory-fields.js';
 import type { ReadSide } from '../read-side.js';
 import { emptyFilterCounts, filterReason, inScope, type FilterReason } from './hard-filters.js';
-import { claimItem, compareRanks, conflictItem, memoryItem, OPEN_ITEM_WEIGHT, openItemItem, rankOf, type ConflictSide, type Rank, type RecallItem, type Tokens } from './items.js';
+import { claimItem, compareRanks, conflictItem, memoryItem, OPEN_ITEM_WEIGHT, openItemItem, provenanceOf, rankOf, type ConflictSide, type Rank, type RecallItem, type Tokens } from './items.js';
 import { pack } from './packing.js';
 import { requireRecallRequest, type RecallInput } from './request.js';
 import { chooseSource, unreadableSummary, type AliasInfo, type RawReason } from './source-choice.js';
@@ -102,13 +102,12 @@ export async function recall(read: Pick<ReadSide, 'projections' | 'keyStore' | '
       const r = readable.get(memoryId);
       if (!r) return { memoryId, withheld: reasons.get(memoryId) ?? 'unreadable' };
       const { value, content } = r.fields;
-      return { memoryId, value, polarity: r.version.polarity, ...(content !== undefined ? { content } : {}), provenance: memoryItem(r.version, r.fields, () => 0).provenance };
+      return { memoryId, value, polarity: r.version.polarity, ...(content !== undefined ? { content } : {}), provenance: provenanceOf(r.version) };
     });
     return conflictItem(c, sides, read.countTokens);
   });
 
-  const ordered: RecallItem[] = [...conflictItems, ...ranked.map((r) => r.item)];
-  ordered.forEach((item, i) => (item.priority = i + 1));
+  const ordered: RecallItem[] = [...conflictItems, ...ranked.map((r) => r.item)].map((item, i) => ({ ...item, priority: i + 1 }));
   const packed = pack(
     ordered.map((item) => ({ item, tokens: item.tokens, mandatory: item.type === 'conflict' })),
     request.budget,

@@ -1,0 +1,224 @@
+// The issue's proof of forgetting: a distinctive phone number goes into a
+// subject, into a summary and into a summary built on that summary; it is
+// erased; and then it is nowhere — not in any read path's answer (through the
+// CLI, in child processes whose output is the log), not in any row of any
+// table, not in the database's files on disk (WAL and the server's log
+// included: the test runs its own durable embedded server and greps its data
+// folder), and not after the projections are rebuilt from position 0. The
+// receipt's counts match what the test counts itself.
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openOutput } from '../../src/commands/consolidation/artifact-output.js';
+import { readArtifact } from '../../src/commands/consolidation/artifact-stream.js';
+import { runConsolidation } from '../../src/commands/consolidation/run.js';
+import { recordMemory } from '../../src/commands/record.js';
+import { subjectStreamName } from '../../src/domain/events/stream-names.js';
+import { acquireEmbeddedServer, type EmbeddedServer } from '../../src/infrastructure/embedded-postgres/index.js';
+import { assess } from '../../src/queries/assess/assess.js';
+import { lineage } from '../../src/queries/lineage/lineage.js';
+import { staleSet } from '../../src/queries/stale-set.js';
+import { runCli } from '../support/cli.js';
+import { fact, manifestOf, ok, openWorld, type World } from './support.js';
+
+const PHONE = '+1 415 555 0173 ext 9';
+const CONTENT = `Text me on ${PHONE}; never after 9pm.`;
+const sha256 = (t: string) => createHash('sha256').update(t, 'utf8').digest('hex');
+/** The number in every form it could leak in, and unkeyed hashes of what was written. */
+const NEEDLES = [PHONE, '4155550173', '415 555 0173', '415-555-0173', sha256(PHONE), sha256(CONTENT)];
+/** Written in clear on purpose (a source ref): the positive control of every scan. */
+const CLEAR_REF = 'msg://proof-thread/turn-7';
+
+let dataDir: string;
+let server: EmbeddedServer;
+let world: World;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'memledger-erasure-proof-'));
+  server = await acquireEmbeddedServer({ dataDir, durable: true });
+  world = await openWorld('unused', server.url);
+}, 180_000);
+
+afterAll(async () => {
+  await world?.close();
+  await server?.release();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+}, 120_000);
+
+const hits = (text: string, needles: readonly string[]) => needles.filter((n) => text.includes(n));
+
+describe('proof of forgetting', () => {
+  it('finds the erased number in no read path, table, log or file, before and after a rebuild from position 0', async () => {
+    const c = { tenant: 'acme', subject: 'u-proof' };
+    const logs: Array<{ args: string; stdout: string; stderr: string; beforeErasure: boolean }> = [];
+    let erased = false;
+    const cli = async (args: string[], stdin?: string) => {
+      const run = await runCli([...args], world.env, stdin);
+      logs.push({ args: args.join(' '), stdout: run.stdout, stderr: run.stderr, beforeErasure: !erased });
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+      return JSON.parse(run.stdout);
+    };
+    const subject = ['--tenant', c.tenant, '--subject', c.subject];
+
+    // The number enters through the CLI (on stdin, so not even the process list shows it).
+    const phoneEntry = { ...fact('contact.phone', PHONE, { content: CONTENT }), source: { type: 'user_assertion', refs: [CLEAR_REF] } };
+    const phone = (await cli(['record', ...subject, '--entry', '-'], JSON.stringify(phoneEntry))).memoryId as string;
+    ok(await recordMemory(world.ledger, c, fact('notification.preference', 'sms')));
+    ok(await recordMemory(world.ledger, c, { kind: 'constraint', key: 'contact.calls', value: { type: 'boolean', value: true }, polarity: 'negated', source: { type: 'user_assertion' } }));
+    const level1 = ok(await runConsolidation(world.ledger, world.services, c));
+    ok(await recordMemory(world.ledger, c, fact('shipping.city', 'Hangzhou')));
+    const level2 = ok(await runConsolidation(world.ledger, world.services, c));
+    expect(level1.status).toBe('switched');
+    expect(level2.status).toBe('switched');
+    const summary1 = 'prepare' in level1 ? level1.prepare.artifactId : '';
+    const summary2 = 'prepare' in level2 ? level2.prepare.artifactId : '';
+    expect((await manifestOf(world, summary2)).parent).toBe(summary1);
+    const recorded = (await world.ledger.eventStore.readStream(subjectStreamName(c.tenant, c.subject)))[0]!;
+    const keyedHashes = [(recorded.data as { valueHash: string }).valueHash, (recorded.data as { contentHash: string }).contentHash];
+    const phoneRecordedAt = recorded.recordedAt.toISOString();
+
+    // Positive controls: before the erasure the number is readable, and both summaries say it.
+    expect(JSON.stringify(await cli(['recall', ...subject, '--max-sensitivity', 'restricted']))).toContain(PHONE);
+    for (const id of [summary1, summary2]) {
+      const record = await readArtifact(world.ledger.eventStore, id);
+      expect(JSON.stringify(await openOutput(world.ledger.keyStore, c, id, record.generated!.output))).toContain(PHONE);
+    }
+
+    erased = true;
+    const receipt = await cli(['forget', ...subject, '--memory', phone, '--reason', 'GDPR art. 17 request 2026-118']);
+    expect(receipt.verification.status, JSON.stringify(receipt.verification)).toBe('passed');
+
+    // The receipt's counts against the test's own: the memory, its key, and the summaries whose manifests (or parents') hold it.
+    const artifactIds = await artifactsOf(c);
+    const derived: string[] = [];
+    for (const id of artifactIds) {
+      const m = await manifestOf(world, id);
+      if (m.inputs.includes(phone) || (m.parent !== null && derived.includes(m.parent))) derived.push(id);
+    }
+    expect(derived.sort()).toEqual([summary1, summary2].sort());
+    expect(receipt).toMatchObject({ scope: 'memory', memoryIds: [phone], canonicalRecords: 1, derivedRecordsInvalidated: derived.length, invalidatedArtifactIds: derived });
+    const keyIds = [(recorded.data as { value: { keyId: string } }).value.keyId, ...(await Promise.all(derived.map(async (id) => (await manifestOf(world, id)).outputKeyId)))];
+    expect([...receipt.destroyedKeyIds].sort()).toEqual(keyIds.sort());
+
+    // What remains is consolidated anew (the alias is behind the epoch).
+    const rebuilt = await cli(['consolidate', 'run', ...subject]);
+    expect(rebuilt.status).toBe('switched');
+    const summary3 = rebuilt.prepare.artifactId as string;
+
+    // Every read path, through the CLI and in process, at the time the number was recorded and now.
+    const answers: unknown[] = [
+      await cli(['recall', ...subject, '--max-sensitivity', 'restricted']),
+      await cli(['as-of', ...subject, '--system-time', phoneRecordedAt]),
+      await cli(['replay', ...subject, '--at', phoneRecordedAt]),
+      await cli(['events', ...subject]),
+      ...(await inProcessReads(c, [summary1, summary2, summary3])),
+    ];
+    expect(JSON.stringify(answers)).toContain('Hangzhou'); // the rest is still there
+    for (const answer of answers) expect(hits(JSON.stringify(answer), [...NEEDLES, ...keyedHashes])).toEqual([]);
+
+    // Every row of every table: the number nowhere; its keyed hashes only in the immutable log (useless without the master key).
+    await expectTables(keyedHashes);
+
+    // Replaying the log from position 0 into new projection tables brings nothing back.
+    await cli(['projections', 'rebuild']);
+    await expectTables(keyedHashes);
+    for (const answer of [await cli(['recall', ...subject, '--max-sensitivity', 'restricted']), ...(await inProcessReads(c, [summary1, summary2, summary3]))]) {
+      expect(hits(JSON.stringify(answer), [...NEEDLES, ...keyedHashes])).toEqual([]);
+    }
+    // An auditor's later check of the receipt, told what to look for on stdin.
+    const again = await cli(['erasure', 'verify', ...subject, '--receipt', receipt.receiptId, '--plaintext-stdin'], `${PHONE}\n${CONTENT}\n`);
+    expect(again.verification.status, JSON.stringify(again.verification)).toBe('passed');
+    expect(again.verification.searchedFor).toContain('plaintext');
+
+    // The log: nothing any process printed after the erasure, and nothing any process wrote to stderr, holds it.
+    expect(logs.filter((l) => l.beforeErasure && l.args.startsWith('recall')).some((l) => l.stdout.includes(PHONE))).toBe(true);
+    for (const l of logs) {
+      expect(hits(l.stderr, NEEDLES), l.args).toEqual([]);
+      if (!l.beforeErasure) expect(hits(l.stdout, NEEDLES), l.args).toEqual([]);
+    }
+
+    // The files: plaintext never reached disk (data files, WAL, server log), flushed first.
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    try {
+      await admin.query('CHECKPOINT');
+      await admin.query('SELECT pg_switch_wal()');
+    } finally {
+      await admin.end();
+    }
+    const disk = await grepFolder(dataDir, [...NEEDLES, CLEAR_REF]);
+    expect(disk.files).toBeGreaterThan(10);
+    expect(disk.found.get(CLEAR_REF)?.some((f) => f.includes('pg_wal')), 'the scan finds what is written in clear, in the WAL too').toBe(true);
+    for (const needle of NEEDLES) expect(disk.found.get(needle) ?? [], needle).toEqual([]);
+  }, 900_000);
+});
+
+/** Lineage, assess and the stale set of the subject's summaries, as the read side answers them in process. */
+async function inProcessReads(c: { tenant: string; subject: string }, artifactIds: readonly string[]): Promise<unknown[]> {
+  await world.catchUp(c);
+  const out: unknown[] = [await staleSet(world.read, c.tenant, c.subject)];
+  for (const id of artifactIds) {
+    out.push(await lineage(world.read, c.tenant, id));
+    out.push(await assess(world.read, { tenant: c.tenant, artifactId: id }));
+  }
+  return out;
+}
+
+async function artifactsOf(c: { tenant: string; subject: string }): Promise<string[]> {
+  const ids: string[] = [];
+  for (const event of await world.ledger.eventStore.readAll({ filter: { streamPrefixes: ['artifact-'] } })) {
+    const m = event.type === 'ArtifactGenerated' ? (event.data as { manifest: { tenant: string; subject: string; artifactId: string } }).manifest : undefined;
+    if (m && m.tenant === c.tenant && m.subject === c.subject) ids.push(m.artifactId);
+  }
+  return ids.sort();
+}
+
+/** Every row of every table of the app's database, fetched as text and searched here (no LIKE: the needle never goes to the server). */
+async function expectTables(keyedHashes: readonly string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+  try {
+    const tables = await client.query<{ schema: string; name: string }>(
+      `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
+       WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+    );
+    let rows = 0;
+    let clear = 0;
+    for (const t of tables.rows) {
+      const result = await client.query<{ row: string }>(`SELECT r::text AS row FROM "${t.schema}"."${t.name}" AS r`);
+      for (const { row } of result.rows) {
+        rows += 1;
+        if (row.includes(CLEAR_REF)) clear += 1;
+        expect(hits(row, NEEDLES), `${t.schema}.${t.name}`).toEqual([]);
+        if (!(t.schema === 'public' && t.name === 'events')) expect(hits(row, keyedHashes), `${t.schema}.${t.name}`).toEqual([]);
+      }
+    }
+    expect(rows).toBeGreaterThan(20);
+    expect(clear, 'the scan finds what is stored in clear').toBeGreaterThan(0);
+  } finally {
+    await client.end();
+  }
+}
+
+async function grepFolder(root: string, needles: readonly string[]): Promise<{ files: number; found: Map<string, string[]> }> {
+  const found = new Map<string, string[]>();
+  let files = 0;
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile() && (await stat(path)).size > 0) {
+        files += 1;
+        const bytes = await readFile(path);
+        for (const needle of needles) {
+          if (bytes.indexOf(Buffer.from(needle, 'utf8')) >= 0) found.set(needle, [...(found.get(needle) ?? []), path]);
+        }
+      }
+    }
+  };
+  await walk(root);
+  return { files, found };
+}
