@@ -1,28 +1,82 @@
 // asOf(subject, T, V) from the bitemporal memory_versions table (DESIGN
-// section 7). "At T" includes every event committed at or before T.
-import type { Selectable } from 'kysely';
-import { believedAt } from '../projections/memory/as-of.js';
-import type { MemoryVersionsTable } from '../projections/memory/tables.js';
+// section 7): the versions current at system time T (everything committed at
+// or before T) whose valid window holds V and that were held true then —
+// the projection's believedAt rule, read in one statement.
+import type { Kysely } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { Sealed } from '../domain/events/sealed.js';
+import { BELIEVED_STATUSES } from '../projections/memory/as-of.js';
+import type { MemoryProjectionDb } from '../projections/memory/tables.js';
+import { readActiveStatement, schemaState } from './active-schema.js';
 import { belief, byBeliefOrder, type BeliefAnswer } from './belief.js';
-import { readMemoryTables } from './memory-tables.js';
 import { openMemoryFields } from './opened/memory-fields.js';
 import type { ReadSide } from './read-side.js';
-import { requireTimeQuery, type TimeQueryInput } from './time-query.js';
+import { requireTimeQuery, type TimeQuery, type TimeQueryInput } from './time-query.js';
 
 export async function asOf(read: Pick<ReadSide, 'projections' | 'keyStore'>, input: TimeQueryInput): Promise<BeliefAnswer> {
   const q = requireTimeQuery(input);
-  const rows = await readMemoryTables(read.projections, (tables) =>
-    believedAt(tables, { tenant: q.tenant, subject: q.subject, systemTime: new Date(q.systemTime), validTime: new Date(q.validTime) }),
-  );
+  const rows = await readActiveStatement(read.projections, async (tables, schema) => {
+    const row = await beliefStatement(tables, schema, q).executeTakeFirstOrThrow();
+    return { result: row.versions, schemaState: row.schema_state };
+  });
   const ref = { tenant: q.tenant, subject: q.subject };
-  const opened = await openMemoryFields(read.keyStore, ref, rows.map((r) => ({ memoryId: r.memory_id, value: r.value, content: r.content })));
+  const opened = await openMemoryFields(read.keyStore, ref, rows.map((r) => ({ memoryId: r.memory_id, value: r.value as Sealed | null, content: r.content as Sealed | null })));
   const beliefs = rows.map((row) => belief(fieldsOf(row), opened.get(row.memory_id)!)).sort(byBeliefOrder);
   return { tenant: q.tenant, subject: q.subject, systemTime: q.systemTime, validTime: q.validTime, from: 'memory_versions', beliefs };
 }
 
-const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
+function beliefStatement(tables: Kysely<MemoryProjectionDb>, schema: string, q: TimeQuery) {
+  const T = new Date(q.systemTime);
+  const V = new Date(q.validTime);
+  return tables.selectNoFrom((eb) => [
+    jsonArrayFrom(
+      eb
+        .selectFrom('memory_versions')
+        .select([
+          'memory_id',
+          'version',
+          'sequence',
+          'status',
+          'kind',
+          'key',
+          'scopes',
+          'value_type',
+          'value',
+          'content',
+          'polarity',
+          'source_type',
+          'source_refs',
+          'trust',
+          'confidence',
+          'sensitivity',
+          'consent_ref',
+          'valid_from',
+          'valid_to',
+          'expires_at',
+          'superseded_by',
+          'tx_from',
+          'opened_by',
+          'opened_by_type',
+        ])
+        .where('tenant', '=', q.tenant)
+        .where('subject', '=', q.subject)
+        .where('tx_from', '<=', T)
+        .where((w) => w.or([w('tx_to', 'is', null), w('tx_to', '>', T)]))
+        .where('valid_from', '<=', V)
+        .where((w) => w.or([w('valid_to', 'is', null), w('valid_to', '>', V)]))
+        .where('status', 'in', BELIEVED_STATUSES)
+        .orderBy('sequence'),
+    ).as('versions'),
+    schemaState(schema).as('schema_state'),
+  ]);
+}
 
-function fieldsOf(row: Selectable<MemoryVersionsTable>) {
+type BeliefRow = Awaited<ReturnType<ReturnType<typeof beliefStatement>['executeTakeFirstOrThrow']>>['versions'][number];
+
+/** JSON carries instants as text in the server's offset: normalised to the ledger's form. */
+const iso = (text: string | null): string | null => (text === null ? null : new Date(text).toISOString());
+
+function fieldsOf(row: BeliefRow) {
   return {
     memoryId: row.memory_id,
     version: row.version,
@@ -38,11 +92,11 @@ function fieldsOf(row: Selectable<MemoryVersionsTable>) {
     confidence: row.confidence,
     sensitivity: row.sensitivity,
     consentRef: row.consent_ref,
-    validFrom: row.valid_from.toISOString(),
+    validFrom: iso(row.valid_from)!,
     validTo: iso(row.valid_to),
     expiresAt: iso(row.expires_at),
     supersededBy: row.superseded_by,
-    recordedAt: row.tx_from.toISOString(),
+    recordedAt: iso(row.tx_from)!,
     recordedBy: { eventId: row.opened_by, type: row.opened_by_type },
   };
 }

@@ -35,14 +35,19 @@ export async function readSubjectEvents(store: EventStore, keys: KeyStore, ref: 
   const memoryKeys = memoryIds.length > 0 ? await keys.memoryKeys(ref, memoryIds) : new Map<string, KeyLookup<MemoryKey>>();
   return stored.map((s) => {
     const event = decodeStoredEvent(s);
-    const data =
-      event.type === 'MemoryRecorded'
-        ? {
-            ...event.data,
-            value: openField(memoryKeys.get(event.data.memoryId), ref, event.data.memoryId, 'value', event.data.value, true),
-            ...(event.data.content ? { content: openField(memoryKeys.get(event.data.memoryId), ref, event.data.memoryId, 'content', event.data.content, false) } : {}),
-          }
-        : event.data;
+    let data: unknown = event.data;
+    if (event.type === 'MemoryRecorded') {
+      const lookup = memoryKeys.get(event.data.memoryId);
+      // Keyed hashes of a forgotten memory are personal data too: shown only while the memory is readable.
+      const { valueHash, contentHash, ...skeleton } = event.data;
+      const readable = lookup?.status === 'found';
+      data = {
+        ...skeleton,
+        ...(readable ? { valueHash, ...(contentHash ? { contentHash } : {}) } : {}),
+        value: openField(lookup, ref, event.data.memoryId, 'value', event.data.value, true),
+        ...(event.data.content ? { content: openField(lookup, ref, event.data.memoryId, 'content', event.data.content, false) } : {}),
+      };
+    }
     return {
       revision: s.streamRevision,
       position: formatPosition(s.position),

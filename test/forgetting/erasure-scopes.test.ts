@@ -11,6 +11,7 @@ import { recordMemory } from '../../src/commands/record.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
 import { InvalidInput } from '../../src/domain/validation/invalid-input.js';
 import { readSubjectEvents } from '../../src/queries/subject-events.js';
+import { runCli } from '../support/cli.js';
 import { fact, ok, openWorld, type World } from './support.js';
 
 let world: World;
@@ -100,4 +101,18 @@ describe('erasure scopes', () => {
     expect(issued.data).toMatchObject({ receiptId: receipt.receiptId, memoryIds: [m], requestedBy: 'support-agent-7', reason: 'ticket 5521' });
     expect(JSON.stringify(log)).not.toContain('diabetes');
   });
+
+  it('the CLI erases by source ref, and refuses --memory with --source-ref naming the option (nothing written)', async () => {
+    const c = { tenant: 'acme', subject: 'cli-ref' };
+    const m = ok(await recordMemory(world.ledger, c, { ...fact('pet.name', 'a cat called Biscuit Moon'), source: { type: 'user_assertion', refs: ['msg://cli/1'] } })).memoryId;
+    const args = ['forget', '--tenant', c.tenant, '--subject', c.subject];
+    const both = await runCli([...args, '--memory', m, '--source-ref', 'msg://cli/1'], world.env);
+    expect(both.code).toBe(2);
+    expect(JSON.parse(both.stderr)).toMatchObject({ error: 'invalid_input', field: 'source-ref' });
+    expect((await events(c)).map((e) => e.type)).toEqual(['MemoryRecorded']);
+    const run = await runCli([...args, '--source-ref', 'msg://cli/1', '--reason', 'consent withdrawn'], world.env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ scope: 'source_ref', sourceRef: 'msg://cli/1', memoryIds: [m], verification: { status: 'passed' } });
+    expect(run.stdout + run.stderr).not.toContain('Biscuit');
+  }, 120_000);
 });

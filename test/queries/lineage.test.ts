@@ -57,7 +57,7 @@ describe('lineage', () => {
     const doc = JSON.parse(JSON.stringify(toProvJson(await lineage(world.read, 'acme', second))));
     expect(provJsonProblems(doc)).toEqual([]);
     for (const memoryId of [...firstInputs, ...secondInputs]) expect(Object.keys(doc.entity)).toContain(memoryEntityId(memoryId, 1));
-    for (const artifactId of [first, second]) expect(doc.entity[artifactEntityId(artifactId)]).toMatchObject({ 'prov:type': 'ml:SummaryArtifact' });
+    for (const artifactId of [first, second]) expect(doc.entity[artifactEntityId(artifactId)]).toMatchObject({ 'prov:type': { $: 'ml:SummaryArtifact', type: 'xsd:QName' } });
     const derived = Object.values(doc.wasDerivedFrom) as Array<Record<string, string>>;
     expect(derived).toContainEqual(expect.objectContaining({ 'prov:generatedEntity': artifactEntityId(second), 'prov:usedEntity': artifactEntityId(first) }));
     for (const memoryId of firstInputs) {

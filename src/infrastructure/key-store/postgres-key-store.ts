@@ -6,14 +6,11 @@ import pg from 'pg';
 import { newKey } from '../cipher/key-material.js';
 import { validArtifactId, validDerivation, validMemoryId, validMemoryIds, validSubjectRef } from './input.js';
 import {
-  artifactHashKeyOf,
   dataKeyOf,
   hashKeyOf,
   newKeyId,
-  unwrapArtifactKey,
   unwrapMemoryKey,
   unwrapSubjectSecret,
-  wrapArtifactKey,
   wrapMemoryKey,
   wrapSubjectSecret,
 } from './key-hierarchy.js';
@@ -33,16 +30,8 @@ import type {
   SubjectKeys,
   SubjectRef,
 } from './port.js';
-import {
-  allArtifacts,
-  artifactsDerivedFrom,
-  derivesFromForgotten,
-  insertArtifact,
-  selectArtifact,
-  tombstoneAllArtifacts,
-  tombstoneArtifactsDerivedFrom,
-  type ArtifactRow,
-} from './postgres-artifact-keys.js';
+import { makeArtifactKey, openArtifactRow } from './postgres-artifact-key-making.js';
+import { allArtifacts, artifactsDerivedFrom, selectArtifact, tombstoneAllArtifacts, tombstoneArtifactsDerivedFrom } from './postgres-artifact-keys.js';
 import { rewriteTables, tombstoneMemories, tombstoneSubject, type KeyTable } from './postgres-forget.js';
 import { insertMemory, insertSubject, selectAllMemories, selectMemories, selectSubject, type MemoryRow, type Queryable, type SubjectRow } from './postgres-rows.js';
 import { rewrapUnderCurrentMaster, type RewrapResult } from './postgres-rewrap.js';
@@ -187,36 +176,21 @@ export class PostgresKeyStore implements KeyStore {
   async artifactKey(ref: SubjectRef, artifactId: string, options: { readonly create?: ArtifactDerivation } = {}): Promise<KeyLookup<ArtifactKey>> {
     const valid = validSubjectRef(ref);
     const id = validArtifactId(artifactId);
+    const master = (masterId: string) => this.master(masterId);
     if (!options.create) {
       const subject = this.openSubject(valid, await selectSubject(this.pool, valid));
-      if (subject.status === 'forgotten') return subject;
+      if (subject.status !== 'live') return subject;
       const row = await selectArtifact(this.pool, valid, id);
-      return row === undefined ? { status: 'absent' } : this.openArtifact(valid, subject, row);
+      return row === undefined ? { status: 'absent' } : openArtifactRow(valid, subject, row, master);
     }
     const derivation = validDerivation(options.create);
     return this.inTransaction(async (client) => {
+      // A concurrent forget of what it derives from waits for this transaction, or this waits for it and then sees the tombstones.
       await lockSubjectForMaking(client, valid);
       const subject = this.openSubject(valid, await selectSubject(client, valid));
       if (subject.status === 'forgotten') return subject;
       if (subject.status !== 'live') throw new Error(`key store: artifact ${id} of ${valid.tenant}/${valid.subject}, whose subject has no key`);
-      const existing = await selectArtifact(client, valid, id);
-      if (existing !== undefined) return this.openArtifact(valid, subject, existing);
-      if (await derivesFromForgotten(client, valid, derivation.derivedFrom, derivation.parentArtifactId)) return forgotten('artifact', new Date());
-      const key = newKey();
-      const keyId = newKeyId('ak');
-      const place = { ref: valid, artifactId: id, keyId, subjectKeyId: subject.keyId };
-      const inserted = await insertArtifact(client, valid, {
-        artifactId: id,
-        keyId,
-        subjectKeyId: subject.keyId,
-        masterKeyId: subject.master.id,
-        wrapped: wrapArtifactKey(subject.master, subject.secret, place, key),
-        ...derivation,
-      });
-      if (inserted) return { status: 'found', created: true, key: { keyId, artifactId: id, key, hashKey: artifactHashKeyOf(key) } };
-      const theirs = await selectArtifact(client, valid, id);
-      if (theirs === undefined) throw new Error(`key store: artifact row ${id} vanished inside a transaction`);
-      return this.openArtifact(valid, subject, theirs);
+      return makeArtifactKey(client, valid, id, derivation, subject, master);
     });
   }
 
@@ -299,17 +273,6 @@ export class PostgresKeyStore implements KeyStore {
     const master = this.master(row.master_key_id);
     const place = { ref, memoryId: row.memory_id, keyId: row.key_id, subjectKeyId: row.subject_key_id };
     return { status: 'found', created: false, key: { keyId: row.key_id, memoryId: row.memory_id, key: unwrapMemoryKey(master, subject.secret, place, row.wrapped_key) } };
-  }
-
-  private openArtifact(ref: SubjectRef, subject: OpenedSubject, row: ArtifactRow): KeyFound<ArtifactKey> | KeyForgotten {
-    if (row.forgotten_at !== null || row.wrapped_key === null || row.key_id === null || row.subject_key_id === null || row.master_key_id === null) {
-      return forgotten('artifact', row.forgotten_at);
-    }
-    if (subject.status === 'forgotten') return subject;
-    if (subject.status !== 'live') throw new Error(`key store: artifact ${row.artifact_id} has a key but its subject has none`);
-    const place = { ref, artifactId: row.artifact_id, keyId: row.key_id, subjectKeyId: row.subject_key_id };
-    const key = unwrapArtifactKey(this.master(row.master_key_id), subject.secret, place, row.wrapped_key);
-    return { status: 'found', created: false, key: { keyId: row.key_id, artifactId: row.artifact_id, key, hashKey: artifactHashKeyOf(key) } };
   }
 
   private master(id: string): MasterKey {

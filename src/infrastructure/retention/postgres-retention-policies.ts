@@ -8,6 +8,8 @@ import type { MemoryKind, Sensitivity } from '../../domain/entry/vocabulary.js';
 
 export interface RetentionPolicies {
   rules(tenant: string): Promise<RetentionRule[]>;
+  /** Tenants that have rules (what a service-wide sweeper visits). */
+  tenants(): Promise<string[]>;
   /** Adds or replaces the rule for (kind, sensitivity). */
   put(tenant: string, rule: RetentionRule, actor?: string): Promise<void>;
   /** True when there was such a rule. */
@@ -40,6 +42,11 @@ export class PostgresRetentionPolicies implements RetentionPolicies {
       ttlSeconds: row.ttl_seconds === null ? null : Number(row.ttl_seconds),
       archiveSeconds: row.archive_seconds === null ? null : Number(row.archive_seconds),
     }));
+  }
+
+  async tenants(): Promise<string[]> {
+    const result = await this.pool.query<{ tenant: string }>('SELECT DISTINCT tenant FROM retention_policies ORDER BY tenant');
+    return result.rows.map((row) => row.tenant);
   }
 
   async put(tenant: string, rule: RetentionRule, actor?: string): Promise<void> {

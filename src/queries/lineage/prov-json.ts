@@ -10,7 +10,12 @@ import type { Lineage, LineageArtifact } from './lineage.js';
 
 export const MEMLEDGER_NAMESPACE = 'https://memledger.dev/ns/prov#';
 
-type Attributes = Record<string, string | number | boolean>;
+/** A typed literal (PROV-JSON section 3.2), e.g. a qualified name as an attribute value. */
+type TypedLiteral = { readonly $: string; readonly type: string };
+type Attributes = Record<string, string | number | boolean | TypedLiteral>;
+
+/** prov:type values are qualified names, not strings. */
+const qname = (name: string): TypedLiteral => ({ $: name, type: 'xsd:QName' });
 type Records = Record<string, Attributes>;
 
 export interface ProvDocument {
@@ -56,7 +61,7 @@ export function toProvJson(lineage: Lineage): ProvDocument {
   const invalidation = (entity: string, event: { eventId: string; type: string; at: string }) => {
     if (invalidated.has(entity)) return;
     invalidated.add(entity);
-    doc.activity[eventId(event.eventId)] ??= { 'prov:type': `ml:${event.type}`, 'prov:startTime': event.at, 'prov:endTime': event.at };
+    doc.activity[eventId(event.eventId)] ??= { 'prov:type': qname(`ml:${event.type}`), 'prov:startTime': event.at, 'prov:endTime': event.at };
     relation('wasInvalidatedBy', { 'prov:entity': entity, 'prov:activity': eventId(event.eventId), 'prov:time': event.at });
   };
   for (const artifact of lineage.artifacts) addArtifact(doc, artifact, relation, invalidation);
@@ -72,7 +77,7 @@ function addArtifact(
   const entity = artifactEntityId(a.artifactId);
   const activity = consolidationId(a.artifactId);
   doc.entity[entity] = {
-    'prov:type': 'ml:SummaryArtifact',
+    'prov:type': qname('ml:SummaryArtifact'),
     'prov:label': a.artifactId,
     'ml:tenant': a.tenant,
     'ml:subject': a.subject,
@@ -82,20 +87,20 @@ function addArtifact(
     ...(a.newCoversThrough !== null ? { 'ml:coversThrough': a.newCoversThrough } : {}),
   };
   doc.activity[activity] = {
-    'prov:type': 'ml:Consolidation',
+    'prov:type': qname('ml:Consolidation'),
     ...(a.generatedAt ? { 'prov:startTime': a.generatedAt, 'prov:endTime': a.generatedAt } : {}),
     ...(a.selectorVersion ? { 'ml:selectorVersion': a.selectorVersion } : {}),
     ...(a.promptVersion ? { 'ml:promptVersion': a.promptVersion } : {}),
   };
   relation('wasGeneratedBy', { 'prov:entity': entity, 'prov:activity': activity, ...(a.generatedAt ? { 'prov:time': a.generatedAt } : {}) });
   if (a.modelSnapshot) {
-    doc.agent[modelId(a.modelSnapshot)] ??= { 'prov:type': 'prov:SoftwareAgent', 'prov:label': a.modelSnapshot };
+    doc.agent[modelId(a.modelSnapshot)] ??= { 'prov:type': qname('prov:SoftwareAgent'), 'prov:label': a.modelSnapshot };
     relation('wasAssociatedWith', { 'prov:activity': activity, 'prov:agent': modelId(a.modelSnapshot) });
   }
   for (const input of a.inputs) {
     const memory = memoryEntityId(input.memoryId, input.version);
     doc.entity[memory] ??= {
-      'prov:type': 'ml:MemoryVersion',
+      'prov:type': qname('ml:MemoryVersion'),
       'prov:label': `${input.memoryId} v${input.version}`,
       'ml:memoryId': input.memoryId,
       'ml:version': input.version,
@@ -108,15 +113,15 @@ function addArtifact(
   }
   if (a.parentArtifactId) {
     // Defined in full when the parent's own turn comes; a placeholder keeps the document closed if it is missing.
-    doc.entity[artifactEntityId(a.parentArtifactId)] ??= { 'prov:type': 'ml:SummaryArtifact', 'prov:label': a.parentArtifactId };
-    relation('wasDerivedFrom', { 'prov:generatedEntity': entity, 'prov:usedEntity': artifactEntityId(a.parentArtifactId), 'prov:activity': activity, 'prov:type': 'prov:Revision' });
+    doc.entity[artifactEntityId(a.parentArtifactId)] ??= { 'prov:type': qname('ml:SummaryArtifact'), 'prov:label': a.parentArtifactId };
+    relation('wasDerivedFrom', { 'prov:generatedEntity': entity, 'prov:usedEntity': artifactEntityId(a.parentArtifactId), 'prov:activity': activity, 'prov:type': qname('prov:Revision') });
     relation('used', { 'prov:activity': activity, 'prov:entity': artifactEntityId(a.parentArtifactId) });
   }
   if (a.stale) invalidation(entity, { eventId: a.stale.causeEventId, type: a.stale.causeType, at: a.stale.causeAt });
   if (a.output.status !== 'readable') return;
   for (const claim of a.output.claims) {
     const id = claimEntityId(a.artifactId, claim.index);
-    doc.entity[id] = { 'prov:type': 'ml:Claim', 'prov:label': claim.key, 'ml:key': claim.key, 'ml:polarity': claim.polarity, 'ml:disputed': claim.conflictIds.length > 0 };
+    doc.entity[id] = { 'prov:type': qname('ml:Claim'), 'prov:label': claim.key, 'ml:key': claim.key, 'ml:polarity': claim.polarity, 'ml:disputed': claim.conflictIds.length > 0 };
     relation('hadMember', { 'prov:collection': entity, 'prov:entity': id });
     relation('wasGeneratedBy', { 'prov:entity': id, 'prov:activity': activity, ...(a.generatedAt ? { 'prov:time': a.generatedAt } : {}) });
     for (const source of claim.derivedFrom) {

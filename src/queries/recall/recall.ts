@@ -8,7 +8,6 @@ import { openOutput } from '../../commands/consolidation/artifact-output.js';
 import type { SummarizerOutput } from '../../domain/consolidation/output.js';
 import type { Scopes } from '../../domain/entry/scopes.js';
 import type { Sensitivity } from '../../domain/entry/vocabulary.js';
-import { readMemoryTables } from '../memory-tables.js';
 import { openMemoryFields, type PersonalFields } from '../opened/memory-fields.js';
 import type { ReadSide } from '../read-side.js';
 import { emptyFilterCounts, filterReason, inScope, type FilterReason } from './hard-filters.js';
@@ -47,7 +46,7 @@ export async function recall(read: Pick<ReadSide, 'projections' | 'keyStore' | '
   const request = requireRecallRequest(input);
   const now = request.now ?? read.clock().toISOString();
   const ref = { tenant: request.tenant, subject: request.subject };
-  const view = await readMemoryTables(read.projections, (tables) => readSubjectView(tables, request.tenant, request.subject));
+  const view = await readSubjectView(read.projections, request.tenant, request.subject);
   let choice = chooseSource(view, request.tenant, request.subject);
   const excluded = emptyFilterCounts();
   const forgotten = choice.reason === 'subject_forgotten';

@@ -1,14 +1,38 @@
 // Everything recall reads about one subject from the memory projection, in
-// two statements: the subject's header (clock, alias with its artifact and
-// STALE mark, taint escalations, open conflicts) and the current active
-// versions. Retracted, superseded, expired and forgotten versions are never
-// read: the status filter is in the SQL.
-import type { Kysely, Selectable } from 'kysely';
+// one statement (one round trip, one snapshot): the clock, the alias with
+// its artifact and STALE mark, the taint escalations, the open conflicts and
+// the current active versions. Retracted, superseded, expired and forgotten
+// versions are never read: the status filter is in the SQL.
+import type { Kysely } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Sealed } from '../../domain/events/sealed.js';
-import type { MemoryProjectionDb, MemoryVersionsTable } from '../../projections/memory/tables.js';
+import type { MemoryProjectionDb } from '../../projections/memory/tables.js';
+import { readActiveStatement, schemaState } from '../active-schema.js';
 
-export type CurrentVersion = Selectable<MemoryVersionsTable>;
+/** The columns of a current memory version that recall uses (instants as Date). */
+export interface CurrentVersion {
+  readonly memory_id: string;
+  readonly version: number;
+  readonly sequence: number;
+  readonly kind: string;
+  readonly key: string;
+  readonly scopes: Record<string, string>;
+  readonly value: Sealed | null;
+  readonly content: Sealed | null;
+  readonly polarity: string;
+  readonly source_type: string;
+  readonly source_refs: string[];
+  readonly trust: string;
+  readonly confidence: number | null;
+  readonly sensitivity: string;
+  readonly consent_ref: string | null;
+  readonly valid_from: Date;
+  readonly valid_to: Date | null;
+  readonly expires_at: Date | null;
+  readonly tx_from: Date;
+  readonly opened_by: string;
+  readonly opened_by_type: string;
+}
 
 export interface AliasView {
   readonly artifactId: string;
@@ -39,57 +63,97 @@ export interface SubjectView {
   readonly taint: { readonly refPatterns: readonly string[]; readonly sourceTypes: readonly string[] };
   /** Conflicts recorded open (members may have left since: the caller checks). */
   readonly conflicts: readonly ConflictView[];
+  /** In sequence order. */
   readonly versions: readonly CurrentVersion[];
 }
 
-export async function readSubjectView(tables: Kysely<MemoryProjectionDb>, tenant: string, subject: string): Promise<SubjectView> {
-  const header = await tables
-    .selectNoFrom((eb) => [
-      jsonObjectFrom(
-        eb.selectFrom('subject_clock').select(['input_epoch', 'high_water_mark', 'forgotten', 'stream_revision']).where('tenant', '=', tenant).where('subject', '=', subject),
-      ).as('clock'),
-      jsonObjectFrom(
-        eb
-          .selectFrom('summary_alias as a')
-          .leftJoin('artifacts as r', 'r.artifact_id', 'a.artifact_id')
-          .leftJoin('stale_artifacts as s', 's.artifact_id', 'a.artifact_id')
-          .select([
-            'a.artifact_id',
-            'a.source_epoch',
-            'a.covers_through',
-            'r.artifact_id as artifact_row',
-            'r.tenant as artifact_tenant',
-            'r.subject as artifact_subject',
-            'r.status as artifact_status',
-            'r.output',
-            'r.output_erased',
-            's.cause_type',
-            's.cause_event_id',
-            's.cause_memory_id',
-            's.via_artifact_id',
-          ])
-          .where('a.tenant', '=', tenant)
-          .where('a.subject', '=', subject),
-      ).as('alias'),
-      jsonArrayFrom(eb.selectFrom('taint_escalations').select(['ref_patterns', 'source_types']).where('tenant', '=', tenant).where('subject', '=', subject)).as('taint'),
-      jsonArrayFrom(
-        eb.selectFrom('conflicts').select(['conflict_id', 'key', 'scopes', 'memory_ids']).where('tenant', '=', tenant).where('subject', '=', subject).where('status', '=', 'open').orderBy('conflict_id'),
-      ).as('conflicts'),
-    ])
-    .executeTakeFirstOrThrow();
-  const versions = await tables
-    .selectFrom('memory_versions')
-    .selectAll()
-    .where('tenant', '=', tenant)
-    .where('subject', '=', subject)
-    .where('tx_to', 'is', null)
-    .where('status', '=', 'active')
-    .orderBy('sequence')
-    .execute();
-  const a = header.alias;
+const VERSION_COLUMNS = [
+  'memory_id',
+  'version',
+  'sequence',
+  'kind',
+  'key',
+  'scopes',
+  'value',
+  'content',
+  'polarity',
+  'source_type',
+  'source_refs',
+  'trust',
+  'confidence',
+  'sensitivity',
+  'consent_ref',
+  'valid_from',
+  'valid_to',
+  'expires_at',
+  'tx_from',
+  'opened_by',
+  'opened_by_type',
+] as const;
+
+export function readSubjectView(projections: Kysely<any>, tenant: string, subject: string): Promise<SubjectView> {
+  return readActiveStatement(projections, async (tables, schema) => {
+    const row = await subjectStatement(tables, schema, tenant, subject).executeTakeFirstOrThrow();
+    return { result: toView(row), schemaState: row.schema_state };
+  });
+}
+
+function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, tenant: string, subject: string) {
+  return tables.selectNoFrom((eb) => [
+    jsonObjectFrom(
+      eb.selectFrom('subject_clock').select(['input_epoch', 'high_water_mark', 'forgotten', 'stream_revision']).where('tenant', '=', tenant).where('subject', '=', subject),
+    ).as('clock'),
+    jsonObjectFrom(
+      eb
+        .selectFrom('summary_alias as a')
+        .leftJoin('artifacts as r', 'r.artifact_id', 'a.artifact_id')
+        .leftJoin('stale_artifacts as s', 's.artifact_id', 'a.artifact_id')
+        .select([
+          'a.artifact_id',
+          'a.source_epoch',
+          'a.covers_through',
+          'r.artifact_id as artifact_row',
+          'r.tenant as artifact_tenant',
+          'r.subject as artifact_subject',
+          'r.status as artifact_status',
+          'r.output',
+          'r.output_erased',
+          's.cause_type',
+          's.cause_event_id',
+          's.cause_memory_id',
+          's.via_artifact_id',
+        ])
+        .where('a.tenant', '=', tenant)
+        .where('a.subject', '=', subject),
+    ).as('alias'),
+    jsonArrayFrom(eb.selectFrom('taint_escalations').select(['ref_patterns', 'source_types']).where('tenant', '=', tenant).where('subject', '=', subject)).as('taint'),
+    jsonArrayFrom(
+      eb.selectFrom('conflicts').select(['conflict_id', 'key', 'scopes', 'memory_ids']).where('tenant', '=', tenant).where('subject', '=', subject).where('status', '=', 'open').orderBy('conflict_id'),
+    ).as('conflicts'),
+    jsonArrayFrom(
+      eb
+        .selectFrom('memory_versions')
+        .select([...VERSION_COLUMNS])
+        .where('tenant', '=', tenant)
+        .where('subject', '=', subject)
+        .where('tx_to', 'is', null)
+        .where('status', '=', 'active')
+        .orderBy('sequence'),
+    ).as('versions'),
+    schemaState(schema).as('schema_state'),
+  ]);
+}
+
+type SubjectRow = Awaited<ReturnType<ReturnType<typeof subjectStatement>['executeTakeFirstOrThrow']>>;
+
+/** JSON carries instants as text: back to Date, as the typed tables have them. */
+const date = (text: string | null): Date | null => (text === null ? null : new Date(text));
+
+function toView(row: SubjectRow): SubjectView {
+  const a = row.alias;
   return {
-    clock: header.clock
-      ? { inputEpoch: header.clock.input_epoch, highWaterMark: header.clock.high_water_mark, forgotten: header.clock.forgotten, revision: Number(header.clock.stream_revision) }
+    clock: row.clock
+      ? { inputEpoch: row.clock.input_epoch, highWaterMark: row.clock.high_water_mark, forgotten: row.clock.forgotten, revision: Number(row.clock.stream_revision) }
       : null,
     alias: a
       ? {
@@ -99,7 +163,7 @@ export async function readSubjectView(tables: Kysely<MemoryProjectionDb>, tenant
           artifact:
             a.artifact_row === null
               ? null
-              : { tenant: a.artifact_tenant, subject: a.artifact_subject, status: a.artifact_status as string, output: a.output, outputErased: a.output_erased === true },
+              : { tenant: a.artifact_tenant, subject: a.artifact_subject, status: a.artifact_status ?? 'unknown', output: a.output as Sealed | null, outputErased: a.output_erased === true },
           stale:
             a.cause_type === null || a.cause_event_id === null
               ? null
@@ -107,10 +171,18 @@ export async function readSubjectView(tables: Kysely<MemoryProjectionDb>, tenant
         }
       : null,
     taint: {
-      refPatterns: header.taint.flatMap((t) => t.ref_patterns),
-      sourceTypes: header.taint.flatMap((t) => t.source_types),
+      refPatterns: row.taint.flatMap((t) => t.ref_patterns),
+      sourceTypes: row.taint.flatMap((t) => t.source_types),
     },
-    conflicts: header.conflicts.map((c) => ({ conflictId: c.conflict_id, key: c.key, scopes: c.scopes, memoryIds: c.memory_ids })),
-    versions,
+    conflicts: row.conflicts.map((c) => ({ conflictId: c.conflict_id, key: c.key, scopes: c.scopes, memoryIds: c.memory_ids })),
+    versions: row.versions.map((v) => ({
+      ...v,
+      value: v.value as Sealed | null,
+      content: v.content as Sealed | null,
+      valid_from: new Date(v.valid_from),
+      valid_to: date(v.valid_to),
+      expires_at: date(v.expires_at),
+      tx_from: new Date(v.tx_from),
+    })),
   };
 }

@@ -58,8 +58,13 @@ export function provJsonProblems(doc: unknown): string[] {
     }
     for (const [key, value] of Object.entries(attributes)) {
       if (!qualified(key)) problems.push(`${where}: attribute ${key} is not a qualified name with a declared prefix`);
-      const literal = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'object' && value !== null && '$' in value);
+      const typed = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+      const literal = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || (typed !== undefined && typeof typed.$ === 'string');
       if (!literal) problems.push(`${where}: attribute ${key} is not a literal`);
+      if (typed !== undefined) {
+        if (typeof typed.type !== 'string' || !qualified(typed.type)) problems.push(`${where}: attribute ${key} has no qualified datatype`);
+        else if (typed.type === 'xsd:QName' && !qualified(String(typed.$))) problems.push(`${where}: attribute ${key} is not a qualified name with a declared prefix`);
+      }
       if (TIME_PROPERTIES.includes(key) && !(typeof value === 'string' && DATE_TIME.test(value))) problems.push(`${where}: ${key} is not an xsd:dateTime`);
     }
   };
