@@ -73,7 +73,7 @@ describe('memledger projections', () => {
     await seen(workload.count);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-  }, 60_000);
+  }, 300_000);
 
   it('refuses a bad option with exit 2, naming it, before opening anything', async () => {
     const bad = await runCli(['projections', 'run', '--batch-size', '0'], { ...env, MEMLEDGER_EVENTSTORE_URL: 'postgres://nobody@127.0.0.1:1/none' });

@@ -43,7 +43,7 @@ describe('the memory projection, incremental vs rebuilt', () => {
     }
     await catchUpProjection(world.db, world.store, memoryProjection, { batchSize: 700, until: last! });
     incremental = await digestSchema(world.db, schema);
-  }, 180_000);
+  }, 600_000);
 
   afterAll(async () => world?.close());
 
@@ -129,5 +129,5 @@ describe('the memory projection, incremental vs rebuilt', () => {
     const digest = await digestSchema(world.db, rebuilt.schema);
     expect(digest.memory_versions!.rows).toBeGreaterThan(30_000);
     expect(digest).toEqual(incremental);
-  }, 120_000);
+  }, 300_000);
 });
