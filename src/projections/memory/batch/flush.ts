@@ -29,8 +29,6 @@ export async function flush(db: Kysely<MemoryProjectionDb>, changes: BatchChange
   await writeRecords(db, changes.records);
   await writeClocks(db, changes.clocks);
   await writeArtifacts(db, changes.graph);
-  // After the artifacts: an edge written in this very batch must lose its hashes too.
-  await eraseLineageHashes(db, changes.memories);
 }
 
 const ERASED = { value: null, content: null, value_hash: null, content_hash: null } as const;
@@ -53,29 +51,6 @@ async function writeErasures(db: Kysely<MemoryProjectionDb>, memories: MemoryLed
     .whereRef('m.tenant', '=', 'k.tenant')
     .whereRef('m.subject', '=', 'k.subject')
     .whereRef('m.memory_id', '=', 'k.memory_id')
-    .execute();
-}
-
-const ERASED_EDGE = { value_hash: null, content_hash: null } as const;
-
-/** Keyed hashes of erased content are personal data too: lineage keeps the edge, not the hash. */
-async function eraseLineageHashes(db: Kysely<MemoryProjectionDb>, memories: MemoryLedger): Promise<void> {
-  for (const { tenant, subject } of memories.erasedSubjects) {
-    await db.updateTable('lineage_edges').set(ERASED_EDGE).where('kind', '=', 'memory').where('target_tenant', '=', tenant).where('target_subject', '=', subject).execute();
-  }
-  if (memories.erasedMemories.length === 0) return;
-  const keys = unnestRows(
-    memories.erasedMemories.map((m) => ({ tenant: m.tenant, subject: m.subject, memory_id: m.memoryId })),
-    { tenant: 'text', subject: 'text', memory_id: 'text' },
-  ).as('k');
-  await db
-    .updateTable('lineage_edges as e')
-    .from(keys)
-    .set(ERASED_EDGE)
-    .where('e.kind', '=', 'memory')
-    .whereRef('e.target_tenant', '=', 'k.tenant')
-    .whereRef('e.target_subject', '=', 'k.subject')
-    .whereRef('e.target_id', '=', 'k.memory_id')
     .execute();
 }
 
