@@ -4,10 +4,10 @@
 // not cover — otherwise the raw entries; open conflicts always, as conflicts;
 // every item with its provenance; packed to the token budget by priority
 // without cutting an item.
-import { openOutput } from '../../commands/consolidation/artifact-output.js';
 import type { SummarizerOutput } from '../../domain/consolidation/output.js';
 import type { Scopes } from '../../domain/entry/scopes.js';
 import type { Sensitivity } from '../../domain/entry/vocabulary.js';
+import { openPublishedOutput } from '../opened/artifact-output.js';
 import { openMemoryFields, type PersonalFields } from '../opened/memory-fields.js';
 import type { ReadSide } from '../read-side.js';
 import { emptyFilterCounts, filterReason, inScope, type FilterReason } from './hard-filters.js';
@@ -67,7 +67,7 @@ export async function recall(read: Pick<ReadSide, 'projections' | 'keyStore' | '
   const summaryAlias = choice.source === 'summary' ? choice.alias : undefined;
   const [opened, output] = await Promise.all([
     openMemoryFields(read.keyStore, ref, passing.map((v) => ({ memoryId: v.memory_id, value: v.value, content: v.content }))),
-    summaryAlias ? openOutput(read.keyStore, ref, summaryAlias.artifactId, view.alias!.artifact!.output!) : Promise.resolve(undefined),
+    summaryAlias ? openPublishedOutput(read.keyStore, ref, summaryAlias.artifactId, view.alias!.artifact!.output!) : Promise.resolve(undefined),
   ]);
   if (summaryAlias && !output) choice = unreadableSummary(summaryAlias);
   const readable = new Map<string, { version: CurrentVersion; fields: Extract<PersonalFields, { status: 'readable' }> }>();
