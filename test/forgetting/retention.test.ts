@@ -146,5 +146,15 @@ describe('the retention sweeper', () => {
     expect(JSON.parse(bad.stderr)).toMatchObject({ error: 'invalid_input', field: 'ttl' });
     const list = await runCli(['retention', 'list', '--tenant', 'cli-t'], world.env);
     expect(JSON.parse(list.stdout).rules).toHaveLength(1);
-  }, 120_000);
+    // The sweep: archived at day 15, erased (with a receipt) after 30 more days.
+    const m = ok(await recordMemory(world.ledger, { tenant: 'cli-t', subject: 'u-cli' }, { kind: 'episodic', key: 'visit.note', value: { type: 'text', text: 'asked about parcel 7781-QX' }, source: { type: 'user_assertion' } })).memoryId;
+    const sweep = async (days: number) => {
+      const run = await runCli(['retention', 'sweep', '--tenant', 'cli-t', '--now', new Date(Date.now() + days * DAY).toISOString()], world.env);
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as { subjects: Array<{ subject: string; expired: string[]; erased: { memoryIds: string[]; verification: { status: string } } | null }> };
+    };
+    expect((await sweep(15)).subjects).toEqual([{ tenant: 'cli-t', subject: 'u-cli', expired: [m], erased: null }]);
+    const erased = (await sweep(46)).subjects[0]!;
+    expect(erased.erased).toMatchObject({ memoryIds: [m], scope: 'retention', verification: { status: 'passed' } });
+  }, 240_000);
 });

@@ -1,30 +1,57 @@
-// Forgetting (crypto-shredding, DESIGN section 8): one memory (writer) or a
-// whole subject (admin). The answer is the deletion receipt.
+// Forgetting (crypto-shredding, DESIGN section 8): one memory or every entry
+// recorded from a source ref (writer), or a whole subject (admin). Each runs
+// the erasure pipeline with the read side's checks, after the projections
+// have caught up with the tombstones, and answers with the deletion receipt.
+// An auditor can run a receipt's checks again, optionally telling what to
+// search for in the request body (never in the URL, which access logs keep).
 import { z } from 'zod';
-import { forgetMemory, forgetSubject } from '../../commands/forget.js';
+import { forgetMemory, forgetSourceRef, forgetSubject, type ErasureOptions } from '../../commands/forget.js';
+import { sourceRefSchema } from '../../domain/entry/source.js';
+import { receiptIdSchema, subjectIdSchema } from '../../domain/values/ids.js';
+import { readSideErasureChecks } from '../../queries/erasure/index.js';
+import { reverifyErasure } from '../../queries/erasure/verify-erasure.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { memoryParams, reasonSchema, subjectParams } from '../schemas/common.js';
-import { deletionReceiptSchema } from '../schemas/results.js';
+import { deletionReceiptSchema, erasureReverificationSchema } from '../schemas/results.js';
 import type { ApiServices } from '../services.js';
 import { resultOf } from './outcome.js';
 
 const reasonQuery = z.strictObject({ reason: reasonSchema.optional() });
+const sourceRefQuery = z.strictObject({ sourceRef: sourceRefSchema, reason: reasonSchema.optional() });
+const receiptParams = z.strictObject({ subject: subjectIdSchema, receiptId: receiptIdSchema });
+const searchBody = z.strictObject({ searchFor: z.array(z.string().min(1).max(10_000)).max(100).default([]) });
+const receipt = { 200: { description: 'the deletion receipt', schema: deletionReceiptSchema } };
 
 export function erasureRoutes(services: ApiServices): RouteSpec[] {
   const { ledger } = services;
+  const options = (): Omit<ErasureOptions, 'reason'> => ({ checks: readSideErasureChecks(services.read), beforeVerify: services.readYourWrites });
   return [
     defineRoute({
       method: 'DELETE',
       path: '/v1/subjects/{subject}/memories/{memoryId}',
       operationId: 'forgetMemory',
-      summary: "Erase one memory: its key is destroyed, a tombstone and a deletion receipt appended",
+      summary: 'Erase one memory: its key and the keys of the summaries deriving from it are destroyed; tombstone, checks, deletion receipt',
       tag: 'erasure',
       permission: 'memories:write',
       idempotent: true,
       params: memoryParams,
       query: reasonQuery,
-      responses: { 200: { description: 'the deletion receipt', schema: deletionReceiptSchema } },
-      handler: async (call) => ({ status: 200, body: resultOf(await forgetMemory(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.query.reason)) }),
+      responses: receipt,
+      handler: async (call) => ({ status: 200, body: resultOf(await forgetMemory(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.query.reason, options())) }),
+    }),
+
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/subjects/{subject}/memories',
+      operationId: 'forgetSourceRef',
+      summary: 'Erase every entry of the subject recorded from a source ref (?sourceRef=…); entries it only corroborated stay',
+      tag: 'erasure',
+      permission: 'memories:write',
+      idempotent: true,
+      params: subjectParams,
+      query: sourceRefQuery,
+      responses: receipt,
+      handler: async (call) => ({ status: 200, body: resultOf(await forgetSourceRef(ledger, call.commandContext(call.params.subject), call.query.sourceRef, call.query.reason, options())) }),
     }),
 
     defineRoute({
@@ -37,8 +64,25 @@ export function erasureRoutes(services: ApiServices): RouteSpec[] {
       idempotent: true,
       params: subjectParams,
       query: reasonQuery,
-      responses: { 200: { description: 'the deletion receipt', schema: deletionReceiptSchema } },
-      handler: async (call) => ({ status: 200, body: resultOf(await forgetSubject(ledger, call.commandContext(call.params.subject), call.query.reason)) }),
+      responses: receipt,
+      handler: async (call) => ({ status: 200, body: resultOf(await forgetSubject(ledger, call.commandContext(call.params.subject), call.query.reason, options())) }),
+    }),
+
+    defineRoute({
+      method: 'POST',
+      path: '/v1/subjects/{subject}/receipts/{receiptId}/verify',
+      operationId: 'verifyErasure',
+      summary: "Run a deletion receipt's checks again (searching for the erased keyed hashes, and for the texts in searchFor)",
+      tag: 'erasure',
+      permission: 'audit:read',
+      params: receiptParams,
+      body: searchBody,
+      responses: { 200: { description: 'the checks, by read path', schema: erasureReverificationSchema } },
+      handler: async (call) => {
+        const { tenant, subject } = call.commandContext(call.params.subject);
+        await services.readYourWrites();
+        return { status: 200, body: await reverifyErasure(services.read, { tenant, subject, receiptId: call.params.receiptId, plaintexts: call.body.searchFor }) };
+      },
     }),
   ];
 }

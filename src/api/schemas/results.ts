@@ -1,5 +1,6 @@
 // Response bodies of the write routes, as the commands return them.
 import { z } from 'zod';
+import { ERASURE_SCOPES } from '../../domain/events/subject-events.js';
 import { WRITE_OUTCOMES } from '../../domain/subject/decision.js';
 
 const instantText = z.iso.datetime({ offset: true });
@@ -21,17 +22,42 @@ export const lifecycleResultSchema = z.object({
   replayed: z.boolean(),
 });
 
+/** An erasure's verification: per read path, what was searched and what still held the content (never the content). */
+export const erasureVerificationResultSchema = z.object({
+  status: z.enum(['passed', 'failed', 'not_run']),
+  searchedFor: z.array(z.enum(['plaintext', 'keyed_hash', 'sha256'])),
+  checks: z.array(z.object({ path: z.string(), status: z.enum(['passed', 'failed', 'skipped']), searched: z.number().int(), findings: z.number().int(), note: z.string().optional() })),
+  verifiedAt: instantText,
+});
+
+/** Seed 003's receipt: ids, counts of canonical and derived records, indexes and caches, verification. */
 export const deletionReceiptSchema = z.object({
   receiptId: z.string(),
   tenant: z.string(),
   subject: z.string(),
-  scope: z.enum(['memory', 'subject']),
+  scope: z.enum(ERASURE_SCOPES),
   memoryIds: z.array(z.string()),
   destroyedKeyIds: z.array(z.string()),
   invalidatedArtifactIds: z.array(z.string()),
+  sourceRef: z.string().optional(),
+  reason: z.string().optional(),
+  requestedBy: z.string().optional(),
+  requestedAt: instantText.optional(),
+  canonicalRecords: z.number().int().optional(),
+  derivedRecordsInvalidated: z.number().int().optional(),
+  indexesUpdated: z.array(z.string()).optional(),
+  cachesInvalidated: z.array(z.string()).optional(),
+  verification: erasureVerificationResultSchema.optional(),
   issuedAt: z.string(),
   revision: z.number().int(),
   recordedAt: instantText,
+});
+
+export const erasureReverificationSchema = z.object({
+  tenant: z.string(),
+  subject: z.string(),
+  receiptId: z.string(),
+  verification: erasureVerificationResultSchema,
 });
 
 export const importResultSchema = z.object({

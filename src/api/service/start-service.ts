@@ -19,6 +19,8 @@ import { ReadYourWrites } from './read-your-writes.js';
 import type { ServiceConfig } from './service-config.js';
 import { timedEventStore } from './timed-event-store.js';
 import { runTtlSweeper } from './ttl-sweeper.js';
+import { runRetentionSweeper } from './retention-sweeper.js';
+import { PostgresRetentionPolicies } from '../../infrastructure/retention/postgres-retention-policies.js';
 
 export interface RunningService {
   /** http://host:port */
@@ -89,6 +91,15 @@ export async function startService(options: StartOptions): Promise<RunningServic
     }
     if (config.sweepIntervalMs > 0) {
       keepRunning('ttl-sweeper', () => runTtlSweeper(measured, projections.db, { intervalMs: config.sweepIntervalMs, signal, report: (r) => logger.info(r, 'ttl sweep expired memories') }));
+      const retention = new PostgresRetentionPolicies(ledger.databaseUrl);
+      closers.push(() => retention.close());
+      keepRunning('retention-sweeper', () =>
+        runRetentionSweeper(measured, read, () => freshness.awaitHead(), retention, {
+          intervalMs: config.sweepIntervalMs,
+          signal,
+          report: (swept) => logger.info({ subjects: swept.length, expired: swept.reduce((n, s) => n + s.expired.length, 0), receipts: swept.flatMap((s) => (s.erased ? [s.erased.receiptId] : [])) }, 'retention sweep'),
+        }),
+      );
     }
     keepRunning('consolidation-outcomes', () => observeConsolidationOutcomes(ledger.eventStore, metrics, signal, (error) => logger.warn({ err: error }, 'outcome subscription failed; resubscribing')));
     closers.push(async () => {

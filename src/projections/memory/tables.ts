@@ -204,6 +204,7 @@ export interface LineageEdgesTable {
   target_id: string;
   target_version: number | null;
   target_sequence: number | null;
+  /** The manifest's keyed hashes of a memory input; null for a parent edge and once the memory is forgotten. */
   value_hash: string | null;
   content_hash: string | null;
   commit: Int8;

@@ -1,0 +1,40 @@
+// The retention sweeper of the service: every tenant that has retention
+// rules, one subject after another (src/commands/forgetting/retention-sweep.ts):
+// what is due is archived (MemoryExpired), what stayed archived long enough
+// is erased with the read side's checks and a receipt. Safe in several
+// processes at once: every decision is fenced by its stream's revision.
+import type { Ledger } from '../../commands/ledger.js';
+import { sweepTenant, type SubjectSweep } from '../../commands/forgetting/retention-sweep.js';
+import type { RetentionPolicies } from '../../infrastructure/retention/postgres-retention-policies.js';
+import { readSideErasureChecks } from '../../queries/erasure/index.js';
+import type { ReadSide } from '../../queries/read-side.js';
+
+export async function sweepRetentionOnce(ledger: Ledger, read: ReadSide, readYourWrites: () => Promise<void>, policies: RetentionPolicies): Promise<SubjectSweep[]> {
+  const swept: SubjectSweep[] = [];
+  for (const tenant of await policies.tenants()) {
+    swept.push(...(await sweepTenant(ledger, policies, tenant, undefined, { checks: readSideErasureChecks(read), beforeVerify: readYourWrites })));
+  }
+  return swept;
+}
+
+export async function runRetentionSweeper(
+  ledger: Ledger,
+  read: ReadSide,
+  readYourWrites: () => Promise<void>,
+  policies: RetentionPolicies,
+  options: { readonly intervalMs: number; readonly signal: AbortSignal; readonly report: (swept: SubjectSweep[]) => void },
+): Promise<void> {
+  while (!options.signal.aborted) {
+    const swept = await sweepRetentionOnce(ledger, read, readYourWrites, policies);
+    if (swept.length > 0) options.report(swept);
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        options.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, options.intervalMs);
+      options.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}

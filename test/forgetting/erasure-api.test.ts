@@ -1,0 +1,79 @@
+// Erasure over the HTTP API: the answers of every read route after a DELETE
+// hold nothing of the erased entry or its summaries; a source ref is erased
+// with DELETE …/memories?sourceRef=; an auditor runs the receipt's checks
+// again, telling what to look for in the body.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entry, startTestService, type TestService } from '../api/service.js';
+
+let t: TestService;
+let writer: string;
+let auditor: string;
+beforeAll(async () => {
+  t = await startTestService('forgetting_api', { config: { consolidationWorkers: 0 } });
+  [writer, auditor] = await Promise.all([t.key('acme', 'writer'), t.key('acme', 'auditor')]);
+});
+afterAll(async () => t?.close());
+
+const PHONE = '+33 6 12 34 56 78 (bureau)';
+
+describe('erasure over HTTP', () => {
+  it('after DELETE, no read route returns the number, its summary is gone, and a re-check passes', async () => {
+    const s = 'http-erase';
+    const phone = await t.request('POST', `/v1/subjects/${s}/memories`, { key: writer, body: entry(PHONE, { key: 'contact.phone', content: `Joignable au ${PHONE}` }) });
+    expect(phone.status).toBe(201);
+    expect((await t.request('POST', `/v1/subjects/${s}/memories`, { key: writer, body: entry('sms') })).status).toBe(201);
+    const run = await t.request('POST', `/v1/subjects/${s}/consolidations`, { key: writer, body: { mode: 'run' } });
+    expect(run.status).toBe(201);
+    const artifactId = run.body.prepare.artifactId as string;
+    const recallBefore = await t.request('GET', `/v1/subjects/${s}/recall?maxSensitivity=restricted`, { key: writer });
+    expect(recallBefore.text).toContain(PHONE);
+    const recordedAt = phone.body.recordedAt as string;
+
+    const erased = await t.request('DELETE', `/v1/subjects/${s}/memories/${phone.body.memoryId}?reason=user%20request`, { key: writer });
+    expect(erased.status, erased.text).toBe(200);
+    expect(erased.body).toMatchObject({ scope: 'memory', memoryIds: [phone.body.memoryId], invalidatedArtifactIds: [artifactId], canonicalRecords: 1, derivedRecordsInvalidated: 1 });
+    expect(erased.body.verification.status, JSON.stringify(erased.body.verification)).toBe('passed');
+    expect(erased.body.verification.checks.map((c: { path: string }) => c.path)).toEqual(expect.arrayContaining(['recall', 'as_of', 'replay', 'lineage', 'events', 'projection:memory']));
+
+    const answers = [
+      await t.request('GET', `/v1/subjects/${s}/recall?maxSensitivity=restricted`, { key: writer }),
+      await t.request('GET', `/v1/subjects/${s}/as-of?systemTime=${encodeURIComponent(recordedAt)}`, { key: auditor }),
+      await t.request('GET', `/v1/subjects/${s}/replay?at=${encodeURIComponent(recordedAt)}`, { key: auditor }),
+      await t.request('GET', `/v1/subjects/${s}/events`, { key: auditor }),
+      await t.request('GET', `/v1/subjects/${s}/stale`, { key: auditor }),
+      await t.request('GET', `/v1/artifacts/${encodeURIComponent(artifactId)}`, { key: auditor }),
+      await t.request('GET', `/v1/artifacts/${encodeURIComponent(artifactId)}/lineage`, { key: auditor }),
+      await t.request('GET', `/v1/artifacts/${encodeURIComponent(artifactId)}/assessment`, { key: auditor }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.text).not.toContain(PHONE);
+      expect(answer.text).not.toContain('12 34 56 78');
+    }
+    expect(answers[0]!.text).toContain('sms');
+
+    const again = await t.request('POST', `/v1/subjects/${s}/receipts/${erased.body.receiptId}/verify`, { key: auditor, body: { searchFor: [PHONE] } });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.verification).toMatchObject({ status: 'passed', searchedFor: ['plaintext', 'keyed_hash', 'sha256'] });
+    expect(again.text).not.toContain(PHONE);
+    expect((await t.request('POST', `/v1/subjects/${s}/receipts/${erased.body.receiptId}/verify`, { key: writer, body: {} })).status).toBe(403);
+  });
+
+  it('erases by source ref, and refuses a malformed one naming the field, writing nothing', async () => {
+    const s = 'http-ref';
+    const from = (ref: string, key: string, text: string) => ({ ...entry(text, { key }), source: { type: 'user_assertion', refs: [ref] } });
+    const a = await t.request('POST', `/v1/subjects/${s}/memories`, { key: writer, body: from('msg://x/1', 'likes', 'loves long-distance trail running') });
+    await t.request('POST', `/v1/subjects/${s}/memories`, { key: writer, body: from('msg://x/2', 'city', 'Montevideo') });
+    const before = await t.eventCount();
+    const bad = await t.request('DELETE', `/v1/subjects/${s}/memories?sourceRef=${encodeURIComponent('has space')}`, { key: writer });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ field: 'sourceRef' });
+    expect(await t.eventCount()).toBe(before);
+    const erased = await t.request('DELETE', `/v1/subjects/${s}/memories?sourceRef=${encodeURIComponent('msg://x/1')}`, { key: writer });
+    expect(erased.status, erased.text).toBe(200);
+    expect(erased.body).toMatchObject({ scope: 'source_ref', sourceRef: 'msg://x/1', memoryIds: [a.body.memoryId], verification: { status: 'passed' } });
+    const events = await t.request('GET', `/v1/subjects/${s}/events`, { key: auditor });
+    expect(events.text).not.toContain('trail running');
+    expect(events.text).toContain('Montevideo');
+  });
+});
