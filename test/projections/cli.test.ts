@@ -8,6 +8,7 @@ import { openPostgresEventStore } from '../../src/infrastructure/event-store/pos
 import { formatPosition } from '../../src/infrastructure/event-store/port.js';
 import { CLI, cliEnvironment, runCli } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { memoryProjection } from '../../src/projections/memory/definition.js';
 import { logShows } from './support/log-horizon.js';
 import { appendChunk, Workload } from './support/workload.js';
 
@@ -33,21 +34,21 @@ describe('memledger projections', () => {
     const run = await runCli(['projections', 'run', '--batch-size', '500'], env);
     expect(run.code, run.stderr).toBe(0);
     const [caughtUp] = JSON.parse(run.stdout);
-    expect(caughtUp).toMatchObject({ projection: 'memory', version: 1, applied: workload.count, checkpoint: head, head, appliedBy: 'this process' });
+    expect(caughtUp).toMatchObject({ projection: 'memory', version: memoryProjection.version, applied: workload.count, checkpoint: head, head, appliedBy: 'this process' });
 
     await logShows(store, (await appendChunk(store, workload.chunk(100)))!);
     const status = await runCli(['projections', 'status'], env);
     expect(status.code, status.stderr).toBe(0);
     const [memory] = JSON.parse(status.stdout);
-    expect(memory).toMatchObject({ projection: 'memory', code: { version: 1 }, head: formatPosition((await store.headPosition())!) });
-    expect(memory.active).toMatchObject({ schema: caughtUp.schema, version: 1, matchesCode: true, checkpoint: head, eventsSeen: caughtUp.eventsSeen, lagIsLowerBound: false });
+    expect(memory).toMatchObject({ projection: 'memory', code: { version: memoryProjection.version }, head: formatPosition((await store.headPosition())!) });
+    expect(memory.active).toMatchObject({ schema: caughtUp.schema, version: memoryProjection.version, matchesCode: true, checkpoint: head, eventsSeen: caughtUp.eventsSeen, lagIsLowerBound: false });
     expect(memory.active.lag).toBe(workload.count - caughtUp.eventsSeen);
 
     const rebuild = await runCli(['projections', 'rebuild', '--batch-size', '400'], env);
     expect(rebuild.code, rebuild.stderr).toBe(0);
     const [rebuilt] = JSON.parse(rebuild.stdout);
-    expect(rebuilt).toMatchObject({ projection: 'memory', version: 1, events: workload.count, previous: { schema: caughtUp.schema, version: 1 }, dropped: [caughtUp.schema] });
-    expect(rebuilt.schema).toMatch(/^mlp_memory_v1_[0-9a-f]{8}_b2$/);
+    expect(rebuilt).toMatchObject({ projection: 'memory', version: memoryProjection.version, events: workload.count, previous: { schema: caughtUp.schema, version: memoryProjection.version }, dropped: [caughtUp.schema] });
+    expect(rebuilt.schema).toMatch(new RegExp(`^mlp_memory_v${memoryProjection.version}_[0-9a-f]{8}_b2$`));
     expect(rebuild.stderr).toContain(`rebuilding memory into ${rebuilt.schema}`);
     expect(rebuild.stderr).toMatch(new RegExp(`memory: ${workload.count} events in [0-9.]+ s, \\d+ events/s`));
   });

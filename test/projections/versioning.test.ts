@@ -23,7 +23,8 @@ import { openProjectionWorld, type ProjectionWorld } from './support/projection-
 import { logShows } from './support/log-horizon.js';
 import { appendChunk, Workload } from './support/workload.js';
 
-const v2: ProjectionDefinition = { ...memoryProjection, version: 2 };
+/** The next version of the code (same DDL). */
+const v2: ProjectionDefinition = { ...memoryProjection, version: memoryProjection.version + 1 };
 /** Same version, one more index: a different definition hash. */
 const reindexed: ProjectionDefinition = {
   ...memoryProjection,
@@ -58,7 +59,7 @@ describe('versioned projections', () => {
   it('names each build v<version>_<hash8>_b<build> and hashes the table definitions', async () => {
     const active = (await activeSchema(world.db, 'memory'))!;
     const identity = identityOf(memoryProjection);
-    expect(active.schema_name).toBe(`mlp_memory_v1_${identity.definitionHash.slice(0, 8)}_b1`);
+    expect(active.schema_name).toBe(`mlp_memory_v${memoryProjection.version}_${identity.definitionHash.slice(0, 8)}_b1`);
     expect(identityOf(reindexed).definitionHash).not.toBe(identity.definitionHash);
     expect(identityOf(v2).definitionHash).toBe(identity.definitionHash);
   });
@@ -70,8 +71,8 @@ describe('versioned projections', () => {
       await expect(refused).rejects.toThrow(/projections rebuild/);
     }
     const status = await projectionStatus(world.db, world.store, v2);
-    expect(status.active).toMatchObject({ version: 1, matchesCode: false });
-    expect(status.code.version).toBe(2);
+    expect(status.active).toMatchObject({ version: memoryProjection.version, matchesCode: false });
+    expect(status.code.version).toBe(v2.version);
   });
 
   it('rebuilds a new version while the old schema serves, swaps in one transaction, then drops the old', async () => {
@@ -92,7 +93,7 @@ describe('versioned projections', () => {
     const during = await catchUpProjection(world.db, world.store, memoryProjection, { until: last! });
     expect(during.schema).toBe(old.schema_name);
     const building = (await schemasOf(world.db, 'memory')).find((s) => s.state === 'building');
-    expect(building?.version).toBe(2);
+    expect(building?.version).toBe(v2.version);
     await expect(rebuildProjection(world.db, world.store, v2)).rejects.toBeInstanceOf(RebuildInProgress);
     const beforeSwap = await digestSchema(world.db, old.schema_name);
 
@@ -118,17 +119,17 @@ describe('versioned projections', () => {
     expect(await read).toEqual({ schema: old.schema_name, rows: beforeSwap.memory_versions!.rows });
     const result = await rebuilding;
 
-    expect(result.previous).toEqual({ schema: old.schema_name, version: 1, definitionHash: old.definition_hash });
-    expect(result.version).toBe(2);
+    expect(result.previous).toEqual({ schema: old.schema_name, version: memoryProjection.version, definitionHash: old.definition_hash });
+    expect(result.version).toBe(v2.version);
     expect(result.dropped).toContain(old.schema_name);
     expect(await schemaExists(world.db, old.schema_name)).toBe(false);
-    expect((await schemasOf(world.db, 'memory')).map((s) => [s.state, s.version])).toEqual([['active', 2]]);
+    expect((await schemasOf(world.db, 'memory')).map((s) => [s.state, s.version])).toEqual([['active', v2.version]]);
     // The new version built the same rows from position 0; old code now refuses, new code runs.
     expect(await digestSchema(world.db, result.schema)).toEqual(beforeSwap);
     await expect(catchUpProjection(world.db, world.store, memoryProjection)).rejects.toBeInstanceOf(ProjectionRebuildRequired);
     last = await appendChunk(world.store, workload.chunk(200));
     const after = await catchUpProjection(world.db, world.store, v2, { until: last! });
-    expect(after).toMatchObject({ schema: result.schema, version: 2, eventsSeen: workload.count });
+    expect(after).toMatchObject({ schema: result.schema, version: v2.version, eventsSeen: workload.count });
   });
 
   it('stops a projector whose schema a rebuild retired, and drops the schema once it lets go', async () => {
