@@ -35,6 +35,8 @@ export interface TestService {
   /** A new API key (the key text). */
   key(tenant: string, role: ApiRole): Promise<string>;
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
+  /** The service's log lines so far (JSON, level info and up). */
+  logLines(): readonly string[];
   /** Events in the store (to prove that nothing was appended). */
   eventCount(): Promise<number>;
   close(): Promise<void>;
@@ -44,9 +46,12 @@ export async function startTestService(prefix: string, options: { readonly env?:
   const database = await createTestDatabase(prefix);
   const env = { MEMLEDGER_EVENTSTORE_URL: database.url, MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64'), ...options.env };
   const config: ServiceConfig = { ...readServiceConfig(env, { port: 0, host: '127.0.0.1' }), apiKeyCacheMs: 0, ...options.config };
+  // The service logs into memory, as it would to stdout: tests can search what it wrote.
+  const logLines: string[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
   let service: RunningService;
   try {
-    service = await startService({ config, env, logger: pino({ level: 'silent' }) });
+    service = await startService({ config, env, logger });
   } catch (error) {
     await database.drop();
     throw error;
@@ -76,6 +81,7 @@ export async function startTestService(prefix: string, options: { readonly env?:
       return (await keys.create({ tenant, role, now: new Date() })).key;
     },
     request,
+    logLines: () => logLines,
     async eventCount() {
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();

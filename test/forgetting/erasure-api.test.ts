@@ -1,7 +1,8 @@
 // Erasure over the HTTP API: the answers of every read route after a DELETE
 // hold nothing of the erased entry or its summaries; a source ref is erased
 // with DELETE …/memories?sourceRef=; an auditor runs the receipt's checks
-// again, telling what to look for in the body.
+// again, telling what to look for in the body; the service's log never held
+// the number.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entry, startTestService, type TestService } from '../api/service.js';
 
@@ -57,6 +58,11 @@ describe('erasure over HTTP', () => {
     expect(again.body.verification).toMatchObject({ status: 'passed', searchedFor: ['plaintext', 'keyed_hash', 'sha256'] });
     expect(again.text).not.toContain(PHONE);
     expect((await t.request('POST', `/v1/subjects/${s}/receipts/${erased.body.receiptId}/verify`, { key: writer, body: {} })).status).toBe(403);
+
+    // The service's log: a line per request (the erasure's among them), none with the number.
+    const log = t.logLines();
+    expect(log.some((line) => line.includes(`/memories/${phone.body.memoryId}`))).toBe(true);
+    for (const line of log) expect(line).not.toContain('12 34 56 78');
   });
 
   it('erases by source ref, and refuses a malformed one naming the field, writing nothing', async () => {
