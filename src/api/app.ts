@@ -5,6 +5,9 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { BearerAuth, type KeyLookup } from './auth/bearer.js';
+import { OwnRequestKeys } from './auth/own-requests.js';
+import { httpApiErasureCheck } from './erasure/http-api-check.js';
+import type { ErasureCheck } from '../commands/forgetting/verification.js';
 import { openApiDocument } from './openapi.js';
 import { problem, problemOf, PROBLEM_CONTENT_TYPE } from './problem.js';
 import { registerRoute, requestIdOf, type RouteSpec } from './route.js';
@@ -26,15 +29,17 @@ export interface ApiOptions {
   /** How long a key lookup is trusted (revocation takes effect within it); 0 = every request asks the key table. */
   readonly keyCacheMs: number;
   readonly logger: Logger;
+  /** The service's credentials for requests to itself (one is made when absent). */
+  readonly ownKeys?: OwnRequestKeys;
 }
 
 /** Every route, in the order the OpenAPI document lists them. */
-export function apiRoutes(services: ApiServices, openApi: () => unknown): RouteSpec[] {
+export function apiRoutes(services: ApiServices, openApi: () => unknown, apiErasureChecks: () => ErasureCheck[] = () => []): RouteSpec[] {
   return [
     ...memoryRoutes(services),
     ...importRoutes(services),
     ...readRoutes(services),
-    ...erasureRoutes(services),
+    ...erasureRoutes(services, apiErasureChecks),
     ...policyRoutes(services),
     ...consolidationRoutes(services),
     ...artifactRoutes(services),
@@ -58,9 +63,12 @@ export function buildApi(services: ApiServices, options: ApiOptions): FastifyIns
   app.addContentTypeParser(NDJSON, { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   let document: unknown;
-  const routes = apiRoutes(services, () => document);
+  const ownKeys = options.ownKeys ?? new OwnRequestKeys();
+  // An erasure through the API is also checked against the API's own answers.
+  const apiErasureChecks = () => [httpApiErasureCheck({ app, ownKeys, keyStore: services.read.keyStore, clock: services.ledger.clock })];
+  const routes = apiRoutes(services, () => document, apiErasureChecks);
   document = openApiDocument(routes, { version: API_VERSION });
-  const auth = new BearerAuth(options.keys, options.keyCacheMs);
+  const auth = new BearerAuth(options.keys, options.keyCacheMs, Date.now, ownKeys);
   const onInvalidResponse = (route: RouteSpec, error: unknown) => app.log.error({ operationId: route.operationId, issues: (error as { issues?: unknown }).issues }, 'response does not match its schema');
   for (const route of routes) registerRoute(app, route, { auth, onInvalidResponse });
 

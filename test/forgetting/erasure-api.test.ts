@@ -1,7 +1,8 @@
 // Erasure over the HTTP API: the answers of every read route after a DELETE
 // hold nothing of the erased entry or its summaries; a source ref is erased
 // with DELETE …/memories?sourceRef=; an auditor runs the receipt's checks
-// again, telling what to look for in the body; the service's log never held
+// again, telling what to look for in the body; the checks include the HTTP
+// API's own answers (asked in process); the service's log never held
 // the number.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entry, startTestService, type TestService } from '../api/service.js';
@@ -23,6 +24,8 @@ describe('erasure over HTTP', () => {
     const phone = await t.request('POST', `/v1/subjects/${s}/memories`, { key: writer, body: entry(PHONE, { key: 'contact.phone', content: `Joignable au ${PHONE}` }) });
     expect(phone.status).toBe(201);
     expect((await t.request('POST', `/v1/subjects/${s}/memories`, { key: writer, body: entry('sms') })).status).toBe(201);
+    const KEPT = 'prefers the Lisbon office on Thursdays';
+    expect((await t.request('POST', `/v1/subjects/${s}/memories`, { key: writer, body: entry(KEPT, { key: 'office.preference' }) })).status).toBe(201);
     const run = await t.request('POST', `/v1/subjects/${s}/consolidations`, { key: writer, body: { mode: 'run' } });
     expect(run.status).toBe(201);
     const artifactId = run.body.prepare.artifactId as string;
@@ -34,7 +37,11 @@ describe('erasure over HTTP', () => {
     expect(erased.status, erased.text).toBe(200);
     expect(erased.body).toMatchObject({ scope: 'memory', memoryIds: [phone.body.memoryId], invalidatedArtifactIds: [artifactId], canonicalRecords: 1, derivedRecordsInvalidated: 1 });
     expect(erased.body.verification.status, JSON.stringify(erased.body.verification)).toBe('passed');
-    expect(erased.body.verification.checks.map((c: { path: string }) => c.path)).toEqual(expect.arrayContaining(['recall', 'as_of', 'replay', 'lineage', 'events', 'projection:memory']));
+    expect(erased.body.verification.checks.map((c: { path: string }) => c.path)).toEqual(expect.arrayContaining(['recall', 'as_of', 'replay', 'lineage', 'events', 'projection:memory', 'http_api']));
+    // The service asked its own routes: the subject's reads now and when the number was recorded, and 4 per artifact.
+    const httpCheck = erased.body.verification.checks.find((c: { path: string }) => c.path === 'http_api');
+    expect(httpCheck).toMatchObject({ status: 'passed', findings: 0 });
+    expect(httpCheck.searched).toBeGreaterThanOrEqual(4 + 2 * 2 + 4);
 
     const answers = [
       await t.request('GET', `/v1/subjects/${s}/recall?maxSensitivity=restricted`, { key: writer }),
@@ -58,6 +65,12 @@ describe('erasure over HTTP', () => {
     expect(again.body.verification).toMatchObject({ status: 'passed', searchedFor: ['plaintext', 'keyed_hash', 'sha256'] });
     expect(again.text).not.toContain(PHONE);
     expect((await t.request('POST', `/v1/subjects/${s}/receipts/${erased.body.receiptId}/verify`, { key: writer, body: {} })).status).toBe(403);
+    // The checks can fail: asked about a text the subject still holds, the read paths (the HTTP API's among them) find it.
+    const control = await t.request('POST', `/v1/subjects/${s}/receipts/${erased.body.receiptId}/verify`, { key: auditor, body: { searchFor: [KEPT] } });
+    expect(control.status, control.text).toBe(200);
+    expect(control.body.verification.status).toBe('failed');
+    const failing = control.body.verification.checks.filter((c: { status: string }) => c.status === 'failed').map((c: { path: string }) => c.path);
+    expect(failing).toEqual(expect.arrayContaining(['recall', 'events', 'http_api']));
 
     // The service's log: a line per request (the erasure's among them), none with the number.
     const log = t.logLines();

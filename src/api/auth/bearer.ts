@@ -5,6 +5,7 @@
 // query the key table on every request.
 import type { ApiPrincipal } from '../../infrastructure/api-keys/api-key-store.js';
 import { problemError } from '../problem.js';
+import type { OwnRequestKeys } from './own-requests.js';
 
 export interface KeyLookup {
   authenticate(token: string): Promise<ApiPrincipal | undefined>;
@@ -20,6 +21,8 @@ export class BearerAuth {
     private readonly keys: KeyLookup,
     private readonly cacheMs: number,
     private readonly now: () => number = Date.now,
+    /** The service's own short-lived credentials (checked first, never cached: revoking one takes effect at once). */
+    private readonly own?: OwnRequestKeys,
   ) {}
 
   /** The principal of the request's key; throws a 401 problem otherwise. */
@@ -34,6 +37,8 @@ export class BearerAuth {
   }
 
   async #lookup(token: string): Promise<ApiPrincipal | undefined> {
+    const own = this.own?.principalOf(token);
+    if (own) return own;
     if (this.cacheMs <= 0) return this.keys.authenticate(token);
     const now = this.now();
     const cached = this.#cache.get(token);

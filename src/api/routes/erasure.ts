@@ -6,6 +6,7 @@
 // search for in the request body (never in the URL, which access logs keep).
 import { z } from 'zod';
 import { forgetMemory, forgetSourceRef, forgetSubject, type ErasureOptions } from '../../commands/forget.js';
+import type { ErasureCheck } from '../../commands/forgetting/verification.js';
 import { sourceRefSchema } from '../../domain/entry/source.js';
 import { receiptIdSchema, subjectIdSchema } from '../../domain/values/ids.js';
 import { readSideErasureChecks } from '../../queries/erasure/index.js';
@@ -22,9 +23,11 @@ const receiptParams = z.strictObject({ subject: subjectIdSchema, receiptId: rece
 const searchBody = z.strictObject({ searchFor: z.array(z.string().min(1).max(10_000)).max(100).default([]) });
 const receipt = { 200: { description: 'the deletion receipt', schema: deletionReceiptSchema } };
 
-export function erasureRoutes(services: ApiServices): RouteSpec[] {
+/** `apiChecks`: the checks of the HTTP API itself (app.ts makes them: they need the fastify instance). */
+export function erasureRoutes(services: ApiServices, apiChecks: () => ErasureCheck[]): RouteSpec[] {
   const { ledger } = services;
-  const options = (): Omit<ErasureOptions, 'reason'> => ({ checks: readSideErasureChecks(services.read), beforeVerify: services.readYourWrites });
+  const checks = () => [...readSideErasureChecks(services.read), ...apiChecks()];
+  const options = (): Omit<ErasureOptions, 'reason'> => ({ checks: checks(), beforeVerify: services.readYourWrites });
   return [
     defineRoute({
       method: 'DELETE',
@@ -81,7 +84,7 @@ export function erasureRoutes(services: ApiServices): RouteSpec[] {
       handler: async (call) => {
         const { tenant, subject } = call.commandContext(call.params.subject);
         await services.readYourWrites();
-        return { status: 200, body: await reverifyErasure(services.read, { tenant, subject, receiptId: call.params.receiptId, plaintexts: call.body.searchFor }) };
+        return { status: 200, body: await reverifyErasure(services.read, { tenant, subject, receiptId: call.params.receiptId, plaintexts: call.body.searchFor, checks: apiChecks() }) };
       },
     }),
   ];

@@ -6,26 +6,26 @@
 import type { Ledger } from '../../commands/ledger.js';
 import { sweepTenant, type SubjectSweep } from '../../commands/forgetting/retention-sweep.js';
 import type { RetentionPolicies } from '../../infrastructure/retention/postgres-retention-policies.js';
-import { readSideErasureChecks } from '../../queries/erasure/index.js';
-import type { ReadSide } from '../../queries/read-side.js';
+import type { ErasureCheck } from '../../commands/forgetting/verification.js';
 
-export async function sweepRetentionOnce(ledger: Ledger, read: ReadSide, readYourWrites: () => Promise<void>, policies: RetentionPolicies): Promise<SubjectSweep[]> {
+/** `checks`: the read paths each erasure is verified against (the read side's and the HTTP API's). */
+export async function sweepRetentionOnce(ledger: Ledger, checks: readonly ErasureCheck[], readYourWrites: () => Promise<void>, policies: RetentionPolicies): Promise<SubjectSweep[]> {
   const swept: SubjectSweep[] = [];
   for (const tenant of await policies.tenants()) {
-    swept.push(...(await sweepTenant(ledger, policies, tenant, undefined, { checks: readSideErasureChecks(read), beforeVerify: readYourWrites })));
+    swept.push(...(await sweepTenant(ledger, policies, tenant, undefined, { checks, beforeVerify: readYourWrites })));
   }
   return swept;
 }
 
 export async function runRetentionSweeper(
   ledger: Ledger,
-  read: ReadSide,
+  checks: readonly ErasureCheck[],
   readYourWrites: () => Promise<void>,
   policies: RetentionPolicies,
   options: { readonly intervalMs: number; readonly signal: AbortSignal; readonly report: (swept: SubjectSweep[]) => void },
 ): Promise<void> {
   while (!options.signal.aborted) {
-    const swept = await sweepRetentionOnce(ledger, read, readYourWrites, policies);
+    const swept = await sweepRetentionOnce(ledger, checks, readYourWrites, policies);
     if (swept.length > 0) options.report(swept);
     await new Promise<void>((resolve) => {
       const done = () => {

@@ -1,9 +1,10 @@
 // `memledger serve` in one process: the HTTP API, the projector (follow mode)
-// for every projection, the consolidation workers, the TTL sweeper and the
+// for every projection, the consolidation workers, the TTL and retention sweepers and the
 // consolidation-outcome counter — on the embedded PostgreSQL when nothing is
 // configured. stop() drains: the listener closes and in-flight requests
 // finish, background loops stop between units of work, then the pools and the
 // ledger close (the last user of the embedded server stops it).
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
 import { runWorker } from '../../commands/consolidation/worker.js';
@@ -20,6 +21,9 @@ import type { ServiceConfig } from './service-config.js';
 import { timedEventStore } from './timed-event-store.js';
 import { runTtlSweeper } from './ttl-sweeper.js';
 import { runRetentionSweeper } from './retention-sweeper.js';
+import { OwnRequestKeys } from '../auth/own-requests.js';
+import { httpApiErasureCheck } from '../erasure/http-api-check.js';
+import { readSideErasureChecks } from '../../queries/erasure/index.js';
 import { PostgresRetentionPolicies } from '../../infrastructure/retention/postgres-retention-policies.js';
 
 export interface RunningService {
@@ -63,13 +67,17 @@ export async function startService(options: StartOptions): Promise<RunningServic
 
     const read = { projections: projections.db, eventStore: ledger.eventStore, keyStore: ledger.keyStore, subjects: ledger.subjects, clock: ledger.clock, countTokens: consolidation.countTokens };
     const freshness = new ReadYourWrites(ledger.eventStore, projections.db, PROJECTIONS);
+    const ownKeys = new OwnRequestKeys();
     app = buildApi(
       { ledger: measured, read, readYourWrites: () => freshness.awaitHead(), consolidation, metrics, health: probe },
-      { keys, keyCacheMs: config.apiKeyCacheMs, logger },
+      { keys, keyCacheMs: config.apiKeyCacheMs, logger, ownKeys },
     );
+    const api = app;
 
     const stopping = new AbortController();
     const { signal } = stopping;
+    // Every background loop (projectors, workers, sweepers, subscriptions) waits on this one signal: more than node's default 10 is no leak.
+    setMaxListeners(100, signal);
     const loops: Promise<void>[] = [];
     const keepRunning = (name: string, work: () => Promise<unknown>) => loops.push(supervise(name, work, signal, logger));
     for (const definition of PROJECTIONS) {
@@ -94,7 +102,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       const retention = new PostgresRetentionPolicies(ledger.databaseUrl);
       closers.push(() => retention.close());
       keepRunning('retention-sweeper', () =>
-        runRetentionSweeper(measured, read, () => freshness.awaitHead(), retention, {
+        runRetentionSweeper(measured, [...readSideErasureChecks(read), httpApiErasureCheck({ app: api, ownKeys, keyStore: ledger.keyStore, clock: ledger.clock })], () => freshness.awaitHead(), retention, {
           intervalMs: config.sweepIntervalMs,
           signal,
           report: (swept) => logger.info({ subjects: swept.length, expired: swept.reduce((n, s) => n + s.expired.length, 0), receipts: swept.flatMap((s) => (s.erased ? [s.erased.receiptId] : [])) }, 'retention sweep'),
@@ -107,7 +115,6 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await Promise.all(loops);
     });
 
-    const api = app;
     await api.listen({ host: config.host, port: config.port });
     const address = api.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
