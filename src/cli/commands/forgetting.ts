@@ -8,7 +8,7 @@
 //   retention set | list | remove | sweep   the tenant's retention rules,
 //              and the sweeper that archives (expires) and erases by them
 import type { Command } from 'commander';
-import { forgetMemory, forgetSourceRef, forgetSubject } from '../../commands/forget.js';
+import { forgetMemory, forgetSourceRef, forgetSubject, type ErasureOptions } from '../../commands/forget.js';
 import { sweepTenant } from '../../commands/forgetting/retention-sweep.js';
 import type { Ledger } from '../../commands/ledger.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
@@ -35,6 +35,22 @@ async function withChecks<T>(ledger: OpenLedger, work: (read: OpenReadSide, opti
   }
 }
 
+/** Test hook: `MEMLEDGER_FORGET_PAUSE_AFTER=keys_destroyed|tombstoned` pauses there (and says so on stderr), so a test can kill the process. */
+export const FORGET_PAUSE_AFTER = 'MEMLEDGER_FORGET_PAUSE_AFTER';
+
+function pauseAfter(): Pick<ErasureOptions, 'afterStep'> {
+  const at = process.env[FORGET_PAUSE_AFTER];
+  if (!at) return {};
+  return {
+    afterStep: async (step) => {
+      if (step !== at) return;
+      process.stderr.write(`${JSON.stringify({ paused: step })}\n`);
+      setInterval(() => undefined, 60_000);
+      await new Promise<void>(() => undefined);
+    },
+  };
+}
+
 function failedVerification(receipt: { verification?: { status: string } }): void {
   if (receipt.verification?.status === 'failed') process.exitCode = EXIT.refused;
 }
@@ -55,7 +71,7 @@ export function registerForgettingCommands(program: Command): void {
       const memory = o.memory !== undefined ? requireId('memory', o.memory) : undefined;
       const opened = await ledger();
       const receipt = await withChecks(opened, async (_read, { checks, beforeVerify }) => {
-        const options = { checks, beforeVerify: beforeVerify([subjectStreamName(context.tenant, context.subject)]) };
+        const options = { checks, beforeVerify: beforeVerify([subjectStreamName(context.tenant, context.subject)]), ...pauseAfter() };
         if (memory !== undefined) return resultOf(await forgetMemory(opened, context, memory, o.reason, options));
         if (o.sourceRef !== undefined) return resultOf(await forgetSourceRef(opened, context, o.sourceRef, o.reason, options));
         return resultOf(await forgetSubject(opened, context, o.reason, options));

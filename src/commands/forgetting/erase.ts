@@ -45,7 +45,11 @@ export interface ErasureOptions {
   readonly checks?: readonly ErasureCheck[];
   /** Runs after the tombstones are appended and before the checks: e.g. catch the projections up. */
   readonly beforeVerify?: () => Promise<void>;
+  /** Called when a step is done (a test kills the process there to prove a later request finishes the erasure). */
+  readonly afterStep?: (step: ErasureStep) => Promise<void>;
 }
+
+export type ErasureStep = 'keys_destroyed' | 'tombstoned';
 
 /** Read models whose rows the projection marks erased, dropping ciphertext and keyed hashes. */
 const ERASED_INDEXES = ['memory_versions', 'lineage_edges'] as const;
@@ -71,6 +75,7 @@ export async function erase(ledger: Ledger, context: CommandContext, request: Er
 
   const needles = await takeNeedles(ledger.eventStore, ledger.keyStore, ref, stream, loaded.revision, loaded.state, memoryIds);
   const destroyed = checked.scope === 'subject' ? await ledger.keyStore.forgetSubject(ref) : await ledger.keyStore.forgetMemories(ref, memoryIds);
+  await options.afterStep?.('keys_destroyed');
 
   const envelope = { stream, commandId, ...actorOf(context) };
   const tombstones = await executeSubjectCommand(ledger, envelope, (_loaded, now) =>
@@ -79,6 +84,7 @@ export async function erase(ledger: Ledger, context: CommandContext, request: Er
       : { type: 'EraseMemories', memoryIds: [...memoryIds], ...(reason ? { reason } : {}), now },
   );
   if (!tombstones.ok) return tombstones;
+  await options.afterStep?.('tombstoned');
 
   const keyIds = await erasedKeyIds(ledger, ref, checked.scope, memoryIds);
   const artifacts = checked.scope === 'subject' ? await ledger.keyStore.listArtifactKeyIds(ref) : await ledger.keyStore.artifactsDerivedFrom(ref, memoryIds);
