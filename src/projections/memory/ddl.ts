@@ -179,6 +179,8 @@ export function memoryTables(db: Kysely<any>, schema: string): TableStatement[] 
       .addCheckConstraint('lineage_edges_kind', sql`kind in ('memory', 'artifact')`),
     // "What derives from this memory / this artifact": STALE propagation and lineage queries.
     s.createIndex('lineage_edges_by_target').on('lineage_edges').columns(['target_id', 'kind']),
+    // "Every edge into this subject": an erasure's check of the projection reads them without scanning every tenant's edges.
+    s.createIndex('lineage_edges_by_target_subject').on('lineage_edges').columns(['target_tenant', 'target_subject']),
     s
       .createTable('stale_artifacts')
       .addColumn('artifact_id', 'text', (c) => c.primaryKey())
