@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireEmbeddedServer } from '../src/infrastructure/embedded-postgres/index.js';
 import { consolidationBench } from './consolidation.js';
+import { erasureBench } from './erasure.js';
 import { eventStoreAppendBench } from './event-store-append.js';
 import { httpLoadBench } from './http-load.js';
 import { projectionRebuildBench } from './projection-rebuild.js';
@@ -27,7 +28,7 @@ export interface Bench {
 }
 
 /** Every benchmark, in the order they run. To add one: import it and list it here. */
-const benches: readonly Bench[] = [eventStoreAppendBench, recordLatencyBench, consolidationBench, httpLoadBench, readLatencyBench, projectionRebuildBench];
+const benches: readonly Bench[] = [eventStoreAppendBench, recordLatencyBench, consolidationBench, httpLoadBench, readLatencyBench, projectionRebuildBench, erasureBench];
 
 /**
  * The server benchmarks run on (an admin URL; each bench gets its own
