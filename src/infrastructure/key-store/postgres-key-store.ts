@@ -9,7 +9,8 @@ import {
   dataKeyOf,
   hashKeyOf,
   newKeyId,
-  unwrapMemoryKey,
+  memoryKeyOpener,
+  type MemoryKeyOpener,
   unwrapSubjectSecret,
   wrapMemoryKey,
   wrapSubjectSecret,
@@ -244,12 +245,13 @@ export class PostgresKeyStore implements KeyStore {
   private async readMemoryKeys(ref: SubjectRef, ids: readonly string[]): Promise<Map<string, KeyLookup<MemoryKey>>> {
     const subject = this.openSubject(ref, await selectSubject(this.pool, ref));
     const rows = ids.length > 0 && subject.status !== 'forgotten' ? await selectMemories(this.pool, ref, ids) : new Map<string, MemoryRow>();
+    const openers = new Map<string, MemoryKeyOpener>();
     return new Map(
       ids.map((id): [string, KeyLookup<MemoryKey>] => {
         if (subject.status === 'forgotten') return [id, subject];
         const row = rows.get(id);
         if (row === undefined) return [id, { status: 'absent' }];
-        return [id, this.openMemory(ref, subject, row)];
+        return [id, this.openMemory(ref, subject, row, openers)];
       }),
     );
   }
@@ -263,16 +265,21 @@ export class PostgresKeyStore implements KeyStore {
     return { status: 'live', keyId: row.key_id, master, secret: unwrapSubjectSecret(master, ref, row.key_id, row.wrapped_secret) };
   }
 
-  private openMemory(ref: SubjectRef, subject: OpenedSubject, row: MemoryRow): KeyFound<MemoryKey> | KeyForgotten {
+  /** `openers`: wrapping keys already derived in this call, by master key id. */
+  private openMemory(ref: SubjectRef, subject: OpenedSubject, row: MemoryRow, openers = new Map<string, MemoryKeyOpener>()): KeyFound<MemoryKey> | KeyForgotten {
     if (row.forgotten_at !== null || row.wrapped_key === null || row.key_id === null || row.subject_key_id === null || row.master_key_id === null) {
       return forgotten('memory', row.forgotten_at);
     }
     if (subject.status === 'forgotten') return subject;
     if (subject.status !== 'live') throw new Error(`key store: memory ${row.memory_id} has a key but its subject has none`);
     // The memory's wrapping key derives from the master key named on its own row (they differ only mid-rotation).
-    const master = this.master(row.master_key_id);
+    let open = openers.get(row.master_key_id);
+    if (open === undefined) {
+      open = memoryKeyOpener(this.master(row.master_key_id), subject.secret);
+      openers.set(row.master_key_id, open);
+    }
     const place = { ref, memoryId: row.memory_id, keyId: row.key_id, subjectKeyId: row.subject_key_id };
-    return { status: 'found', created: false, key: { keyId: row.key_id, memoryId: row.memory_id, key: unwrapMemoryKey(master, subject.secret, place, row.wrapped_key) } };
+    return { status: 'found', created: false, key: { keyId: row.key_id, memoryId: row.memory_id, key: open(place, row.wrapped_key) } };
   }
 
   private master(id: string): MasterKey {
