@@ -16,9 +16,14 @@ export function isTainted(policy: TaintPolicy, source: Source): boolean {
 
 export function effectiveTrust(state: SubjectState, source: Source): TrustLevel {
   if (isTainted(state.taintPolicy, source)) return 'untrusted';
+  return overriddenTrust(state.trustOverrides, source);
+}
+
+/** The trust of a source under per-ref overrides alone (the lowest override among its refs, else its type's level). */
+export function overriddenTrust(overrides: { get(ref: string): TrustLevel | undefined }, source: Source): TrustLevel {
   let lowest: TrustLevel | undefined;
   for (const ref of source.refs) {
-    const level = state.trustOverrides.get(ref);
+    const level = overrides.get(ref);
     if (level !== undefined && (lowest === undefined || trustRank(level) < trustRank(lowest))) lowest = level;
   }
   return lowest ?? source.type;

@@ -110,6 +110,18 @@ export function memoryTables(db: Kysely<any>, schema: string): TableStatement[] 
       .addColumn('prepare', 'bigint', (c) => c.notNull()),
     s.createIndex('taint_escalations_by_subject').on('taint_escalations').columns(['tenant', 'subject']),
     s
+      .createTable('trust_overrides')
+      .addColumn('tenant', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('source_ref', 'text', (c) => c.notNull())
+      .addColumn('level', 'text', (c) => c.notNull())
+      .addColumn('changed_at', INSTANT, (c) => c.notNull())
+      .addColumn('event_id', 'uuid', (c) => c.notNull())
+      .addColumn('tx', INSTANT, (c) => c.notNull())
+      .addColumn('commit', 'bigint', (c) => c.notNull())
+      .addColumn('prepare', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('trust_overrides_pk', ['tenant', 'subject', 'source_ref']),
+    s
       .createTable('summary_alias')
       .addColumn('tenant', 'text', (c) => c.notNull())
       .addColumn('subject', 'text', (c) => c.notNull())

@@ -10,7 +10,8 @@ import { MEMORY_PROJECTION_TABLES, type MemoryProjectionDb } from './tables.js';
 export const memoryProjection: ProjectionDefinition = {
   name: 'memory',
   // v1: first layout. v2: lineage edges to a forgotten memory keep no keyed
-  // hashes, and edges are indexed by target subject (a v1 schema must be rebuilt).
+  // hashes, edges are indexed by target subject, and trust_overrides holds
+  // each source ref's current TrustChanged level (a v1 schema must be rebuilt).
   version: 2,
   description: 'bitemporal memory versions, subject clocks, conflicts, summary aliases, artifacts, lineage and STALE sets',
   tables: memoryTables,

@@ -133,6 +133,19 @@ export interface TaintEscalationsTable {
   prepare: Int8;
 }
 
+/** The current trust override of each source ref of a subject (the last TrustChanged for it): recall ranks and filters by it. */
+export interface TrustOverridesTable {
+  tenant: string;
+  subject: string;
+  source_ref: string;
+  level: string;
+  changed_at: Instant;
+  event_id: string;
+  tx: Instant;
+  commit: Int8;
+  prepare: Int8;
+}
+
 export interface SummaryAliasTable {
   tenant: string;
   subject: string;
@@ -236,6 +249,7 @@ export interface MemoryProjectionDb {
   conflicts: ConflictsTable;
   subject_clock: SubjectClockTable;
   taint_escalations: TaintEscalationsTable;
+  trust_overrides: TrustOverridesTable;
   summary_alias: SummaryAliasTable;
   artifacts: ArtifactsTable;
   lineage_edges: LineageEdgesTable;
@@ -248,6 +262,7 @@ export const MEMORY_PROJECTION_TABLES = [
   'conflicts',
   'subject_clock',
   'taint_escalations',
+  'trust_overrides',
   'summary_alias',
   'artifacts',
   'lineage_edges',

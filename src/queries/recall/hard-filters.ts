@@ -10,7 +10,7 @@ import { sensitivityRank, type Sensitivity } from '../../domain/entry/vocabulary
 import { isTainted } from '../../domain/subject/trust.js';
 import type { CurrentVersion } from './subject-view.js';
 
-export const FILTER_REASONS = ['out_of_scope', 'above_sensitivity', 'not_yet_valid', 'no_longer_valid', 'expired', 'tainted', 'unreadable'] as const;
+export const FILTER_REASONS = ['out_of_scope', 'above_sensitivity', 'not_yet_valid', 'no_longer_valid', 'expired', 'tainted', 'untrusted', 'unreadable'] as const;
 export type FilterReason = (typeof FILTER_REASONS)[number];
 
 export interface HardFilters {
@@ -36,6 +36,8 @@ export function filterReason(version: CurrentVersion, filters: HardFilters): Fil
   if (version.expires_at !== null && version.expires_at.getTime() <= filters.now) return 'expired';
   const policy = { version: 0, refPatterns: filters.taint.refPatterns, sourceTypes: filters.taint.sourceTypes as SourceType[] };
   if (isTainted(policy, { type: version.source_type as SourceType, refs: version.source_refs })) return 'tainted';
+  // A source ref whose trust was lowered to untrusted (TrustChanged): its statements are not recalled, like a tainted one's.
+  if (version.trust === 'untrusted') return 'untrusted';
   return undefined;
 }
 

@@ -15,7 +15,7 @@ import { claimItem, compareRanks, conflictItem, memoryItem, OPEN_ITEM_WEIGHT, op
 import { pack } from './packing.js';
 import { requireRecallRequest, type RecallInput } from './request.js';
 import { chooseSource, unreadableSummary, type AliasInfo, type RawReason } from './source-choice.js';
-import { readSubjectView, type CurrentVersion, type SubjectView } from './subject-view.js';
+import { readSubjectView, withCurrentTrust, type CurrentVersion, type SubjectView } from './subject-view.js';
 import { cachedTokens } from './token-cache.js';
 
 /** Seed 001 E: memory is context, never instruction. */
@@ -46,7 +46,7 @@ export async function recall(read: Pick<ReadSide, 'projections' | 'keyStore' | '
   const request = requireRecallRequest(input);
   const now = request.now ?? read.clock().toISOString();
   const ref = { tenant: request.tenant, subject: request.subject };
-  const view = await readSubjectView(read.projections, request.tenant, request.subject);
+  const view = withCurrentTrust(await readSubjectView(read.projections, request.tenant, request.subject));
   let choice = chooseSource(view, request.tenant, request.subject);
   const excluded = emptyFilterCounts();
   const forgotten = choice.reason === 'subject_forgotten';

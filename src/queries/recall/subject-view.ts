@@ -5,7 +5,9 @@
 // versions are never read: the status filter is in the SQL.
 import type { Kysely } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
+import type { SourceType, TrustLevel } from '../../domain/entry/source.js';
 import type { Sealed } from '../../domain/events/sealed.js';
+import { overriddenTrust } from '../../domain/subject/trust.js';
 import type { MemoryProjectionDb } from '../../projections/memory/tables.js';
 import { readActiveStatement, schemaState } from '../active-schema.js';
 
@@ -61,6 +63,8 @@ export interface SubjectView {
   readonly clock: { readonly inputEpoch: number; readonly highWaterMark: number; readonly forgotten: boolean; readonly revision: number } | null;
   readonly alias: AliasView | null;
   readonly taint: { readonly refPatterns: readonly string[]; readonly sourceTypes: readonly string[] };
+  /** The current TrustChanged level of each source ref that has one. */
+  readonly trustOverrides: ReadonlyMap<string, TrustLevel>;
   /** Conflicts recorded open (members may have left since: the caller checks). */
   readonly conflicts: readonly ConflictView[];
   /** In sequence order. */
@@ -127,6 +131,7 @@ function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, te
         .where('a.subject', '=', subject),
     ).as('alias'),
     jsonArrayFrom(eb.selectFrom('taint_escalations').select(['ref_patterns', 'source_types']).where('tenant', '=', tenant).where('subject', '=', subject)).as('taint'),
+    jsonArrayFrom(eb.selectFrom('trust_overrides').select(['source_ref', 'level']).where('tenant', '=', tenant).where('subject', '=', subject)).as('trust'),
     jsonArrayFrom(
       eb.selectFrom('conflicts').select(['conflict_id', 'key', 'scopes', 'memory_ids']).where('tenant', '=', tenant).where('subject', '=', subject).where('status', '=', 'open').orderBy('conflict_id'),
     ).as('conflicts'),
@@ -174,6 +179,7 @@ function toView(row: SubjectRow): SubjectView {
       refPatterns: row.taint.flatMap((t) => t.ref_patterns),
       sourceTypes: row.taint.flatMap((t) => t.source_types),
     },
+    trustOverrides: new Map(row.trust.map((t) => [t.source_ref, t.level as TrustLevel])),
     conflicts: row.conflicts.map((c) => ({ conflictId: c.conflict_id, key: c.key, scopes: c.scopes, memoryIds: c.memory_ids })),
     versions: row.versions.map((v) => ({
       ...v,
@@ -185,4 +191,14 @@ function toView(row: SubjectRow): SubjectView {
       tx_from: new Date(v.tx_from),
     })),
   };
+}
+
+/**
+ * The view with each version's trust as it stands now: the lowest current
+ * override among its source refs (TrustChanged), else its source type's
+ * level — what the decider judges by (taint is recall's hard filter).
+ */
+export function withCurrentTrust(view: SubjectView): SubjectView {
+  if (view.trustOverrides.size === 0) return view;
+  return { ...view, versions: view.versions.map((v) => ({ ...v, trust: overriddenTrust(view.trustOverrides, { type: v.source_type as SourceType, refs: v.source_refs }) })) };
 }

@@ -62,6 +62,7 @@ function applyOne({ memories, clocks, records, graph }: { memories: MemoryLedger
     case 'ConflictResolved':
       return records.conflictResolved(at, tenant, subject, event.data);
     case 'TrustChanged':
+      records.trustChanged(at, tenant, subject, event.data);
       return graph.trustChanged(at, tenant, subject, event.data);
     case 'TaintPolicyEscalated':
       records.taintEscalated(at, tenant, subject, event.data);

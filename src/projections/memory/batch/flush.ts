@@ -140,6 +140,22 @@ async function writeRecords(db: Kysely<MemoryProjectionDb>, records: SubjectReco
   if (records.taintEscalations.length > 0) {
     await db.insertInto('taint_escalations').values(records.taintEscalations).onConflict((oc) => oc.doNothing()).execute();
   }
+  if (records.trustOverrides.size > 0) {
+    await db
+      .insertInto('trust_overrides')
+      .values([...records.trustOverrides.values()])
+      .onConflict((oc) =>
+        oc.columns(['tenant', 'subject', 'source_ref']).doUpdateSet((eb) => ({
+          level: eb.ref('excluded.level'),
+          changed_at: eb.ref('excluded.changed_at'),
+          event_id: eb.ref('excluded.event_id'),
+          tx: eb.ref('excluded.tx'),
+          commit: eb.ref('excluded.commit'),
+          prepare: eb.ref('excluded.prepare'),
+        })),
+      )
+      .execute();
+  }
   if (records.aliases.size > 0) {
     await db
       .insertInto('summary_alias')

@@ -1,8 +1,9 @@
 // The smaller tables a subject stream feeds: corroborations, conflicts,
-// taint escalations and the summary alias, collected for one batch.
+// taint escalations, trust overrides and the summary alias, collected for
+// one batch.
 import type { Insertable } from 'kysely';
 import type { SubjectEventData } from '../../../domain/events/subject-events.js';
-import type { ConflictsTable, MemoryCorroborationsTable, SummaryAliasTable, TaintEscalationsTable } from '../tables.js';
+import type { ConflictsTable, MemoryCorroborationsTable, SummaryAliasTable, TaintEscalationsTable, TrustOverridesTable } from '../tables.js';
 import { subjectKey, type EventPoint } from './event-point.js';
 
 export interface ConflictResolution {
@@ -22,6 +23,8 @@ export class SubjectRecords {
   readonly resolutions: ConflictResolution[] = [];
   readonly taintEscalations: Insertable<TaintEscalationsTable>[] = [];
   readonly aliases = new Map<string, Insertable<SummaryAliasTable>>();
+  /** The last override per (subject, source ref) in the batch: one row each to upsert. */
+  readonly trustOverrides = new Map<string, Insertable<TrustOverridesTable>>();
 
   corroborated(at: EventPoint, tenant: string, subject: string, data: SubjectEventData<'MemoryCorroborated'>): void {
     this.corroborations.push({
@@ -88,6 +91,20 @@ export class SubjectRecords {
       policy_version: data.policyVersion,
       ref_patterns: JSON.stringify(data.refPatterns),
       source_types: JSON.stringify(data.sourceTypes),
+      tx: at.tx,
+      commit: at.commit,
+      prepare: at.prepare,
+    });
+  }
+
+  trustChanged(at: EventPoint, tenant: string, subject: string, data: SubjectEventData<'TrustChanged'>): void {
+    this.trustOverrides.set(`${subjectKey(tenant, subject)}\u0000${data.sourceRef}`, {
+      tenant,
+      subject,
+      source_ref: data.sourceRef,
+      level: data.level,
+      changed_at: data.changedAt,
+      event_id: at.eventId,
       tx: at.tx,
       commit: at.commit,
       prepare: at.prepare,
