@@ -5,18 +5,8 @@
 import pg from 'pg';
 import { newKey } from '../cipher/key-material.js';
 import { validArtifactId, validDerivation, validMemoryId, validMemoryIds, validSubjectRef } from './input.js';
-import {
-  dataKeyOf,
-  hashKeyOf,
-  newKeyId,
-  memoryKeyOpener,
-  type MemoryKeyOpener,
-  unwrapSubjectSecret,
-  wrapMemoryKey,
-  wrapSubjectSecret,
-} from './key-hierarchy.js';
-import { MasterKeyUnknown } from './errors.js';
-import type { MasterKey, MasterKeyring } from './master-key.js';
+import { dataKeyOf, hashKeyOf, newKeyId, wrapMemoryKey, wrapSubjectSecret } from './key-hierarchy.js';
+import type { MasterKeyring } from './master-key.js';
 import type {
   ArtifactDerivation,
   ArtifactKey,
@@ -37,6 +27,7 @@ import { rewriteTables, tombstoneMemories, tombstoneSubject, type KeyTable } fro
 import { insertMemory, insertSubject, selectAllMemories, selectMemories, selectSubject, type MemoryRow, type Queryable, type SubjectRow } from './postgres-rows.js';
 import { rewrapUnderCurrentMaster, type RewrapResult } from './postgres-rewrap.js';
 import { lockSubjectForMaking } from './postgres-subject-lock.js';
+import { masterById, openMemoryRow, openSubjectRow, type MemoryKeyOpeners } from './postgres-opened-rows.js';
 
 export interface PostgresKeyStoreOptions {
   /** A pool the caller owns (close() leaves it open)… */
@@ -51,14 +42,6 @@ export interface PostgresKeyStoreOptions {
    */
   readonly rewriteAfterForget?: boolean;
 }
-
-/** A subject row opened: its secret in memory, or why there is none. */
-type OpenedSubject =
-  | { readonly status: 'live'; readonly keyId: string; readonly secret: Buffer; readonly master: MasterKey }
-  | KeyForgotten
-  | { readonly status: 'absent' };
-
-const forgotten = (scope: KeyForgotten['scope'], at: Date | null): KeyForgotten => ({ status: 'forgotten', scope, forgottenAt: at ?? new Date(0) });
 
 export class PostgresKeyStore implements KeyStore {
   private readonly pool: pg.Pool;
@@ -90,7 +73,7 @@ export class PostgresKeyStore implements KeyStore {
       created = await this.createSubject(this.pool, valid);
       row = await selectSubject(this.pool, valid);
     }
-    const opened = this.openSubject(valid, row);
+    const opened = openSubjectRow(this.masterKeys, valid, row);
     if (opened.status !== 'live') return opened;
     return { status: 'found', created, key: { keyId: opened.keyId, dataKey: dataKeyOf(opened.secret), hashKey: hashKeyOf(opened.secret) } };
   }
@@ -109,11 +92,11 @@ export class PostgresKeyStore implements KeyStore {
         await this.createSubject(client, valid);
         row = await selectSubject(client, valid);
       }
-      const subject = this.openSubject(valid, row);
+      const subject = openSubjectRow(this.masterKeys, valid, row);
       if (subject.status === 'forgotten') return subject;
       if (subject.status !== 'live') throw new Error(`key store: subject row of ${valid.tenant}/${valid.subject} vanished inside a transaction`);
       const existing = (await selectMemories(client, valid, [id])).get(id);
-      if (existing !== undefined) return this.openMemory(valid, subject, existing);
+      if (existing !== undefined) return openMemoryRow(this.masterKeys, valid, subject, existing);
       const key = newKey();
       const keyId = newKeyId('mk');
       const place = { ref: valid, memoryId: id, keyId, subjectKeyId: subject.keyId };
@@ -128,7 +111,7 @@ export class PostgresKeyStore implements KeyStore {
       // Another transaction made (or forgot) it first: use theirs.
       const theirs = (await selectMemories(client, valid, [id])).get(id);
       if (theirs === undefined) throw new Error(`key store: memory row ${id} vanished inside a transaction`);
-      return this.openMemory(valid, subject, theirs);
+      return openMemoryRow(this.masterKeys, valid, subject, theirs);
     });
   }
 
@@ -177,9 +160,9 @@ export class PostgresKeyStore implements KeyStore {
   async artifactKey(ref: SubjectRef, artifactId: string, options: { readonly create?: ArtifactDerivation } = {}): Promise<KeyLookup<ArtifactKey>> {
     const valid = validSubjectRef(ref);
     const id = validArtifactId(artifactId);
-    const master = (masterId: string) => this.master(masterId);
+    const master = (masterId: string) => masterById(this.masterKeys, masterId);
     if (!options.create) {
-      const subject = this.openSubject(valid, await selectSubject(this.pool, valid));
+      const subject = openSubjectRow(this.masterKeys, valid, await selectSubject(this.pool, valid));
       if (subject.status !== 'live') return subject;
       const row = await selectArtifact(this.pool, valid, id);
       return row === undefined ? { status: 'absent' } : openArtifactRow(valid, subject, row, master);
@@ -188,7 +171,7 @@ export class PostgresKeyStore implements KeyStore {
     return this.inTransaction(async (client) => {
       // A concurrent forget of what it derives from waits for this transaction, or this waits for it and then sees the tombstones.
       await lockSubjectForMaking(client, valid);
-      const subject = this.openSubject(valid, await selectSubject(client, valid));
+      const subject = openSubjectRow(this.masterKeys, valid, await selectSubject(client, valid));
       if (subject.status === 'forgotten') return subject;
       if (subject.status !== 'live') throw new Error(`key store: artifact ${id} of ${valid.tenant}/${valid.subject}, whose subject has no key`);
       return makeArtifactKey(client, valid, id, derivation, subject, master);
@@ -227,7 +210,7 @@ export class PostgresKeyStore implements KeyStore {
 
   /** Re-wraps every live row still under a previous master key; afterwards the old key can be destroyed. */
   async rewrapUnderCurrentMaster(): Promise<RewrapResult> {
-    const result = await rewrapUnderCurrentMaster(this.pool, this.masterKeys, (id) => this.master(id));
+    const result = await rewrapUnderCurrentMaster(this.pool, this.masterKeys, (id) => masterById(this.masterKeys, id));
     await this.rewriteKeyTables();
     return result;
   }
@@ -243,50 +226,17 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   private async readMemoryKeys(ref: SubjectRef, ids: readonly string[]): Promise<Map<string, KeyLookup<MemoryKey>>> {
-    const subject = this.openSubject(ref, await selectSubject(this.pool, ref));
+    const subject = openSubjectRow(this.masterKeys, ref, await selectSubject(this.pool, ref));
     const rows = ids.length > 0 && subject.status !== 'forgotten' ? await selectMemories(this.pool, ref, ids) : new Map<string, MemoryRow>();
-    const openers = new Map<string, MemoryKeyOpener>();
+    const openers: MemoryKeyOpeners = new Map();
     return new Map(
       ids.map((id): [string, KeyLookup<MemoryKey>] => {
         if (subject.status === 'forgotten') return [id, subject];
         const row = rows.get(id);
         if (row === undefined) return [id, { status: 'absent' }];
-        return [id, this.openMemory(ref, subject, row, openers)];
+        return [id, openMemoryRow(this.masterKeys, ref, subject, row, openers)];
       }),
     );
-  }
-
-  private openSubject(ref: SubjectRef, row: SubjectRow | undefined): OpenedSubject {
-    if (row === undefined) return { status: 'absent' };
-    if (row.forgotten_at !== null || row.wrapped_secret === null || row.key_id === null || row.master_key_id === null) {
-      return forgotten('subject', row.forgotten_at);
-    }
-    const master = this.master(row.master_key_id);
-    return { status: 'live', keyId: row.key_id, master, secret: unwrapSubjectSecret(master, ref, row.key_id, row.wrapped_secret) };
-  }
-
-  /** `openers`: wrapping keys already derived in this call, by master key id. */
-  private openMemory(ref: SubjectRef, subject: OpenedSubject, row: MemoryRow, openers = new Map<string, MemoryKeyOpener>()): KeyFound<MemoryKey> | KeyForgotten {
-    if (row.forgotten_at !== null || row.wrapped_key === null || row.key_id === null || row.subject_key_id === null || row.master_key_id === null) {
-      return forgotten('memory', row.forgotten_at);
-    }
-    if (subject.status === 'forgotten') return subject;
-    if (subject.status !== 'live') throw new Error(`key store: memory ${row.memory_id} has a key but its subject has none`);
-    // The memory's wrapping key derives from the master key named on its own row (they differ only mid-rotation).
-    let open = openers.get(row.master_key_id);
-    if (open === undefined) {
-      open = memoryKeyOpener(this.master(row.master_key_id), subject.secret);
-      openers.set(row.master_key_id, open);
-    }
-    const place = { ref, memoryId: row.memory_id, keyId: row.key_id, subjectKeyId: row.subject_key_id };
-    return { status: 'found', created: false, key: { keyId: row.key_id, memoryId: row.memory_id, key: open(place, row.wrapped_key) } };
-  }
-
-  private master(id: string): MasterKey {
-    const { current, previous } = this.masterKeys;
-    const found = [current, ...previous].find((key) => key.id === id);
-    if (found === undefined) throw new MasterKeyUnknown(id, [current, ...previous].map((key) => key.id));
-    return found;
   }
 
   private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {

@@ -7,7 +7,7 @@ import type { MemoryProjectionDb, SubjectClockTable } from '../tables.js';
 import type { ArtifactGraph } from './artifact-graph.js';
 import { columnsOf, unnestRows } from './bulk.js';
 import { CLOCK_TYPES, CONFLICT_TYPES, MEMORY_VERSION_TYPES } from './column-types.js';
-import { subjectKey } from './event-point.js';
+import { writeEdgeErasures, writeErasures } from './flush-erasures.js';
 import type { MemoryLedger } from './memory-ledger.js';
 import { toRow } from './memory-version.js';
 import type { SubjectClocks } from './subject-clocks.js';
@@ -30,31 +30,6 @@ export async function flush(db: Kysely<MemoryProjectionDb>, changes: BatchChange
   await writeClocks(db, changes.clocks);
   await writeArtifacts(db, changes.graph);
   await writeEdgeErasures(db, changes.memories, changes.graph);
-}
-
-const ERASED = { value: null, content: null, value_hash: null, content_hash: null } as const;
-/** Lineage edges keep the memory they point at, not its keyed hashes. */
-const ERASED_EDGE = { value_hash: null, content_hash: null } as const;
-
-async function writeErasures(db: Kysely<MemoryProjectionDb>, memories: MemoryLedger): Promise<void> {
-  const subjects = new Set(memories.erasedSubjects.map((s) => subjectKey(s.tenant, s.subject)));
-  for (const { tenant, subject } of memories.erasedSubjects) {
-    await db.updateTable('memory_versions').set(ERASED).where('tenant', '=', tenant).where('subject', '=', subject).execute();
-  }
-  const erased = memories.erasedMemories.filter((m) => !subjects.has(subjectKey(m.tenant, m.subject)));
-  if (erased.length === 0) return;
-  const keys = unnestRows(
-    erased.map((m) => ({ tenant: m.tenant, subject: m.subject, memory_id: m.memoryId })),
-    { tenant: 'text', subject: 'text', memory_id: 'text' },
-  ).as('k');
-  await db
-    .updateTable('memory_versions as m')
-    .from(keys)
-    .set(ERASED)
-    .whereRef('m.tenant', '=', 'k.tenant')
-    .whereRef('m.subject', '=', 'k.subject')
-    .whereRef('m.memory_id', '=', 'k.memory_id')
-    .execute();
 }
 
 async function writeCloses(db: Kysely<MemoryProjectionDb>, memories: MemoryLedger): Promise<void> {
@@ -254,42 +229,4 @@ async function writeArtifacts(db: Kysely<MemoryProjectionDb>, graph: ArtifactGra
   }
   if (graph.edges.length > 0) await db.insertInto('lineage_edges').values(graph.edges).onConflict((oc) => oc.doNothing()).execute();
   if (graph.staleRows.length > 0) await db.insertInto('stale_artifacts').values(graph.staleRows).onConflict((oc) => oc.doNothing()).execute();
-}
-
-/**
- * Erasure also drops the keyed hashes a lineage edge copied from the
- * manifest (the edge keeps the memory it points at). Run after the batch's
- * inserts, over the edges it inserted and those of the memories it wrote a
- * forgotten version of (a subject's erasure writes one for each of its
- * memories), against the forgotten versions stored now: whatever the batch
- * boundaries, every edge of a forgotten memory ends without hashes.
- */
-async function writeEdgeErasures(db: Kysely<MemoryProjectionDb>, memories: MemoryLedger, graph: ArtifactGraph): Promise<void> {
-  const targets = new Map<string, { tenant: string; subject: string; memory_id: string }>();
-  const add = (tenant: string, subject: string, memoryId: string) => targets.set(`${tenant}\u0000${subject}\u0000${memoryId}`, { tenant, subject, memory_id: memoryId });
-  for (const e of graph.edges) if (e.kind === 'memory' && (e.value_hash != null || e.content_hash != null)) add(e.target_tenant, e.target_subject, e.target_id);
-  // Every forgotten version is inserted exactly once, in some batch: its edges are visited then, even edges written before the memory existed.
-  for (const v of memories.inserts) if (v.status === 'forgotten') add(v.tenant, v.subject, v.memoryId);
-  if (targets.size === 0) return;
-  const keys = unnestRows([...targets.values()], { tenant: 'text', subject: 'text', memory_id: 'text' }).as('k');
-  await db
-    .updateTable('lineage_edges as e')
-    .from(keys)
-    .set(ERASED_EDGE)
-    .where('e.kind', '=', 'memory')
-    .whereRef('e.target_tenant', '=', 'k.tenant')
-    .whereRef('e.target_subject', '=', 'k.subject')
-    .whereRef('e.target_id', '=', 'k.memory_id')
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('memory_versions as f')
-          .select('f.version')
-          .whereRef('f.tenant', '=', 'e.target_tenant')
-          .whereRef('f.subject', '=', 'e.target_subject')
-          .whereRef('f.memory_id', '=', 'e.target_id')
-          .where('f.status', '=', 'forgotten'),
-      ),
-    )
-    .execute();
 }
