@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresEventStore } from '../../src/infrastructure/event-store/postgres/index.js';
 import { migrateToLatest } from '../../src/infrastructure/postgres/migrate.js';
 import { migrations } from '../../src/infrastructure/postgres/migrations/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/domain/subject/decide.js';
 import { evolve } from '../../src/domain/subject/evolve.js';
-import { activeEntriesInSlot, initialState } from '../../src/domain/subject/state.js';
+import { activeEntriesInSlot } from '../../src/domain/subject/state.js';
 import { slotOf } from '../../src/domain/entry/scopes.js';
 import type { SubjectEvent, SubjectEventType } from '../../src/domain/events/subject-events.js';
 import { effectiveTrust } from '../../src/domain/subject/trust.js';
