@@ -1,7 +1,7 @@
 // `memledger serve` in one process: the HTTP API, the projector (follow mode)
-// for every projection, the consolidation workers, the TTL and retention sweepers and the
-// consolidation-outcome counter — on the embedded PostgreSQL when nothing is
-// configured. stop() drains: the listener closes and in-flight requests
+// for every projection, the consolidation workers, the TTL and retention
+// sweepers and the consolidation-outcome counter — on the embedded PostgreSQL
+// when nothing is configured. stop() drains: the listener closes and in-flight requests
 // finish, background loops stop between units of work, then the pools and the
 // ledger close (the last user of the embedded server stops it).
 import { setMaxListeners } from 'node:events';
