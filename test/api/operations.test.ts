@@ -11,6 +11,8 @@ import type { ApiServices } from '../../src/api/services.js';
 import { recordMemory } from '../../src/commands/record.js';
 import { catchUpProjections, openProjectionDatabase, PROJECTIONS } from '../../src/projections/index.js';
 import { openTestLedger } from '../support/ledger.js';
+import { lastPositionOf, logShows } from '../projections/support/log-horizon.js';
+import { subjectStreamName } from '../../src/domain/events/stream-names.js';
 import { entry, problemOf, startTestService, type TestService } from './service.js';
 
 let t: TestService;
@@ -67,6 +69,8 @@ describe('health', () => {
     const database = await openProjectionDatabase(ledger.ledger.databaseUrl);
     try {
       for (const text of ['a', 'b', 'c']) await recordMemory(ledger.ledger, { tenant: 'acme', subject: 'lag' }, entry(text, { key: `k.${text}` }));
+      // The log shows a commit once older transactions anywhere on the (shared) server have ended: wait for all three.
+      await logShows(ledger.ledger.eventStore, (await lastPositionOf(ledger.ledger.eventStore, [subjectStreamName('acme', 'lag')]))!);
       const probe = new ProjectionLagProbe(database.db, ledger.ledger.eventStore, PROJECTIONS, { maxLagSeconds: 0, cacheMs: 0 });
       const lagging = await probe.readiness();
       expect(lagging.ready).toBe(false);

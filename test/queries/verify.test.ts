@@ -29,6 +29,8 @@ const subjectEntries = (i: number) => [
   text('language', 'zh'),
   // Lower trust, same slot, another value: a conflict both sides of which must survive.
   { ...text('language', 'en'), source: { type: 'model_inference', refs: ['model://guess'] } },
+  // Small talk a summary compresses, so the token reduction is clearly above zero whatever the random ids cost in tokens.
+  ...[1, 2, 3, 4].map((k) => ({ kind: 'episodic', key: `chat.turn${k}`, value: { type: 'text', text: `turn ${k}` }, content: `The user asked about the delivery window of the parcel again during turn ${k}, and then about the courier, the weekend and the invoice once more.`, source: { type: 'user_assertion', refs: [`msg://chat/${k}`] } })),
 ];
 
 async function fill(tenant: string, subject: string, i: number): Promise<string[]> {
@@ -57,7 +59,7 @@ describe('verify', () => {
     expect(report.rebuilt).toMatchObject({ subjects: 5, keyFactRecall: 1, falseNewFactRate: 0, conflictRetentionRate: 1 });
     expect(report.rebuilt.keyFacts).toBeGreaterThanOrEqual(5 * 4);
     expect(report.rebuilt.conflicts).toBe(5);
-    expect(report.rebuilt.averageTokenReduction).toBeGreaterThan(0);
+    expect(report.rebuilt.averageTokenReduction).toBeGreaterThan(0.2);
     // v-3 changed after its summary: recall serves raw entries there, so three summaries are served.
     expect(report.published).toMatchObject({ subjects: 3, keyFactRecall: 1, falseNewFactRate: 0, conflictRetentionRate: 1 });
     expect(report.findings).toEqual([]);
