@@ -1,18 +1,19 @@
 // Erasure over the HTTP API: the answers of every read route after a DELETE
 // hold nothing of the erased entry or its summaries; a source ref is erased
-// with DELETE …/memories?sourceRef=; an auditor runs the receipt's checks
-// again, telling what to look for in the body; the checks include the HTTP
-// API's own answers (asked in process); the service's log never held
-// the number.
+// with DELETE …/memories?sourceRef= (tenant-wide: DELETE /v1/memories?…);
+// an auditor runs the receipt's checks again, telling what to look for in
+// the body; the checks include the HTTP API's own answers (asked in
+// process); the service's log never held the number.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entry, startTestService, type TestService } from '../api/service.js';
 
 let t: TestService;
 let writer: string;
 let auditor: string;
+let admin: string;
 beforeAll(async () => {
   t = await startTestService('forgetting_api', { config: { consolidationWorkers: 0 } });
-  [writer, auditor] = await Promise.all([t.key('acme', 'writer'), t.key('acme', 'auditor')]);
+  [writer, auditor, admin] = await Promise.all([t.key('acme', 'writer'), t.key('acme', 'auditor'), t.key('acme', 'admin')]);
 });
 afterAll(async () => t?.close());
 
@@ -94,5 +95,21 @@ describe('erasure over HTTP', () => {
     const events = await t.request('GET', `/v1/subjects/${s}/events`, { key: auditor });
     expect(events.text).not.toContain('trail running');
     expect(events.text).toContain('Montevideo');
+  });
+
+  it("erases a source ref in every subject of the key's tenant (admin only), a receipt per subject", async () => {
+    const ref = 'doc://onboarding/v2';
+    const body = (text: string) => ({ ...entry(text, { key: 'onboarding.note' }), source: { type: 'verified_tool_fact', refs: [ref] } });
+    for (const s of ['wide-1', 'wide-2']) expect((await t.request('POST', `/v1/subjects/${s}/memories`, { key: writer, body: body(`badge code ${s} QW-8812`) })).status).toBe(201);
+    const path = `/v1/memories?sourceRef=${encodeURIComponent(ref)}&reason=withdrawn`;
+    const before = await t.eventCount();
+    expect((await t.request('DELETE', path, { key: writer })).status).toBe(403);
+    expect(await t.eventCount()).toBe(before);
+    const erased = await t.request('DELETE', path, { key: admin });
+    expect(erased.status, erased.text).toBe(200);
+    expect(erased.body).toMatchObject({ tenant: 'acme', sourceRef: ref, refused: [] });
+    expect(erased.body.receipts.map((r: { subject: string }) => r.subject)).toEqual(['wide-1', 'wide-2']);
+    for (const receipt of erased.body.receipts) expect(receipt).toMatchObject({ scope: 'source_ref', reason: 'withdrawn', verification: { status: 'passed' } });
+    for (const s of ['wide-1', 'wide-2']) expect((await t.request('GET', `/v1/subjects/${s}/events`, { key: auditor })).text).not.toContain('QW-8812');
   });
 });

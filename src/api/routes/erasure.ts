@@ -1,11 +1,13 @@
 // Forgetting (crypto-shredding, DESIGN section 8): one memory or every entry
-// recorded from a source ref (writer), or a whole subject (admin). Each runs
+// recorded from a source ref (writer), a whole subject or a source ref in
+// every subject of the tenant (admin). Each runs
 // the erasure pipeline with the read side's checks, after the projections
 // have caught up with the tombstones, and answers with the deletion receipt.
 // An auditor can run a receipt's checks again, optionally telling what to
 // search for in the request body (never in the URL, which access logs keep).
 import { z } from 'zod';
 import { forgetMemory, forgetSourceRef, forgetSubject, type ErasureOptions } from '../../commands/forget.js';
+import { forgetSourceRefEverywhere } from '../../commands/forgetting/source-ref-everywhere.js';
 import type { ErasureCheck } from '../../commands/forgetting/verification.js';
 import { sourceRefSchema } from '../../domain/entry/source.js';
 import { receiptIdSchema, subjectIdSchema } from '../../domain/values/ids.js';
@@ -13,7 +15,7 @@ import { readSideErasureChecks } from '../../queries/erasure/index.js';
 import { reverifyErasure } from '../../queries/erasure/verify-erasure.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { memoryParams, reasonSchema, subjectParams } from '../schemas/common.js';
-import { deletionReceiptSchema, erasureReverificationSchema } from '../schemas/results.js';
+import { deletionReceiptSchema, erasureReverificationSchema, sourceRefErasureEverywhereSchema } from '../schemas/results.js';
 import type { ApiServices } from '../services.js';
 import { resultOf } from './outcome.js';
 
@@ -69,6 +71,24 @@ export function erasureRoutes(services: ApiServices, apiChecks: () => ErasureChe
       query: reasonQuery,
       responses: receipt,
       handler: async (call) => ({ status: 200, body: resultOf(await forgetSubject(ledger, call.commandContext(call.params.subject), call.query.reason, options())) }),
+    }),
+
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/memories',
+      operationId: 'forgetSourceRefEverywhere',
+      summary: 'Erase every entry recorded from a source ref (?sourceRef=…) in every subject of the tenant: a deletion receipt per subject',
+      tag: 'erasure',
+      permission: 'subjects:forget',
+      idempotent: true,
+      query: sourceRefQuery,
+      responses: { 200: { description: 'the receipts, by subject', schema: sourceRefErasureEverywhereSchema } },
+      handler: async (call) => {
+        // One key for the whole request; each subject's erasure scopes it further by subject.
+        const { tenant, actor, idempotencyKey } = call.commandContext('*');
+        const result = await forgetSourceRefEverywhere(ledger, { tenant, ...(actor ? { actor } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) }, call.query.sourceRef, call.query.reason, () => options());
+        return { status: 200, body: result };
+      },
     }),
 
     defineRoute({

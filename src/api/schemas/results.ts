@@ -53,6 +53,15 @@ export const deletionReceiptSchema = z.object({
   recordedAt: instantText,
 });
 
+export const sourceRefErasureEverywhereSchema = z.object({
+  tenant: z.string(),
+  sourceRef: z.string(),
+  subjectsSearched: z.number().int(),
+  receipts: z.array(deletionReceiptSchema),
+  alreadyErased: z.array(z.string()),
+  refused: z.array(z.object({ subject: z.string(), code: z.string(), message: z.string() })),
+});
+
 export const erasureReverificationSchema = z.object({
   tenant: z.string(),
   subject: z.string(),

@@ -1,7 +1,8 @@
 // Forgetting on the command line (DESIGN sections 8 and 10):
 //   forget     erase a memory, every entry recorded from a source ref, or the
 //              whole subject; prints the deletion receipt (exit 3 when its
-//              verification found the content on some read path)
+//              verification found the content on some read path); a source
+//              ref without --subject: in every subject of the tenant
 //   erasure verify   run an issued receipt's checks again (plaintexts to
 //              search for may come on stdin, one per line; never as options,
 //              which other users of the machine can see)
@@ -10,6 +11,7 @@
 import type { Command } from 'commander';
 import { forgetMemory, forgetSourceRef, forgetSubject, type ErasureOptions } from '../../commands/forget.js';
 import { sweepTenant } from '../../commands/forgetting/retention-sweep.js';
+import { forgetSourceRefEverywhere } from '../../commands/forgetting/source-ref-everywhere.js';
 import type { Ledger } from '../../commands/ledger.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import { ANY, describeRule, parseRetentionRule } from '../../domain/retention/policy.js';
@@ -51,6 +53,20 @@ function pauseAfter(): Pick<ErasureOptions, 'afterStep'> {
   };
 }
 
+/** `forget --tenant T --source-ref R`: the ref erased in every subject of the tenant (exit 3 when a verification failed or a subject refused). */
+async function forgetEverywhere(opened: OpenLedger, o: { tenant: string; sourceRef: string; reason?: string; idempotencyKey?: string }): Promise<unknown> {
+  const tenant = requireId('tenant', o.tenant);
+  const result = await withChecks(opened, (_read, { checks, beforeVerify }) =>
+    forgetSourceRefEverywhere(opened, { tenant, actor: 'cli', ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}) }, o.sourceRef, o.reason, (subject) => ({
+      checks,
+      beforeVerify: beforeVerify([subjectStreamName(tenant, subject)]),
+    })),
+  );
+  if (result.refused.length > 0) process.exitCode = EXIT.refused;
+  for (const receipt of result.receipts) failedVerification(receipt);
+  return result;
+}
+
 function failedVerification(receipt: { verification?: { status: string } }): void {
   if (receipt.verification?.status === 'failed') process.exitCode = EXIT.refused;
 }
@@ -58,16 +74,20 @@ function failedVerification(receipt: { verification?: { status: string } }): voi
 export function registerForgettingCommands(program: Command): void {
   program
     .command('forget')
-    .description('erase a memory, the entries recorded from a source ref, or (with neither) the whole subject; prints the deletion receipt')
+    .description('erase a memory, the entries recorded from a source ref, or (with neither) the whole subject; prints the deletion receipt. --source-ref without --subject: in every subject of the tenant, a receipt each')
     .requiredOption('--tenant <tenant>', 'tenant id')
-    .requiredOption('--subject <subject>', 'subject id')
+    .option('--subject <subject>', 'subject id (required unless --source-ref erases the ref tenant-wide)')
     .option('--idempotency-key <key>', 'retries with the same key append nothing new')
     .option('--memory <id>', 'the memory to erase')
-    .option('--source-ref <ref>', 'erase every entry of the subject recorded from this source ref')
+    .option('--source-ref <ref>', 'erase every entry recorded from this source ref (in the subject, or in every subject of the tenant)')
     .option('--reason <text>', 'why (stored in clear: name no personal content)')
     .action((o) => run(async (ledger) => {
-      const context = contextOf(o);
       if (o.memory !== undefined && o.sourceRef !== undefined) throw new InvalidInput('source-ref', 'cannot be combined with --memory');
+      if (o.subject === undefined) {
+        if (o.sourceRef === undefined) throw new InvalidInput('subject', 'is required, unless --source-ref alone erases the ref in every subject of the tenant');
+        return forgetEverywhere(await ledger(), o);
+      }
+      const context = contextOf(o);
       const memory = o.memory !== undefined ? requireId('memory', o.memory) : undefined;
       const opened = await ledger();
       const receipt = await withChecks(opened, async (_read, { checks, beforeVerify }) => {
