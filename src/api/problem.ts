@@ -4,8 +4,9 @@
 // answers goes through here, so a client parses one shape.
 import { ConcurrencyExhausted } from '../commands/subject/execute.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
-import { IdempotencyConflict } from '../infrastructure/event-store/port.js';
+import { IdempotencyConflict, LogHorizonTimeout } from '../infrastructure/event-store/port.js';
 import { CatchUpTimeout, ProjectionNotBuilt, ProjectionRebuildRequired, RebuildInProgress } from '../projections/index.js';
+import { ProjectionsBehind } from '../queries/projections-behind.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -77,7 +78,7 @@ export function problemOf(error: unknown): { problem: Problem; unexpected: boole
   if (error instanceof InvalidInput) return { problem: problem(400, 'invalid_input', error.message, { field: error.field }), unexpected: false };
   if (error instanceof ConcurrencyExhausted) return { problem: problem(409, 'concurrency_exhausted', 'the subject kept changing under this command; retry it', {}), unexpected: false };
   if (error instanceof IdempotencyConflict) return { problem: problem(409, 'idempotency_conflict', 'this Idempotency-Key was used for another request', { field: 'Idempotency-Key' }), unexpected: false };
-  if (error instanceof ProjectionNotBuilt || error instanceof CatchUpTimeout || error instanceof RebuildInProgress || error instanceof ProjectionRebuildRequired) {
+  if (error instanceof ProjectionNotBuilt || error instanceof CatchUpTimeout || error instanceof RebuildInProgress || error instanceof ProjectionRebuildRequired || error instanceof LogHorizonTimeout || error instanceof ProjectionsBehind) {
     return { problem: problem(503, error.code, error.message), unexpected: false };
   }
   const fastify = fastifyProblem(error);

@@ -5,6 +5,8 @@ import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { ConcurrencyExhausted, type CommandOutcome } from '../commands/subject/execute.js';
 import type { Rejection } from '../domain/subject/decision.js';
 import { ConfigError } from '../infrastructure/config.js';
+import { LogHorizonTimeout } from '../infrastructure/event-store/port.js';
+import { ProjectionsBehind } from '../queries/projections-behind.js';
 
 export const EXIT = { ok: 0, failure: 1, badInput: 2, refused: 3 } as const;
 
@@ -39,6 +41,8 @@ export function reportError(error: unknown): ErrorReport {
     return { exitCode: EXIT.refused, body: { error: code, message, ...(field ? { field } : {}) } };
   }
   if (error instanceof ConcurrencyExhausted) return { exitCode: EXIT.refused, body: { error: 'concurrency_exhausted', message: error.message } };
+  // The log or the projections did not catch up in time (a long transaction elsewhere): nothing was done; retry.
+  if (error instanceof LogHorizonTimeout || error instanceof ProjectionsBehind) return { exitCode: EXIT.failure, body: { error: error.code, message: error.message } };
   const message = error instanceof Error ? error.message : String(error);
   return { exitCode: EXIT.failure, body: { error: 'internal', message } };
 }

@@ -2,6 +2,7 @@
 // registry's active schema), the event store (replay, verify), the key store
 // (personal fields are opened in memory only) and a tokenizer (recall packs
 // to a token budget with the same tokenizer consolidation counts with).
+import { ProjectionsBehind } from './projections-behind.js';
 import type { Kysely } from 'kysely';
 import { readArtifact } from '../commands/consolidation/artifact-stream.js';
 import type { SubjectRepository } from '../commands/subject/subject-repository.js';
@@ -64,14 +65,8 @@ export function catchUp(read: Pick<ReadSide, 'eventStore' | 'projections'>): Pro
   return catchUpProjections(read.eventStore, read.projections);
 }
 
-/** The projections did not reach the caller's writes in time. */
-export class ProjectionsBehind extends Error {
-  override readonly name = 'ProjectionsBehind';
-  readonly code = 'projections_behind';
-  constructor(readonly target: string, readonly waitedMs: number) {
-    super(`the projections did not reach position ${target} within ${waitedMs} ms: a long transaction elsewhere on the server may be holding the log back`);
-  }
-}
+
+export { ProjectionsBehind };
 
 const POLL_MS = 25;
 

@@ -262,6 +262,7 @@ function racing(ledger: Ledger, writer: () => Promise<void>): Ledger {
     readStream: (stream, options) => store.readStream(stream, options),
     readAll: (options) => store.readAll(options),
     headPosition: () => store.headPosition(),
+    awaitCommitted: (options) => store.awaitCommitted(options),
     subscribeAll: (options) => store.subscribeAll(options),
     close: () => store.close(),
   };

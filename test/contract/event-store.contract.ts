@@ -12,6 +12,7 @@ import {
   type NewEvent,
   type StoredEvent,
 } from '../../src/infrastructure/event-store/port.js';
+import { describeAwaitCommitted } from './event-store-horizon.contract.js';
 import { describeOrderingUnderConcurrency } from './event-store-ordering.contract.js';
 import { newEvent, newEvents, reader, rejectionOf, runNames, type EventStoreContractTarget } from './event-store-fixtures.js';
 
@@ -294,6 +295,8 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
         expect((await events.next()).done).toBe(true);
       });
     });
+
+    describeAwaitCommitted(target, () => store, names);
 
     if (target.capabilities?.concurrentWriters !== false) {
       describeOrderingUnderConcurrency(target, () => store, names);

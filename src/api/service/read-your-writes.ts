@@ -1,12 +1,15 @@
 // Read your own writes over HTTP: before a projection-backed query, wait
 // until every projection has applied the log up to its head as it is when
-// the query arrives. The in-process projector reports each committed batch
+// the query arrives — once the log shows every write committed before the
+// query (the caller's own included: on PostgreSQL a transaction open
+// elsewhere holds the log's stable head back; awaitCommitted waits for it,
+// up to commitWaitMs, then the query goes on with the head it has). The in-process projector reports each committed batch
 // (onBatch), so the wait ends the moment it passes the head, without
 // polling. When this process's projector is not the one applying (another
 // process owns the projection) or has not reported yet, fall back to the
 // runtime's catch-up, which applies or waits for the owner.
 import type { Kysely } from 'kysely';
-import { comparePositions, parsePosition, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
+import { comparePositions, LogHorizonTimeout, parsePosition, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
 import { catchUpProjections, type ProjectionDefinition } from '../../projections/index.js';
 import type { BatchProgress } from '../../projections/runtime/apply-loop.js';
 
@@ -27,6 +30,8 @@ export class ReadYourWrites {
     private readonly definitions: readonly ProjectionDefinition[],
     /** How long to wait for the in-process projector before falling back to catch-up. */
     private readonly followerWaitMs = 5000,
+    /** How long to wait for the log to show every earlier commit. */
+    private readonly commitWaitMs = 10_000,
   ) {}
 
   /** The in-process projector's progress (pass as followProjection's onBatch). */
@@ -41,6 +46,11 @@ export class ReadYourWrites {
   };
 
   async awaitHead(): Promise<void> {
+    try {
+      await this.store.awaitCommitted({ timeoutMs: this.commitWaitMs });
+    } catch (error) {
+      if (!(error instanceof LogHorizonTimeout)) throw error;
+    }
     const head = await this.store.headPosition();
     if (!head) return;
     const low = this.#lowest();

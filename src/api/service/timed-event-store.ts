@@ -20,6 +20,7 @@ export function timedEventStore(store: EventStore, histogram: Histogram<'stream'
     readStream: (stream, options) => store.readStream(stream, options),
     readAll: (options) => store.readAll(options),
     headPosition: () => store.headPosition(),
+    awaitCommitted: (options) => store.awaitCommitted(options),
     subscribeAll: (options) => store.subscribeAll(options),
     close: () => store.close(),
   };

@@ -4,9 +4,11 @@
 // the ref are judged on its folded state, and each subject holding some gets
 // its own erasure — keys, tombstones, checks, receipt — since the subject
 // stream is the unit of consistency. A subject whose entries from the ref
-// were all erased before is reported, not erased twice. Subjects created
-// while this runs may be missed (the log is read once): run it again, which
-// erases only what is new.
+// were all erased before is reported, not erased twice. Every subject
+// written before the request is found: the log is first awaited to show
+// every earlier commit (on PostgreSQL an older transaction elsewhere can
+// hold it back). Subjects created while this runs may be missed (the log is
+// read once): run it again, which erases only what is new.
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import { sourceRefSchema } from '../../domain/entry/source.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
@@ -47,6 +49,7 @@ export async function forgetSourceRefEverywhere(
   if (!parsed.success) throw new InvalidInput('sourceRef', parsed.error.issues[0]?.message ?? 'is invalid');
   const sourceRef = parsed.data;
 
+  await ledger.eventStore.awaitCommitted();
   const subjects = await tenantSubjects(ledger.eventStore, tenant);
   const receipts: DeletionReceipt[] = [];
   const alreadyErased: string[] = [];

@@ -96,8 +96,25 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
   /** The last position of the global log (undefined when empty). */
   headPosition(): Promise<Position | undefined>;
+  /**
+   * Resolves once every event committed before the call shows in the global
+   * log (readAll, headPosition, subscriptions); throws LogHorizonTimeout after
+   * `timeoutMs` (default 30 s). For a reader that must not miss a stream it
+   * cannot name, e.g. "every subject of a tenant". EventStoreDB's log shows a
+   * commit at once; PostgreSQL's stable prefix waits for older transactions.
+   */
+  awaitCommitted(options?: { readonly timeoutMs?: number }): Promise<void>;
   subscribeAll(options?: SubscribeAllOptions): Subscription;
   close(): Promise<void>;
+}
+
+/** The global log did not come to show what was committed before the call in time. */
+export class LogHorizonTimeout extends Error {
+  override readonly name = 'LogHorizonTimeout';
+  readonly code = 'log_behind';
+  constructor(readonly waitedMs: number) {
+    super(`the global log did not show every earlier commit within ${waitedMs} ms: a long transaction elsewhere on the server may be holding it back`);
+  }
 }
 
 /** The typed error of an expected-revision mismatch. */

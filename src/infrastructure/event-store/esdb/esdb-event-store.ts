@@ -130,6 +130,9 @@ class EsdbEventStore implements EventStore {
     }
   }
 
+  /** EventStoreDB's $all shows an event as soon as its write is acknowledged: nothing to wait for. */
+  async awaitCommitted(): Promise<void> {}
+
   async headPosition(): Promise<Position | undefined> {
     // Backwards from the end, past the server's own (system) events.
     let from: ReadPosition = END;

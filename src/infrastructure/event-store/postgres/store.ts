@@ -4,18 +4,19 @@
 // reads see every committed event at once; the global log (readAll,
 // headPosition, subscriptions) only its stable prefix.
 import type pg from 'pg';
-import type {
-  AppendResult,
-  EventStore,
-  ExpectedRevision,
-  LogFilter,
-  NewEvent,
-  Position,
-  ReadAllOptions,
-  ReadStreamOptions,
-  StoredEvent,
-  SubscribeAllOptions,
-  Subscription,
+import {
+  LogHorizonTimeout,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type LogFilter,
+  type NewEvent,
+  type Position,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type StoredEvent,
+  type SubscribeAllOptions,
+  type Subscription,
 } from '../port.js';
 import { appendBatch } from './append.js';
 import { parseAppend, parseReadAll, parseReadStream, parseSubscribeAll } from './input.js';
@@ -28,6 +29,10 @@ const READ_FORWARDS = `select ${EVENT_COLUMNS} from events
   where stream_name = $1 and stream_revision >= $2 order by stream_revision limit $3`;
 const READ_BACKWARDS = `select ${EVENT_COLUMNS} from events
   where stream_name = $1 and stream_revision <= $2 order by stream_revision desc limit $3`;
+
+const AWAIT_TARGET_SQL = 'select pg_snapshot_xmax(pg_current_snapshot())::text as xmax';
+const AWAIT_REACHED_SQL = 'select pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 as reached';
+const AWAIT_POLL_MS = 20;
 
 export class EventStoreClosed extends Error {
   override readonly name = 'EventStoreClosed';
@@ -86,6 +91,22 @@ export class PostgresEventStore implements EventStore {
     const { rows } = await this.pool.query<{ commit_position: string; global_position: string }>(HEAD_POSITION_SQL);
     const row = rows[0];
     return row ? toPosition(row.commit_position, row.global_position) : undefined;
+  }
+
+  async awaitCommitted(options: { readonly timeoutMs?: number } = {}): Promise<void> {
+    this.#ensureOpen();
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    // Every transaction committed before now has an xid below this snapshot's xmax; once the oldest running
+    // transaction (xmin) is at or past it, they are all below the log's stable cut (log-order.ts).
+    const { rows } = await this.pool.query<{ xmax: string }>(AWAIT_TARGET_SQL);
+    const target = rows[0]!.xmax;
+    const started = Date.now();
+    for (;;) {
+      const reached = await this.pool.query<{ reached: boolean }>(AWAIT_REACHED_SQL, [target]);
+      if (reached.rows[0]!.reached) return;
+      if (Date.now() - started >= timeoutMs) throw new LogHorizonTimeout(timeoutMs);
+      await new Promise((resolve) => setTimeout(resolve, AWAIT_POLL_MS));
+    }
   }
 
   subscribeAll(options?: SubscribeAllOptions): Subscription {
