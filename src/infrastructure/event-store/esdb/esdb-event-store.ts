@@ -130,7 +130,12 @@ class EsdbEventStore implements EventStore {
     }
   }
 
-  /** EventStoreDB's $all shows an event as soon as its write is acknowledged: nothing to wait for. */
+  /**
+   * Nothing to wait for: the leader's $all shows an event once its write is
+   * acknowledged, and the client reads from the leader (the client's default
+   * nodePreference; a connection string asking for followers would need a
+   * wait here).
+   */
   async awaitCommitted(): Promise<void> {}
 
   async headPosition(): Promise<Position | undefined> {
