@@ -27,11 +27,19 @@ import { oneOf, optionalInstant, readText } from '../input.js';
 import { EXIT, resultOf } from '../output.js';
 import { contextOf, run } from '../session.js';
 
-/** The read side, for the checks: recall packs with the tokenizer, so it is loaded. */
+/**
+ * The read side, for the checks: recall packs with the tokenizer, so it is
+ * loaded. beforeVerify(streams) catches the projections up through the last
+ * event of those streams; with none named, through every earlier commit.
+ */
 async function withChecks<T>(ledger: OpenLedger, work: (read: OpenReadSide, options: { checks: ReturnType<typeof readSideErasureChecks>; beforeVerify: (streams: string[]) => () => Promise<void> }) => Promise<T>): Promise<T> {
   const read = await openReadSide(ledger, { tokenizer: true });
+  const beforeVerify = (streams: string[]) => async () => {
+    if (streams.length === 0) await read.eventStore.awaitCommitted();
+    await catchUpWith(read, streams);
+  };
   try {
-    return await work(read, { checks: readSideErasureChecks(read), beforeVerify: (streams) => async () => void (await catchUpWith(read, streams)) });
+    return await work(read, { checks: readSideErasureChecks(read), beforeVerify });
   } finally {
     await read.close();
   }
@@ -193,6 +201,8 @@ function registerRetentionCommands(program: Command): void {
       const opened: Ledger & OpenLedger = await ledger();
       const store = new PostgresRetentionPolicies(opened.databaseUrl);
       try {
+        // Every subject of the tenant is found in the log: first let it show every earlier commit.
+        if (!subjects) await opened.eventStore.awaitCommitted();
         const swept = await withChecks(opened, (_read, { checks, beforeVerify }) =>
           sweepTenant(opened, store, tenant, now, { checks, ...(subjects ? { subjects } : {}), beforeVerify: beforeVerify(subjects ? subjects.map((s) => subjectStreamName(tenant, s)) : []) }),
         );
