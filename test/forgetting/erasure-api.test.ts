@@ -66,6 +66,14 @@ describe('erasure over HTTP', () => {
     expect(again.body.verification).toMatchObject({ status: 'passed', searchedFor: ['plaintext', 'keyed_hash', 'sha256'] });
     expect(again.text).not.toContain(PHONE);
     expect((await t.request('POST', `/v1/subjects/${s}/receipts/${erased.body.receiptId}/verify`, { key: writer, body: {} })).status).toBe(403);
+    // The auditor's list: the receipt, who asked and why, never the number; not for a writer.
+    const listed = await t.request('GET', `/v1/subjects/${s}/receipts`, { key: auditor });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.receipts).toEqual([erased.body]);
+    expect(listed.body.receipts[0]).toMatchObject({ reason: 'user request', memoryIds: [phone.body.memoryId] });
+    expect(listed.text).not.toContain('12 34 56 78');
+    expect((await t.request('GET', `/v1/subjects/${s}/receipts`, { key: writer })).status).toBe(403);
+
     // The checks can fail: asked about a text the subject still holds, the read paths (the HTTP API's among them) find it.
     const control = await t.request('POST', `/v1/subjects/${s}/receipts/${erased.body.receiptId}/verify`, { key: auditor, body: { searchFor: [KEPT] } });
     expect(control.status, control.text).toBe(200);

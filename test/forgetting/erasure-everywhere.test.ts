@@ -60,6 +60,10 @@ describe('erasing a source ref in every subject of a tenant', () => {
     expect(result.receipts.map((r: { subject: string }) => r.subject)).toEqual(['x', 'y']);
     expect(result.receipts.every((r: { verification: { status: string } }) => r.verification.status === 'passed')).toBe(true);
     expect(run.stdout).not.toContain('RX-5521');
+    // An auditor lists a subject's receipts.
+    const listed = await runCli(['erasure', 'list', '--tenant', t, '--subject', 'x'], world.env);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual({ tenant: t, subject: 'x', receipts: [result.receipts[0]] });
 
     const missing = await runCli(['forget', '--tenant', t], world.env);
     expect(missing.code).toBe(2);

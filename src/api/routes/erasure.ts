@@ -3,8 +3,9 @@
 // every subject of the tenant (admin). Each runs
 // the erasure pipeline with the read side's checks, after the projections
 // have caught up with the tombstones, and answers with the deletion receipt.
-// An auditor can run a receipt's checks again, optionally telling what to
-// search for in the request body (never in the URL, which access logs keep).
+// An auditor lists a subject's receipts and can run a receipt's checks again,
+// optionally telling what to search for in the request body (never in the
+// URL, which access logs keep).
 import { z } from 'zod';
 import { forgetMemory, forgetSourceRef, forgetSubject, type ErasureOptions } from '../../commands/forget.js';
 import { forgetSourceRefEverywhere } from '../../commands/forgetting/source-ref-everywhere.js';
@@ -12,10 +13,11 @@ import type { ErasureCheck } from '../../commands/forgetting/verification.js';
 import { sourceRefSchema } from '../../domain/entry/source.js';
 import { receiptIdSchema, subjectIdSchema } from '../../domain/values/ids.js';
 import { readSideErasureChecks } from '../../queries/erasure/index.js';
+import { subjectReceipts } from '../../queries/erasure/receipts.js';
 import { reverifyErasure } from '../../queries/erasure/verify-erasure.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { memoryParams, reasonSchema, subjectParams } from '../schemas/common.js';
-import { deletionReceiptSchema, erasureReverificationSchema, sourceRefErasureEverywhereSchema } from '../schemas/results.js';
+import { deletionReceiptSchema, erasureReverificationSchema, sourceRefErasureEverywhereSchema, subjectReceiptsSchema } from '../schemas/results.js';
 import type { ApiServices } from '../services.js';
 import { resultOf } from './outcome.js';
 
@@ -88,6 +90,21 @@ export function erasureRoutes(services: ApiServices, apiChecks: () => ErasureChe
         const { tenant, actor, idempotencyKey } = call.commandContext('*');
         const result = await forgetSourceRefEverywhere(ledger, { tenant, ...(actor ? { actor } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) }, call.query.sourceRef, call.query.reason, () => options());
         return { status: 200, body: result };
+      },
+    }),
+
+    defineRoute({
+      method: 'GET',
+      path: '/v1/subjects/{subject}/receipts',
+      operationId: 'listDeletionReceipts',
+      summary: "The subject's deletion receipts: ids, counts, who asked, why, verification — never the content",
+      tag: 'erasure',
+      permission: 'audit:read',
+      params: subjectParams,
+      responses: { 200: { description: 'the receipts, in the order they were issued', schema: subjectReceiptsSchema } },
+      handler: async (call) => {
+        const { tenant, subject } = call.commandContext(call.params.subject);
+        return { status: 200, body: await subjectReceipts(services.read, tenant, subject) };
       },
     }),
 

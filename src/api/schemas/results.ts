@@ -53,6 +53,12 @@ export const deletionReceiptSchema = z.object({
   recordedAt: instantText,
 });
 
+export const subjectReceiptsSchema = z.object({
+  tenant: z.string(),
+  subject: z.string(),
+  receipts: z.array(deletionReceiptSchema),
+});
+
 export const sourceRefErasureEverywhereSchema = z.object({
   tenant: z.string(),
   sourceRef: z.string(),

@@ -3,6 +3,7 @@
 //              whole subject; prints the deletion receipt (exit 3 when its
 //              verification found the content on some read path); a source
 //              ref without --subject: in every subject of the tenant
+//   erasure list     a subject's receipts (for auditors)
 //   erasure verify   run an issued receipt's checks again (plaintexts to
 //              search for may come on stdin, one per line; never as options,
 //              which other users of the machine can see)
@@ -20,6 +21,7 @@ import { requireId } from '../../domain/values/ids.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { PostgresRetentionPolicies } from '../../infrastructure/retention/postgres-retention-policies.js';
 import { readSideErasureChecks } from '../../queries/erasure/index.js';
+import { subjectReceipts } from '../../queries/erasure/receipts.js';
 import { reverifyErasure } from '../../queries/erasure/verify-erasure.js';
 import { catchUpWith, openReadSide, type OpenReadSide } from '../../queries/read-side.js';
 import type { OpenLedger } from '../../runtime/open-ledger.js';
@@ -108,9 +110,18 @@ export function registerForgettingCommands(program: Command): void {
       return receipt;
     }));
 
-  program
-    .command('erasure')
-    .description('erasure receipts')
+  const erasure = program.command('erasure').description('deletion receipts: list them, run their checks again');
+  erasure
+    .command('list')
+    .description("a subject's deletion receipts: ids, counts, who asked, why, verification (never the content)")
+    .requiredOption('--tenant <tenant>', 'tenant id')
+    .requiredOption('--subject <subject>', 'subject id')
+    .action((o) => run(async (ledger) => {
+      const { tenant, subject } = contextOf(o);
+      return subjectReceipts({ eventStore: (await ledger()).eventStore }, tenant, subject);
+    }));
+
+  erasure
     .command('verify')
     .description("run a deletion receipt's checks again; --plaintext-stdin: also search for the lines given on stdin")
     .requiredOption('--tenant <tenant>', 'tenant id')
