@@ -1,8 +1,8 @@
 // Forgetting (crypto-shredding, DESIGN section 8): one memory or every entry
 // recorded from a source ref (writer), a whole subject or a source ref in
-// every subject of the tenant (admin). Each runs
-// the erasure pipeline with the read side's checks, after the projections
-// have caught up with the tombstones, and answers with the deletion receipt.
+// every subject of the tenant (admin). Each runs the erasure pipeline with
+// the read side's and the API's own checks, after the projections have
+// caught up with the tombstones, and answers with the deletion receipt.
 // An auditor lists a subject's receipts and can run a receipt's checks again,
 // optionally telling what to search for in the request body (never in the
 // URL, which access logs keep).
