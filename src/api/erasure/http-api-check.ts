@@ -7,7 +7,7 @@
 // check and revoked after it (auth/own-requests.ts).
 import type { FastifyInstance } from 'fastify';
 import { findNeedles } from '../../commands/forgetting/needles.js';
-import { passedOrFailed, type ErasureCheck, type ErasureTarget } from '../../commands/forgetting/verification.js';
+import { checkedMoments, passedOrFailed, subjectArtifactIds, type ErasureCheck, type ErasureTarget } from '../../commands/forgetting/verification.js';
 import type { KeyStore } from '../../infrastructure/key-store/port.js';
 import type { OwnRequestKeys } from '../auth/own-requests.js';
 
@@ -45,15 +45,15 @@ export function httpApiErasureCheck(deps: HttpApiCheckDeps): ErasureCheck {
 /** Every read route of the subject, as of now and as of each erased entry's recording, and every route of its artifacts. */
 async function readUrls(deps: HttpApiCheckDeps, target: ErasureTarget): Promise<string[]> {
   const subject = `/v1/subjects/${encodeURIComponent(target.ref.subject)}`;
-  const moments = [...new Set([deps.clock().toISOString(), ...target.recordedAt])].sort().map(encodeURIComponent);
-  const artifactIds = new Set([...target.artifactIds, ...(await deps.keyStore.listArtifactKeyIds(target.ref)).map((a) => a.artifactId)]);
+  const moments = checkedMoments(deps.clock(), target).map(encodeURIComponent);
+  const artifactIds = await subjectArtifactIds(deps.keyStore, target);
   return [
     `${subject}/recall?maxSensitivity=restricted`,
     `${subject}/conflicts`,
     `${subject}/events`,
     `${subject}/stale`,
     ...moments.flatMap((t) => [`${subject}/as-of?systemTime=${t}`, `${subject}/replay?at=${t}`]),
-    ...[...artifactIds].sort().flatMap((id) => {
+    ...artifactIds.flatMap((id) => {
       const artifact = `/v1/artifacts/${encodeURIComponent(id)}`;
       return [artifact, `${artifact}/lineage`, `${artifact}/lineage?format=prov-json`, `${artifact}/assessment?subject=${encodeURIComponent(target.ref.subject)}`];
     }),

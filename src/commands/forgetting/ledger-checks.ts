@@ -13,7 +13,7 @@ import type { KeyStore } from '../../infrastructure/key-store/port.js';
 import { openOutput } from '../consolidation/artifact-output.js';
 import { readArtifact } from '../consolidation/artifact-stream.js';
 import { findNeedles } from './needles.js';
-import { passedOrFailed, type ErasureCheck, type ErasureTarget } from './verification.js';
+import { passedOrFailed, subjectArtifactIds, type ErasureCheck } from './verification.js';
 
 const PAGE = 4096;
 
@@ -24,12 +24,6 @@ async function readAllOf(store: EventStore, stream: string): Promise<StoredEvent
     out.push(...page);
     if (page.length < PAGE) return out;
   }
-}
-
-/** The subject's artifacts as the key store knows them, and any the target names. */
-async function subjectArtifactIds(keys: KeyStore, target: ErasureTarget): Promise<string[]> {
-  const listed = await keys.listArtifactKeyIds(target.ref);
-  return [...new Set([...listed.map((a) => a.artifactId), ...target.artifactIds])].sort();
 }
 
 export function keysCheck(keys: KeyStore): ErasureCheck {

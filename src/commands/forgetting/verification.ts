@@ -6,7 +6,7 @@
 // A check that throws is a failed check, never a passed one.
 import type { SubjectEventData } from '../../domain/events/subject-events.js';
 import type { Instant } from '../../domain/values/instant.js';
-import type { SubjectRef } from '../../infrastructure/key-store/port.js';
+import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
 import type { ErasureNeedles } from './needles.js';
 
 export type ErasureVerification = NonNullable<SubjectEventData<'DeletionReceiptIssued'>['verification']>;
@@ -30,6 +30,17 @@ export interface ErasureCheck {
   /** The read path, e.g. `recall`, `projection:memory_versions`. */
   readonly path: string;
   run(target: ErasureTarget): Promise<Omit<CheckResult, 'path'>>;
+}
+
+/** The moments the time-travel paths (as-of, replay) are asked about: now, and when each erased entry was recorded. */
+export function checkedMoments(now: Date, target: ErasureTarget): string[] {
+  return [...new Set([now.toISOString(), ...target.recordedAt])].sort();
+}
+
+/** The subject's artifacts as the key store knows them, and any the target names. */
+export async function subjectArtifactIds(keys: Pick<KeyStore, 'listArtifactKeyIds'>, target: ErasureTarget): Promise<string[]> {
+  const listed = await keys.listArtifactKeyIds(target.ref);
+  return [...new Set([...listed.map((a) => a.artifactId), ...target.artifactIds])].sort();
 }
 
 export function passedOrFailed(searched: number, findings: number, note?: string): Omit<CheckResult, 'path'> {
