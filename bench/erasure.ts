@@ -24,7 +24,13 @@ const OTHER_SUBJECTS = 200;
 const OTHER_ENTRIES = 50;
 
 function entry(i: number): Record<string, unknown> {
-  return { kind: 'profile', key: `contact.k${i}`, value: { type: 'text', text: `+1 415 555 ${String(1000 + i).padStart(4, '0')}` }, content: `Reach them on line ${i}.`, source: { type: 'user_assertion', refs: [`msg://bench/${i}`] } };
+  return {
+    kind: 'profile',
+    key: `contact.k${i}`,
+    value: { type: 'text', text: `+1 415 555 ${String(1000 + i).padStart(4, '0')}` },
+    content: `Reach them on line ${i}.`,
+    source: { type: 'user_assertion', refs: [`msg://bench/${i}`] },
+  };
 }
 
 async function fill(ledger: OpenLedger, tenant: string, subject: string, count: number, from = 0): Promise<string[]> {
@@ -39,9 +45,16 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 export const erasureBench: Bench = {
   name: 'erasure',
   async run({ databaseUrl, print }) {
-    const ledger = await openLedger({ env: { MEMLEDGER_EVENTSTORE_URL: databaseUrl, MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64') } });
+    const ledger = await openLedger({
+      env: { MEMLEDGER_EVENTSTORE_URL: databaseUrl, MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64') },
+    });
     const read = await openReadSide(ledger, { tokenizer: true });
-    const services: ConsolidationServices = { summarizer: deterministicSummarizer(), countTokens: await loadTokenCounter(), tokenBudget: DEFAULT_TOKEN_BUDGET, shadowMode: shadowTenantsFrom(undefined) };
+    const services: ConsolidationServices = {
+      summarizer: deterministicSummarizer(),
+      countTokens: await loadTokenCounter(),
+      tokenBudget: DEFAULT_TOKEN_BUDGET,
+      shadowMode: shadowTenantsFrom(undefined),
+    };
     try {
       for (let s = 0; s < OTHER_SUBJECTS; s += 1) await fill(ledger, `other-${s % 10}`, `s${s}`, OTHER_ENTRIES);
       print(`background: ${OTHER_SUBJECTS} subjects of ${OTHER_ENTRIES} entries in 10 other tenants`);
@@ -64,7 +77,8 @@ export const erasureBench: Bench = {
             // Each erasure meets a live summary: the one rebuilt from what the previous erasure left (not timed).
             if (k > 0) {
               const again = await runConsolidation(ledger, services, c);
-              if (!again.ok || again.result.status !== 'switched') throw new Error(`re-consolidation did not switch: ${JSON.stringify(again)}`);
+              if (!again.ok || again.result.status !== 'switched')
+                throw new Error(`re-consolidation did not switch: ${JSON.stringify(again)}`);
               await catchUp();
             }
             const options = mode === 'checked' ? { checks: readSideErasureChecks(read), beforeVerify: catchUp } : { beforeVerify: catchUp };

@@ -141,7 +141,13 @@ async function bulkAppends({ databaseUrl, print }: BenchContext): Promise<void> 
       if (chunk % 4 === 0 || chunk % 4 === 3) baselineMs += await rawChunk();
       else adapterMs += await adapterChunk();
     }
-    print(line(`bulk: ${BULK_EVENTS.toLocaleString('en-US')} events in batches of ${BULK_BATCH}`, BULK_EVENTS / (adapterMs / 1000), BULK_EVENTS / (baselineMs / 1000)));
+    print(
+      line(
+        `bulk: ${BULK_EVENTS.toLocaleString('en-US')} events in batches of ${BULK_BATCH}`,
+        BULK_EVENTS / (adapterMs / 1000),
+        BULK_EVENTS / (baselineMs / 1000),
+      ),
+    );
   } finally {
     await Promise.all([store.close(), raw.end()]);
   }

@@ -20,7 +20,8 @@ const CLI = fileURLToPath(new URL('../bin/memledger.mjs', import.meta.url));
 function durationSeconds(): number {
   const text = process.env.MEMLEDGER_BENCH_HTTP_SECONDS ?? '30';
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 600) throw new Error('MEMLEDGER_BENCH_HTTP_SECONDS must be a whole number of seconds from 1 to 600');
+  if (!Number.isInteger(n) || n < 1 || n > 600)
+    throw new Error('MEMLEDGER_BENCH_HTTP_SECONDS must be a whole number of seconds from 1 to 600');
   return n;
 }
 
@@ -91,14 +92,23 @@ function summarize(samples: readonly LagSample[]): string {
 
 /** p50 and p99 of a Prometheus histogram (as bucket upper bounds) from the exposition text. */
 function histogramQuantiles(text: string, name: string, labels: string): string {
-  const buckets = [...text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)",${labels}\\} (\\d+)$`, 'gm'))].map((m) => ({ le: m[1]!, count: Number(m[2]) }));
+  const buckets = [...text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)",${labels}\\} (\\d+)$`, 'gm'))].map((m) => ({
+    le: m[1]!,
+    count: Number(m[2]),
+  }));
   const total = buckets.at(-1)?.count ?? 0;
   if (total === 0) return 'no samples';
   const at = (q: number) => buckets.find((b) => b.count >= q * total)?.le ?? '+Inf';
   return `${total} appends, p50 <= ${at(0.5)} s, p99 <= ${at(0.99)} s`;
 }
 
-async function phase(print: (line: string) => void, url: string, name: string, seconds: number, request: autocannon.Request): Promise<void> {
+async function phase(
+  print: (line: string) => void,
+  url: string,
+  name: string,
+  seconds: number,
+  request: autocannon.Request,
+): Promise<void> {
   const lag = sampleLag(url);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request] });
   const samples = await lag.stop();
@@ -108,7 +118,9 @@ async function phase(print: (line: string) => void, url: string, name: string, s
   );
   print(`${name}: ${summarize(samples)}`);
   const metrics = await (await fetch(`${url}/metrics`)).text();
-  print(`${name}: event store appends so far (subject streams): ${histogramQuantiles(metrics, 'memledger_event_store_append_seconds', 'stream="subject",outcome="ok"')}`);
+  print(
+    `${name}: event store appends so far (subject streams): ${histogramQuantiles(metrics, 'memledger_event_store_append_seconds', 'stream="subject",outcome="ok"')}`,
+  );
 }
 
 export const httpLoadBench: Bench = {
@@ -146,7 +158,12 @@ export const httpLoadBench: Bench = {
             content: `Order o${n % 500} changed status (${n}).`,
             source: { type: 'verified_tool_fact', refs: [`tool://orders/${n}`] },
           };
-          return { ...req, path: `/v1/subjects/bench-s${n % SUBJECTS}/memories`, headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' }, body: JSON.stringify(body) };
+          return {
+            ...req,
+            path: `/v1/subjects/bench-s${n % SUBJECTS}/memories`,
+            headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          };
         },
       });
 

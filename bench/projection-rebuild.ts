@@ -45,17 +45,23 @@ export const projectionRebuildBench: Bench = {
       while (workload.count < target) {
         await appendChunk(store, workload.chunk(Math.min(20_000, target - workload.count)));
         if (workload.count >= report) {
-          print(`log: ${workload.count.toLocaleString('en-US')} events appended (${((performance.now() - appendStarted) / 1000).toFixed(0)} s)`);
+          print(
+            `log: ${workload.count.toLocaleString('en-US')} events appended (${((performance.now() - appendStarted) / 1000).toFixed(0)} s)`,
+          );
           report += 100_000;
         }
       }
 
       const rebuilt = await rebuildProjection(projections.db, store, memoryProjection, { batchSize: BATCH_EVENTS });
       const rows = await countRows(projections.db, rebuilt.schema);
-      print(`rebuild: ${rebuilt.events.toLocaleString('en-US')} events -> ${rows.toLocaleString('en-US')} memory_versions rows in ${rebuilt.seconds.toFixed(1)} s = ${rate(rebuilt.events, rebuilt.seconds)} events/s`);
+      print(
+        `rebuild: ${rebuilt.events.toLocaleString('en-US')} events -> ${rows.toLocaleString('en-US')} memory_versions rows in ${rebuilt.seconds.toFixed(1)} s = ${rate(rebuilt.events, rebuilt.seconds)} events/s`,
+      );
 
       const baseline = await insertBaseline(databaseUrl, rebuilt.schema);
-      print(`baseline (multi-row INSERT of those rows): ${baseline.seconds.toFixed(1)} s = ${rate(baseline.rows, baseline.seconds)} rows/s = ${rate(rebuilt.events, baseline.seconds)} events/s`);
+      print(
+        `baseline (multi-row INSERT of those rows): ${baseline.seconds.toFixed(1)} s = ${rate(baseline.rows, baseline.seconds)} rows/s = ${rate(rebuilt.events, baseline.seconds)} events/s`,
+      );
       print(`rebuild / baseline: ${(baseline.seconds / rebuilt.seconds).toFixed(2)} (goal >= 0.25)`);
     } finally {
       await projections.close();
@@ -95,7 +101,9 @@ async function insertBaseline(databaseUrl: string, source: string): Promise<{ ro
       });
       if (page.rows.length === 0) break;
       const columns = page.fields.map((f) => f.name);
-      const values = page.rows.map((row: unknown[]) => row.map((v, i) => (JSON_COLUMNS.has(columns[i]!) && v !== null ? JSON.stringify(v) : v)));
+      const values = page.rows.map((row: unknown[]) =>
+        row.map((v, i) => (JSON_COLUMNS.has(columns[i]!) && v !== null ? JSON.stringify(v) : v)),
+      );
       const started = performance.now();
       await writer.query('begin');
       for (let i = 0; i < values.length; i += ROWS_PER_STATEMENT) {

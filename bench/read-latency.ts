@@ -42,17 +42,45 @@ function setting(name: string, fallback: number): number {
 }
 
 function entry(i: number): Record<string, unknown> {
-  if (i % 10 === 0) return { kind: 'semantic', key: `order.o${i}.wait`, value: { type: 'number', amount: String(i % 96), unit: 'h' }, content: `Refund wait for order ${i} is ${i % 96} hours.`, source: { type: 'verified_tool_fact', refs: [`tool://oms/${i}`] } };
-  if (i % 17 === 0) return { kind: 'constraint', key: `contact.channel${i}`, value: { type: 'boolean', value: true }, polarity: 'negated', content: 'Never use this channel.', source: { type: 'user_assertion', refs: [`msg://t/${i}`] } };
-  return { kind: i % 3 === 0 ? 'episodic' : 'profile', key: `pref.k${i}`, value: { type: 'text', text: `value ${i}` }, content: `The user mentioned preference ${i} while asking about a delivery.`, source: { type: 'user_assertion', refs: [`msg://t/${i}`] }, confidence: 0.8 };
+  if (i % 10 === 0)
+    return {
+      kind: 'semantic',
+      key: `order.o${i}.wait`,
+      value: { type: 'number', amount: String(i % 96), unit: 'h' },
+      content: `Refund wait for order ${i} is ${i % 96} hours.`,
+      source: { type: 'verified_tool_fact', refs: [`tool://oms/${i}`] },
+    };
+  if (i % 17 === 0)
+    return {
+      kind: 'constraint',
+      key: `contact.channel${i}`,
+      value: { type: 'boolean', value: true },
+      polarity: 'negated',
+      content: 'Never use this channel.',
+      source: { type: 'user_assertion', refs: [`msg://t/${i}`] },
+    };
+  return {
+    kind: i % 3 === 0 ? 'episodic' : 'profile',
+    key: `pref.k${i}`,
+    value: { type: 'text', text: `value ${i}` },
+    content: `The user mentioned preference ${i} while asking about a delivery.`,
+    source: { type: 'user_assertion', refs: [`msg://t/${i}`] },
+    confidence: 0.8,
+  };
 }
 
 /** About 100 versions: 80 recorded, 10 superseded (10 more recorded), 10 retracted. */
 async function measuredSubject(ledger: OpenLedger, subject: string): Promise<void> {
   const context = { tenant: TENANT, subject };
-  await importEntries(ledger, context, validateImportLines(Array.from({ length: PER_SUBJECT_ENTRIES }, (_, i) => entry(i + 1))), { importId: subject });
+  await importEntries(ledger, context, validateImportLines(Array.from({ length: PER_SUBJECT_ENTRIES }, (_, i) => entry(i + 1))), {
+    importId: subject,
+  });
   const active = activeEntries((await ledger.subjects.load(subjectStreamName(TENANT, subject))).state);
-  for (const target of active.slice(0, 10)) await supersedeMemory(ledger, context, target.memoryId, { ...entry(target.sequence), value: { type: 'text', text: `revised ${target.sequence}` } });
+  for (const target of active.slice(0, 10))
+    await supersedeMemory(ledger, context, target.memoryId, {
+      ...entry(target.sequence),
+      value: { type: 'text', text: `revised ${target.sequence}` },
+    });
   for (const target of active.slice(10, 20)) await retractMemory(ledger, context, target.memoryId, 'withdrawn');
 }
 
@@ -100,7 +128,10 @@ interface Figures {
  * Round-robin: each round runs every query once, in turn, so that whatever
  * else loads the machine weighs on all of them alike.
  */
-async function interleaved(samples: number, queries: ReadonlyArray<readonly [string, () => Promise<unknown>]>): Promise<Map<string, Figures>> {
+async function interleaved(
+  samples: number,
+  queries: ReadonlyArray<readonly [string, () => Promise<unknown>]>,
+): Promise<Map<string, Figures>> {
   const times = queries.map(() => [] as number[]);
   const cpu = queries.map(() => 0);
   for (let round = 0; round < samples; round++) {
@@ -129,27 +160,50 @@ export const readLatencyBench: Bench = {
     const versions = setting('MEMLEDGER_BENCH_READ_VERSIONS', 1_000_000);
     const subjects = setting('MEMLEDGER_BENCH_READ_SUBJECTS', 10_000);
     const samples = setting('MEMLEDGER_BENCH_READ_SAMPLES', 400);
-    const ledger = await openLedger({ env: { MEMLEDGER_EVENTSTORE_URL: databaseUrl, MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64') } });
+    const ledger = await openLedger({
+      env: { MEMLEDGER_EVENTSTORE_URL: databaseUrl, MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64') },
+    });
     const read = await openReadSide(ledger);
     try {
       let started = performance.now();
       await measuredSubject(ledger, 'measured-raw');
       await measuredSubject(ledger, 'measured-summary');
-      const services = { summarizer: deterministicSummarizer(), countTokens: read.countTokens, tokenBudget: 4000, shadowMode: shadowTenantsFrom(undefined) };
+      const services = {
+        summarizer: deterministicSummarizer(),
+        countTokens: read.countTokens,
+        tokenBudget: 4000,
+        shadowMode: shadowTenantsFrom(undefined),
+      };
       const consolidated = await runConsolidation(ledger, services, { tenant: TENANT, subject: 'measured-summary' });
-      if (!consolidated.ok || consolidated.result.status !== 'switched') throw new Error(`consolidation did not switch: ${JSON.stringify(consolidated)}`);
+      if (!consolidated.ok || consolidated.result.status !== 'switched')
+        throw new Error(`consolidation did not switch: ${JSON.stringify(consolidated)}`);
       const [caught] = await catchUp(read);
       const schema = caught!.schema;
-      const measured = Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(`${schema}.memory_versions`)}`.execute(read.projections)).rows[0]!.n);
+      const measured = Number(
+        (await sql<{ n: string }>`select count(*) as n from ${sql.table(`${schema}.memory_versions`)}`.execute(read.projections)).rows[0]!
+          .n,
+      );
       print(`measured subjects written and projected in ${((performance.now() - started) / 1000).toFixed(1)} s (${measured} versions)`);
       started = performance.now();
       await fillVersions(read.projections, schema, Math.max(0, versions - measured), Math.max(1, subjects - 2));
-      const total = Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(`${schema}.memory_versions`)}`.execute(read.projections)).rows[0]!.n);
-      print(`memory_versions: ${total.toLocaleString('en')} rows over ${subjects.toLocaleString('en')} subjects (filler inserted in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+      const total = Number(
+        (await sql<{ n: string }>`select count(*) as n from ${sql.table(`${schema}.memory_versions`)}`.execute(read.projections)).rows[0]!
+          .n,
+      );
+      print(
+        `memory_versions: ${total.toLocaleString('en')} rows over ${subjects.toLocaleString('en')} subjects (filler inserted in ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      );
 
       const tables = read.projections.withSchema(schema) as unknown as Kysely<MemoryProjectionDb>;
       const current = (subject: string) =>
-        tables.selectFrom('memory_versions').selectAll().where('tenant', '=', TENANT).where('subject', '=', subject).where('tx_to', 'is', null).where('status', '=', 'active').execute();
+        tables
+          .selectFrom('memory_versions')
+          .selectAll()
+          .where('tenant', '=', TENANT)
+          .where('subject', '=', subject)
+          .where('tx_to', 'is', null)
+          .where('status', '=', 'active')
+          .execute();
       const now = new Date();
       const validTime = new Date(now.getTime() + 60_000);
       const believed = (subject: string) => believedAt(tables, { tenant: TENANT, subject, systemTime: now, validTime });
@@ -180,7 +234,11 @@ export const readLatencyBench: Bench = {
         ])),
         ...(await interleaved(samples, [
           [labels.beliefBaseline, () => believed('measured-raw')],
-          [labels.asOf, () => asOf(read, { tenant: TENANT, subject: 'measured-raw', systemTime: now.toISOString(), validTime: validTime.toISOString() })],
+          [
+            labels.asOf,
+            () =>
+              asOf(read, { tenant: TENANT, subject: 'measured-raw', systemTime: now.toISOString(), validTime: validTime.toISOString() }),
+          ],
         ])),
         ...(await interleaved(Math.max(1, Math.floor(samples / 4)), [
           [

@@ -65,7 +65,9 @@ function median(values: number[]): number {
 export const recordLatencyBench: Bench = {
   name: 'record-latency',
   async run({ databaseUrl, print }) {
-    const ledger = await openLedger({ env: { MEMLEDGER_EVENTSTORE_URL: databaseUrl, MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64') } });
+    const ledger = await openLedger({
+      env: { MEMLEDGER_EVENTSTORE_URL: databaseUrl, MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64') },
+    });
     try {
       const medians = new Map<number, number>();
       for (const length of LENGTHS) {
@@ -77,14 +79,21 @@ export const recordLatencyBench: Bench = {
         const firstLoad = performance.now() - load;
         const samples: number[] = [];
         for (let i = 0; i < SAMPLES; i++) {
-          const entry = { kind: 'profile', key: `bench.k${i}`, value: { type: 'text', text: `v${i}` }, source: { type: 'user_assertion', refs: [] } };
+          const entry = {
+            kind: 'profile',
+            key: `bench.k${i}`,
+            value: { type: 'text', text: `v${i}` },
+            source: { type: 'user_assertion', refs: [] },
+          };
           const started = performance.now();
           const outcome = await recordMemory(ledger, ctx, entry);
           samples.push(performance.now() - started);
           if (!outcome.ok) throw new Error(outcome.rejection.message);
         }
         medians.set(length, median(samples));
-        print(`stream length ${length.toLocaleString('en')}: record median ${median(samples).toFixed(2)} ms, p90 ${[...samples].sort((a, b) => a - b)[Math.floor(SAMPLES * 0.9)]!.toFixed(2)} ms (first fold of the stream ${firstLoad.toFixed(0)} ms)`);
+        print(
+          `stream length ${length.toLocaleString('en')}: record median ${median(samples).toFixed(2)} ms, p90 ${[...samples].sort((a, b) => a - b)[Math.floor(SAMPLES * 0.9)]!.toFixed(2)} ms (first fold of the stream ${firstLoad.toFixed(0)} ms)`,
+        );
       }
       const ratio = medians.get(100_000)! / medians.get(10)!;
       print(`median at 100,000 / median at 10: ${ratio.toFixed(2)}x (goal <= 2x)`);

@@ -28,7 +28,15 @@ export interface Bench {
 }
 
 /** Every benchmark, in the order they run. To add one: import it and list it here. */
-const benches: readonly Bench[] = [eventStoreAppendBench, recordLatencyBench, consolidationBench, httpLoadBench, readLatencyBench, projectionRebuildBench, erasureBench];
+const benches: readonly Bench[] = [
+  eventStoreAppendBench,
+  recordLatencyBench,
+  consolidationBench,
+  httpLoadBench,
+  readLatencyBench,
+  projectionRebuildBench,
+  erasureBench,
+];
 
 /**
  * The server benchmarks run on (an admin URL; each bench gets its own

@@ -69,7 +69,8 @@ export function buildApi(services: ApiServices, options: ApiOptions): FastifyIns
   const routes = apiRoutes(services, () => document, apiErasureChecks);
   document = openApiDocument(routes, { version: API_VERSION });
   const auth = new BearerAuth(options.keys, options.keyCacheMs, Date.now, ownKeys);
-  const onInvalidResponse = (route: RouteSpec, error: unknown) => app.log.error({ operationId: route.operationId, issues: (error as { issues?: unknown }).issues }, 'response does not match its schema');
+  const onInvalidResponse = (route: RouteSpec, error: unknown) =>
+    app.log.error({ operationId: route.operationId, issues: (error as { issues?: unknown }).issues }, 'response does not match its schema');
   for (const route of routes) registerRoute(app, route, { auth, onInvalidResponse });
 
   app.addHook('onSend', async (request, reply) => {
@@ -78,14 +79,20 @@ export function buildApi(services: ApiServices, options: ApiOptions): FastifyIns
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     services.metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
-    request.log.info({ method: request.method, url: request.url, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    request.log.info(
+      { method: request.method, url: request.url, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      'request',
+    );
   });
 
   app.setErrorHandler(async (error, request, reply) => {
     const { problem: body, unexpected } = problemOf(error);
     if (unexpected) request.log.error({ err: error }, 'request failed');
     if (body.status === 401) reply.header('www-authenticate', 'Bearer');
-    return reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send({ ...body, instance: request.url });
+    return reply
+      .code(body.status)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send({ ...body, instance: request.url });
   });
   app.setNotFoundHandler(async (request, reply) => {
     const body = problem(404, 'route_not_found', `no route ${request.method} ${request.url.split('?')[0]}`);

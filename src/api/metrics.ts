@@ -30,11 +30,38 @@ export class ServiceMetrics {
   constructor(options: MetricsOptions = {}) {
     const registers = [this.registry];
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'memledger_' });
-    this.httpDuration = new Histogram({ name: 'memledger_http_request_duration_seconds', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers });
-    this.appendDuration = new Histogram({ name: 'memledger_event_store_append_seconds', help: 'Event store appends (one atomic batch each)', labelNames: ['stream', 'outcome'], buckets: LATENCY_BUCKETS, registers });
-    this.consolidationOutcomes = new Counter({ name: 'memledger_consolidation_outcomes_total', help: 'Consolidation outcomes seen in the log since start (gate_passed, gate_failed, generation_failed, rejected, approved, switched), by reason', labelNames: ['outcome', 'reason'], registers });
-    this.gateRejections = new Counter({ name: 'memledger_gate_rejections_total', help: 'Loss-gate failure reasons seen in the log since start', labelNames: ['reason'], registers });
-    this.recallSource = new Counter({ name: 'memledger_recall_source_total', help: 'Recall answers by source (summary or raw) and why raw', labelNames: ['source', 'reason'], registers });
+    this.httpDuration = new Histogram({
+      name: 'memledger_http_request_duration_seconds',
+      help: 'HTTP requests by route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.appendDuration = new Histogram({
+      name: 'memledger_event_store_append_seconds',
+      help: 'Event store appends (one atomic batch each)',
+      labelNames: ['stream', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.consolidationOutcomes = new Counter({
+      name: 'memledger_consolidation_outcomes_total',
+      help: 'Consolidation outcomes seen in the log since start (gate_passed, gate_failed, generation_failed, rejected, approved, switched), by reason',
+      labelNames: ['outcome', 'reason'],
+      registers,
+    });
+    this.gateRejections = new Counter({
+      name: 'memledger_gate_rejections_total',
+      help: 'Loss-gate failure reasons seen in the log since start',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.recallSource = new Counter({
+      name: 'memledger_recall_source_total',
+      help: 'Recall answers by source (summary or raw) and why raw',
+      labelNames: ['source', 'reason'],
+      registers,
+    });
     const lag = options.projectionLag;
     if (lag) {
       // The probe caches its measurement briefly, so both gauges of a scrape share one.

@@ -28,7 +28,10 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
   }));
 }
 
-const problemResponse = (description: string) => ({ description, content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } });
+const problemResponse = (description: string) => ({
+  description,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
+});
 
 function operation(spec: RouteSpec): JsonSchema {
   const roles = spec.permission ? rolesWith(spec.permission) : [];
@@ -46,14 +49,17 @@ function operation(spec: RouteSpec): JsonSchema {
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(spec.responses)) {
     const type = response.contentType ?? 'application/json';
-    responses[status] = { description: response.description, ...(response.schema ? { content: { [type]: { schema: jsonSchema(response.schema, 'output') } } } : {}) };
+    responses[status] = {
+      description: response.description,
+      ...(response.schema ? { content: { [type]: { schema: jsonSchema(response.schema, 'output') } } } : {}),
+    };
   }
   responses['400'] ??= problemResponse('bad input: `field` names the offending field; nothing was written');
   if (spec.permission) {
     responses['401'] = problemResponse('missing, malformed, unknown or revoked API key');
     responses['403'] = problemResponse(`the key's role may not do this (allowed: ${roles.join(', ')})`);
-    responses['404'] ??= problemResponse('no such subject, memory, conflict or artifact in the key\'s tenant');
-    responses['409'] ??= problemResponse('refused by the current state (the problem\'s `code` says why)');
+    responses['404'] ??= problemResponse("no such subject, memory, conflict or artifact in the key's tenant");
+    responses['409'] ??= problemResponse("refused by the current state (the problem's `code` says why)");
   }
   responses['500'] = problemResponse('the service failed');
   return {

@@ -44,19 +44,44 @@ const TITLES: Readonly<Record<number, string>> = {
   503: 'Service unavailable',
 };
 
-export function problem(status: number, code: string, detail: string, extra: { field?: string | undefined; [k: string]: unknown } = {}): Problem {
+export function problem(
+  status: number,
+  code: string,
+  detail: string,
+  extra: { field?: string | undefined; [k: string]: unknown } = {},
+): Problem {
   const { field, ...rest } = extra;
-  return { type: `urn:memledger:problem:${code}`, title: TITLES[status] ?? 'Error', status, detail, code, ...(field !== undefined && field !== '' ? { field } : {}), ...rest };
+  return {
+    type: `urn:memledger:problem:${code}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+    ...(field !== undefined && field !== '' ? { field } : {}),
+    ...rest,
+  };
 }
 
-export function problemError(status: number, code: string, detail: string, extra: { field?: string | undefined; [k: string]: unknown } = {}): ProblemError {
+export function problemError(
+  status: number,
+  code: string,
+  detail: string,
+  extra: { field?: string | undefined; [k: string]: unknown } = {},
+): ProblemError {
   return new ProblemError(problem(status, code, detail, extra));
 }
 
 /** Refusals about something that does not exist (for the caller's tenant: another tenant's ids are indistinguishable). */
 const NOT_FOUND = new Set(['memory_not_found', 'conflict_not_found', 'artifact_not_found', 'subject_not_found']);
 /** Refusals of a request that is well-formed but makes no sense for what it names. */
-const UNPROCESSABLE = new Set(['slot_mismatch', 'valid_time_order', 'winner_not_in_conflict', 'nothing_to_escalate', 'coverage_beyond_head', 'gate_failed']);
+const UNPROCESSABLE = new Set([
+  'slot_mismatch',
+  'valid_time_order',
+  'winner_not_in_conflict',
+  'nothing_to_escalate',
+  'coverage_beyond_head',
+  'gate_failed',
+]);
 /** The summarizer (a model behind the service) failed. */
 const UPSTREAM = new Set(['generation_failed']);
 
@@ -68,17 +93,36 @@ export function statusOfRefusal(code: string): number {
   return 409;
 }
 
-export function refusalProblem(refusal: { readonly code: string; readonly message: string; readonly field?: string | undefined }, extra: Record<string, unknown> = {}): ProblemError {
+export function refusalProblem(
+  refusal: { readonly code: string; readonly message: string; readonly field?: string | undefined },
+  extra: Record<string, unknown> = {},
+): ProblemError {
   return problemError(statusOfRefusal(refusal.code), refusal.code, refusal.message, { field: refusal.field, ...extra });
 }
 
 /** Any thrown error as a problem; unknown errors become a 500 that reveals nothing of their message. */
 export function problemOf(error: unknown): { problem: Problem; unexpected: boolean } {
   if (error instanceof ProblemError) return { problem: error.problem, unexpected: false };
-  if (error instanceof InvalidInput) return { problem: problem(400, 'invalid_input', error.message, { field: error.field }), unexpected: false };
-  if (error instanceof ConcurrencyExhausted) return { problem: problem(409, 'concurrency_exhausted', 'the subject kept changing under this command; retry it', {}), unexpected: false };
-  if (error instanceof IdempotencyConflict) return { problem: problem(409, 'idempotency_conflict', 'this Idempotency-Key was used for another request', { field: 'Idempotency-Key' }), unexpected: false };
-  if (error instanceof ProjectionNotBuilt || error instanceof CatchUpTimeout || error instanceof RebuildInProgress || error instanceof ProjectionRebuildRequired || error instanceof LogHorizonTimeout || error instanceof ProjectionsBehind) {
+  if (error instanceof InvalidInput)
+    return { problem: problem(400, 'invalid_input', error.message, { field: error.field }), unexpected: false };
+  if (error instanceof ConcurrencyExhausted)
+    return {
+      problem: problem(409, 'concurrency_exhausted', 'the subject kept changing under this command; retry it', {}),
+      unexpected: false,
+    };
+  if (error instanceof IdempotencyConflict)
+    return {
+      problem: problem(409, 'idempotency_conflict', 'this Idempotency-Key was used for another request', { field: 'Idempotency-Key' }),
+      unexpected: false,
+    };
+  if (
+    error instanceof ProjectionNotBuilt ||
+    error instanceof CatchUpTimeout ||
+    error instanceof RebuildInProgress ||
+    error instanceof ProjectionRebuildRequired ||
+    error instanceof LogHorizonTimeout ||
+    error instanceof ProjectionsBehind
+  ) {
     return { problem: problem(503, error.code, error.message), unexpected: false };
   }
   const fastify = fastifyProblem(error);
@@ -101,7 +145,8 @@ function fastifyProblem(error: unknown): Problem | undefined {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return problem(400, 'invalid_input', message, { field: 'Content-Length' });
     default:
-      if (e.statusCode === 400 && /JSON/i.test(message)) return problem(400, 'invalid_input', `body: is not valid JSON: ${message}`, { field: 'body' });
+      if (e.statusCode === 400 && /JSON/i.test(message))
+        return problem(400, 'invalid_input', `body: is not valid JSON: ${message}`, { field: 'body' });
       return problem(e.statusCode, 'bad_request', message);
   }
 }

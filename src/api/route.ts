@@ -69,7 +69,9 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
 }
 
 /** Keeps the schemas' types flowing into the handler. */
-export function defineRoute<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(spec: RouteSpec<P, Q, B>): RouteSpec {
+export function defineRoute<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
+  spec: RouteSpec<P, Q, B>,
+): RouteSpec {
   return spec as unknown as RouteSpec;
 }
 
@@ -136,7 +138,9 @@ export function registerRoute(app: FastifyInstance, spec: RouteSpec, deps: Route
 async function authorize(auth: BearerAuth, request: FastifyRequest, permission: Permission): Promise<ApiPrincipal> {
   const principal = await auth.principalOf(request.headers.authorization);
   if (!mayDo(principal.role, permission)) {
-    throw problemError(403, 'forbidden', `a ${principal.role} key may not do this (needs one of: ${rolesWith(permission).join(', ')})`, { field: 'Authorization' });
+    throw problemError(403, 'forbidden', `a ${principal.role} key may not do this (needs one of: ${rolesWith(permission).join(', ')})`, {
+      field: 'Authorization',
+    });
   }
   return principal;
 }
@@ -162,7 +166,9 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const value = request.headers['idempotency-key'];
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
-    throw problemError(400, 'invalid_input', 'Idempotency-Key: must be 1-255 visible ASCII characters, given once', { field: 'Idempotency-Key' });
+    throw problemError(400, 'invalid_input', 'Idempotency-Key: must be 1-255 visible ASCII characters, given once', {
+      field: 'Idempotency-Key',
+    });
   }
   return value;
 }
@@ -177,7 +183,13 @@ export function scopedIdempotencyKey(tenant: string, subject: string, operation:
   return `api-${uuidV5(`${tenant}\n${subject}\n${operation}\n${key}`)}`;
 }
 
-function commandContextOf(spec: RouteSpec, principal: ApiPrincipal | undefined, subject: string, key: string | undefined, requestId: string): CommandContext {
+function commandContextOf(
+  spec: RouteSpec,
+  principal: ApiPrincipal | undefined,
+  subject: string,
+  key: string | undefined,
+  requestId: string,
+): CommandContext {
   if (!principal) throw new Error(`${spec.operationId} is public: it has no tenant`);
   return {
     tenant: principal.tenant,

@@ -21,12 +21,27 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
 
 /** The top-level command names each module registers. */
 const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
-  record: 'write', import: 'write', supersede: 'write', retract: 'write', conflicts: 'write', trust: 'write', taint: 'write', expire: 'write',
-  forget: 'forgetting', erasure: 'forgetting', retention: 'forgetting',
+  record: 'write',
+  import: 'write',
+  supersede: 'write',
+  retract: 'write',
+  conflicts: 'write',
+  trust: 'write',
+  taint: 'write',
+  expire: 'write',
+  forget: 'forgetting',
+  erasure: 'forgetting',
+  retention: 'forgetting',
   events: 'read',
   consolidate: 'consolidate',
   projections: 'projections',
-  recall: 'queries', 'as-of': 'queries', replay: 'queries', lineage: 'queries', stale: 'queries', assess: 'queries', verify: 'queries',
+  recall: 'queries',
+  'as-of': 'queries',
+  replay: 'queries',
+  lineage: 'queries',
+  stale: 'queries',
+  assess: 'queries',
+  verify: 'queries',
   keys: 'keys',
   serve: 'serve',
   demo: 'demo',
@@ -58,7 +73,10 @@ try {
     process.exitCode = EXIT.ok;
   } else {
     const field = /'(--[a-z-]+)/.exec(error.message)?.[1]?.replace(/^--/, '');
-    printError({ exitCode: EXIT.badInput, body: { error: 'usage', message: error.message.replace(/^error: /, ''), ...(field ? { field } : {}) } });
+    printError({
+      exitCode: EXIT.badInput,
+      body: { error: 'usage', message: error.message.replace(/^error: /, ''), ...(field ? { field } : {}) },
+    });
     process.exitCode = EXIT.badInput;
   }
 }

@@ -34,15 +34,19 @@ export interface ErrorReport {
 }
 
 export function reportError(error: unknown): ErrorReport {
-  if (error instanceof InvalidInput) return { exitCode: EXIT.badInput, body: { error: 'invalid_input', message: error.message, field: error.field } };
-  if (error instanceof ConfigError) return { exitCode: EXIT.badInput, body: { error: 'invalid_config', message: error.message, field: error.variable } };
+  if (error instanceof InvalidInput)
+    return { exitCode: EXIT.badInput, body: { error: 'invalid_input', message: error.message, field: error.field } };
+  if (error instanceof ConfigError)
+    return { exitCode: EXIT.badInput, body: { error: 'invalid_config', message: error.message, field: error.variable } };
   if (error instanceof Refused) {
     const { code, message, field } = error.rejection;
     return { exitCode: EXIT.refused, body: { error: code, message, ...(field ? { field } : {}) } };
   }
-  if (error instanceof ConcurrencyExhausted) return { exitCode: EXIT.refused, body: { error: 'concurrency_exhausted', message: error.message } };
+  if (error instanceof ConcurrencyExhausted)
+    return { exitCode: EXIT.refused, body: { error: 'concurrency_exhausted', message: error.message } };
   // The log or the projections did not catch up in time (a long transaction elsewhere): nothing was done; retry.
-  if (error instanceof LogHorizonTimeout || error instanceof ProjectionsBehind) return { exitCode: EXIT.failure, body: { error: error.code, message: error.message } };
+  if (error instanceof LogHorizonTimeout || error instanceof ProjectionsBehind)
+    return { exitCode: EXIT.failure, body: { error: error.code, message: error.message } };
   const message = error instanceof Error ? error.message : String(error);
   return { exitCode: EXIT.failure, body: { error: 'internal', message } };
 }

@@ -25,15 +25,32 @@ import type { CommandOutcome } from './subject/execute.js';
 export type { DeletionReceipt, ErasureOptions } from './forgetting/erase.js';
 export type { ErasureRequest } from './forgetting/scope.js';
 
-export function forgetMemory(ledger: Ledger, context: CommandContext, memoryId: string, reason?: string, options: Omit<ErasureOptions, 'reason'> = {}): Promise<CommandOutcome<DeletionReceipt>> {
+export function forgetMemory(
+  ledger: Ledger,
+  context: CommandContext,
+  memoryId: string,
+  reason?: string,
+  options: Omit<ErasureOptions, 'reason'> = {},
+): Promise<CommandOutcome<DeletionReceipt>> {
   return erase(ledger, context, { scope: 'memory', memoryId }, { ...options, ...(reason !== undefined ? { reason } : {}) });
 }
 
-export function forgetSubject(ledger: Ledger, context: CommandContext, reason?: string, options: Omit<ErasureOptions, 'reason'> = {}): Promise<CommandOutcome<DeletionReceipt>> {
+export function forgetSubject(
+  ledger: Ledger,
+  context: CommandContext,
+  reason?: string,
+  options: Omit<ErasureOptions, 'reason'> = {},
+): Promise<CommandOutcome<DeletionReceipt>> {
   return erase(ledger, context, { scope: 'subject' }, { ...options, ...(reason !== undefined ? { reason } : {}) });
 }
 
 /** Every entry of the subject recorded from `sourceRef` (entries it only corroborated stay). */
-export function forgetSourceRef(ledger: Ledger, context: CommandContext, sourceRef: string, reason?: string, options: Omit<ErasureOptions, 'reason'> = {}): Promise<CommandOutcome<DeletionReceipt>> {
+export function forgetSourceRef(
+  ledger: Ledger,
+  context: CommandContext,
+  sourceRef: string,
+  reason?: string,
+  options: Omit<ErasureOptions, 'reason'> = {},
+): Promise<CommandOutcome<DeletionReceipt>> {
   return erase(ledger, context, { scope: 'source_ref', sourceRef }, { ...options, ...(reason !== undefined ? { reason } : {}) });
 }

@@ -112,7 +112,9 @@ async function appendBatch(ledger: Ledger, stream: string, context: CommandConte
     }
     if (batch.length === 0) return { decisions, rejected, alreadyImported, revision: loaded.revision, appended: false };
     try {
-      const appended = await ledger.eventStore.append(stream, batch, { expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision });
+      const appended = await ledger.eventStore.append(stream, batch, {
+        expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision,
+      });
       return { decisions, rejected, alreadyImported, revision: appended.nextExpectedRevision, appended: true };
     } catch (error) {
       if (!(error instanceof WrongExpectedVersion)) throw error;

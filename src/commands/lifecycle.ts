@@ -18,7 +18,11 @@ export interface LifecycleResult {
   readonly replayed: boolean;
 }
 
-export async function runLifecycleCommand(ledger: Ledger, context: CommandContext, build: (now: Instant) => SubjectCommand): Promise<CommandOutcome<LifecycleResult>> {
+export async function runLifecycleCommand(
+  ledger: Ledger,
+  context: CommandContext,
+  build: (now: Instant) => SubjectCommand,
+): Promise<CommandOutcome<LifecycleResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const commandId = context.idempotencyKey ?? newCommandId();
   const outcome = await executeSubjectCommand(ledger, { stream, commandId, ...actorOf(context) }, (_loaded, now) => build(now));
@@ -44,8 +48,11 @@ export const resolveConflict = (ledger: Ledger, context: CommandContext, conflic
 export const changeTrust = (ledger: Ledger, context: CommandContext, sourceRef: string, level: TrustLevel, reason?: string) =>
   runLifecycleCommand(ledger, context, (now) => ({ type: 'ChangeTrust', sourceRef, level, ...(reason ? { reason } : {}), now }));
 
-export const escalateTaintPolicy = (ledger: Ledger, context: CommandContext, policy: { refPatterns: string[]; sourceTypes: SourceType[]; reason: string }) =>
-  runLifecycleCommand(ledger, context, (now) => ({ type: 'EscalateTaintPolicy', ...policy, now }));
+export const escalateTaintPolicy = (
+  ledger: Ledger,
+  context: CommandContext,
+  policy: { refPatterns: string[]; sourceTypes: SourceType[]; reason: string },
+) => runLifecycleCommand(ledger, context, (now) => ({ type: 'EscalateTaintPolicy', ...policy, now }));
 
 /** The TTL sweeper for one subject: MemoryExpired for every active entry due at `at` (default: the clock). */
 export const expireMemories = (ledger: Ledger, context: CommandContext, at?: Instant) =>

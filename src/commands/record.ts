@@ -24,11 +24,21 @@ export async function recordMemory(ledger: Ledger, context: CommandContext, entr
   return writeEntry(ledger, context, entryInput, undefined);
 }
 
-export async function supersedeMemory(ledger: Ledger, context: CommandContext, memoryId: string, entryInput: unknown): Promise<CommandOutcome<RecordResult>> {
+export async function supersedeMemory(
+  ledger: Ledger,
+  context: CommandContext,
+  memoryId: string,
+  entryInput: unknown,
+): Promise<CommandOutcome<RecordResult>> {
   return writeEntry(ledger, context, entryInput, requireId('memory', memoryId));
 }
 
-async function writeEntry(ledger: Ledger, context: CommandContext, entryInput: unknown, replaces: string | undefined): Promise<CommandOutcome<RecordResult>> {
+async function writeEntry(
+  ledger: Ledger,
+  context: CommandContext,
+  entryInput: unknown,
+  replaces: string | undefined,
+): Promise<CommandOutcome<RecordResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const entry = requireEntry(entryInput);
   const commandId = context.idempotencyKey ?? newCommandId();
@@ -36,7 +46,10 @@ async function writeEntry(ledger: Ledger, context: CommandContext, entryInput: u
   const conflictId = derivedId('c', commandId, 'conflict');
   const sealed = await sealEntry(ledger.keyStore, context, memoryId, entry);
   if (sealed.status !== 'sealed') {
-    return { ok: false, rejection: { code: 'already_forgotten', message: 'the subject was forgotten: nothing more is recorded for it', field: 'subject' } };
+    return {
+      ok: false,
+      rejection: { code: 'already_forgotten', message: 'the subject was forgotten: nothing more is recorded for it', field: 'subject' },
+    };
   }
   const outcome = await executeSubjectCommand(ledger, { stream, commandId, ...actorOf(context) }, (_loaded, now) =>
     replaces === undefined
@@ -53,13 +66,22 @@ function recordResult(effect: CommandEffect): RecordResult {
   const revision = last ? last.stored.streamRevision : effect.revision;
   if (effect.decision) {
     const d = effect.decision;
-    return { memoryId: d.memoryId, sequence: d.sequence, decision: d.outcome, supersedes: d.supersedes, ...(d.conflictId ? { conflictId: d.conflictId } : {}), revision, recordedAt };
+    return {
+      memoryId: d.memoryId,
+      sequence: d.sequence,
+      decision: d.outcome,
+      supersedes: d.supersedes,
+      ...(d.conflictId ? { conflictId: d.conflictId } : {}),
+      revision,
+      recordedAt,
+    };
   }
   let result: Omit<RecordResult, 'revision' | 'recordedAt'> | undefined;
   const supersedes: string[] = [];
   let conflictId: string | undefined;
   for (const { event } of effect.events) {
-    if (event.type === 'MemoryRecorded') result = { memoryId: event.data.memoryId, sequence: event.data.sequence, decision: 'NEW', supersedes };
+    if (event.type === 'MemoryRecorded')
+      result = { memoryId: event.data.memoryId, sequence: event.data.sequence, decision: 'NEW', supersedes };
     if (event.type === 'MemorySuperseded') supersedes.push(event.data.memoryId);
     if (event.type === 'ConflictDetected') conflictId = event.data.conflictId;
     if (event.type === 'MemoryCorroborated') {
@@ -68,7 +90,8 @@ function recordResult(effect: CommandEffect): RecordResult {
     }
   }
   if (!result) throw new Error('a record command appended no MemoryRecorded or MemoryCorroborated');
-  const decision: WriteOutcome = result.decision === 'DUPLICATE' ? 'DUPLICATE' : conflictId ? 'CONFLICTS' : supersedes.length > 0 ? 'SUPERSEDES' : 'NEW';
+  const decision: WriteOutcome =
+    result.decision === 'DUPLICATE' ? 'DUPLICATE' : conflictId ? 'CONFLICTS' : supersedes.length > 0 ? 'SUPERSEDES' : 'NEW';
   return { ...result, decision, ...(conflictId ? { conflictId } : {}), revision, recordedAt };
 }
 

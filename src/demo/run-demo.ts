@@ -73,7 +73,9 @@ export async function runDemo({ ledger, read, services, print }: DemoDeps): Prom
   print('');
   print('6. The customer asks to erase the phone number');
   const receipt = must(await forgetMemory(ledger, context, ids.phone!.memoryId, 'customer request'), 'forget');
-  print(`   receipt ${receipt.receiptId}: memories ${receipt.memoryIds.join(', ')}; keys destroyed ${receipt.destroyedKeyIds.length}; artifacts invalidated ${receipt.invalidatedArtifactIds.length}`);
+  print(
+    `   receipt ${receipt.receiptId}: memories ${receipt.memoryIds.join(', ')}; keys destroyed ${receipt.destroyedKeyIds.length}; artifacts invalidated ${receipt.invalidatedArtifactIds.length}`,
+  );
   await catchUp(read);
   const afterErase = await recall(read, { tenant, subject: DEMO_SUBJECT });
   const leaked = JSON.stringify(afterErase).includes(FIRST_ENTRIES.phone.value.text);
@@ -85,14 +87,21 @@ export async function runDemo({ ledger, read, services, print }: DemoDeps): Prom
   if (artifactId) {
     const graph = await lineage(read, tenant, artifactId);
     for (const a of graph.artifacts) {
-      print(`   ${a.artifactId}  covers through ${a.newCoversThrough}, epoch ${a.inputEpoch}, parent ${a.parentArtifactId ?? '—'}${a.stale ? `  STALE (${a.stale.causeType})` : ''}`);
+      print(
+        `   ${a.artifactId}  covers through ${a.newCoversThrough}, epoch ${a.inputEpoch}, parent ${a.parentArtifactId ?? '—'}${a.stale ? `  STALE (${a.stale.causeType})` : ''}`,
+      );
       for (const input of a.inputs.slice(0, 10)) print(`     <- ${input.memoryId} v${input.version} (now ${input.statusNow ?? 'unknown'})`);
     }
   }
   return { tenant, subject: DEMO_SUBJECT };
 }
 
-async function consolidate(services: ConsolidationServices, ledger: OpenLedger, context: CommandContext, print: (line: string) => void): Promise<string | undefined> {
+async function consolidate(
+  services: ConsolidationServices,
+  ledger: OpenLedger,
+  context: CommandContext,
+  print: (line: string) => void,
+): Promise<string | undefined> {
   const outcome = await runConsolidation(ledger, services, context);
   if (!outcome.ok) {
     print(`   refused: ${outcome.refusal.code}: ${outcome.refusal.message}`);

@@ -8,7 +8,10 @@ export interface ProjectionDatabase {
   close(): Promise<void>;
 }
 
-export async function openProjectionDatabase(url: string, options: { readonly poolSize?: number; readonly migrate?: boolean } = {}): Promise<ProjectionDatabase> {
+export async function openProjectionDatabase(
+  url: string,
+  options: { readonly poolSize?: number; readonly migrate?: boolean } = {},
+): Promise<ProjectionDatabase> {
   if (options.migrate !== false) await migrateToLatest(url);
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 4, application_name: 'memledger-projections' });
   // A connection the server drops must not crash the process; the query on it fails instead.

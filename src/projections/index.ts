@@ -17,7 +17,13 @@ export { followProjection, type FollowOptions } from './runtime/follow.js';
 export { rebuildProjection, type RebuildOptions, type RebuildResult } from './runtime/rebuild.js';
 export { projectionStatus, type ProjectionStatus } from './runtime/status.js';
 export { readActive, ProjectionNotBuilt } from './runtime/read-active.js';
-export { ProjectionError, ProjectionRebuildRequired, RebuildInProgress, CatchUpTimeout, ProjectionSchemaRetired } from './runtime/errors.js';
+export {
+  ProjectionError,
+  ProjectionRebuildRequired,
+  RebuildInProgress,
+  CatchUpTimeout,
+  ProjectionSchemaRetired,
+} from './runtime/errors.js';
 export type { ProjectionDefinition } from './runtime/projection.js';
 
 /**
@@ -25,7 +31,11 @@ export type { ProjectionDefinition } from './runtime/projection.js';
  * projection caught up to the head of the log as it is at the call.
  * `database` is the projections' PostgreSQL URL or an open kysely instance.
  */
-export async function catchUpProjections(eventStore: EventStore, database: string | Kysely<any>, options: CatchUpOptions = {}): Promise<CatchUpResult[]> {
+export async function catchUpProjections(
+  eventStore: EventStore,
+  database: string | Kysely<any>,
+  options: CatchUpOptions = {},
+): Promise<CatchUpResult[]> {
   const opened = typeof database === 'string' ? await openProjectionDatabase(database) : undefined;
   const db = opened?.db ?? (database as Kysely<any>);
   try {

@@ -20,7 +20,11 @@ export async function asOf(read: Pick<ReadSide, 'projections' | 'keyStore'>, inp
     return { result: row.versions, schemaState: row.schema_state };
   });
   const ref = { tenant: q.tenant, subject: q.subject };
-  const opened = await openMemoryFields(read.keyStore, ref, rows.map((r) => ({ memoryId: r.memory_id, value: r.value as Sealed | null, content: r.content as Sealed | null })));
+  const opened = await openMemoryFields(
+    read.keyStore,
+    ref,
+    rows.map((r) => ({ memoryId: r.memory_id, value: r.value as Sealed | null, content: r.content as Sealed | null })),
+  );
   const beliefs = rows.map((row) => belief(fieldsOf(row), opened.get(row.memory_id)!)).sort(byBeliefOrder);
   return { tenant: q.tenant, subject: q.subject, systemTime: q.systemTime, validTime: q.validTime, from: 'memory_versions', beliefs };
 }

@@ -1,6 +1,15 @@
 // The read side's public surface (DESIGN section 7): what the CLI, the HTTP
 // API and the package export call.
-export { openReadSide, catchUp, catchUpWith, artifactStreams, ProjectionsBehind, type ReadSide, type OpenReadSide, type ReadSideOptions } from './read-side.js';
+export {
+  openReadSide,
+  catchUp,
+  catchUpWith,
+  artifactStreams,
+  ProjectionsBehind,
+  type ReadSide,
+  type OpenReadSide,
+  type ReadSideOptions,
+} from './read-side.js';
 export { recall, RECALL_NOTICE, type RecallAnswer } from './recall/recall.js';
 export { DEFAULT_SENSITIVITY_CEILING, type RecallInput } from './recall/request.js';
 export type { RecallItem, MemoryItem, ClaimItem, OpenItemItem, ConflictItem, ConflictSide, MemoryProvenance } from './recall/items.js';

@@ -6,7 +6,12 @@
 export class ProjectionsBehind extends Error {
   override readonly name = 'ProjectionsBehind';
   readonly code = 'projections_behind';
-  constructor(readonly target: string, readonly waitedMs: number) {
-    super(`the projections did not reach position ${target} within ${waitedMs} ms: a long transaction elsewhere on the server may be holding the log back`);
+  constructor(
+    readonly target: string,
+    readonly waitedMs: number,
+  ) {
+    super(
+      `the projections did not reach position ${target} within ${waitedMs} ms: a long transaction elsewhere on the server may be holding the log back`,
+    );
   }
 }

@@ -65,7 +65,6 @@ export function catchUp(read: Pick<ReadSide, 'eventStore' | 'projections'>): Pro
   return catchUpProjections(read.eventStore, read.projections);
 }
 
-
 export { ProjectionsBehind };
 
 const POLL_MS = 25;
@@ -78,7 +77,11 @@ const POLL_MS = 25;
  * committed — the caller's own included — so this waits until the
  * projections have applied them.
  */
-export async function catchUpWith(read: Pick<ReadSide, 'eventStore' | 'projections'>, streams: readonly string[], options: { readonly waitMs?: number } = {}): Promise<CatchUpResult[]> {
+export async function catchUpWith(
+  read: Pick<ReadSide, 'eventStore' | 'projections'>,
+  streams: readonly string[],
+  options: { readonly waitMs?: number } = {},
+): Promise<CatchUpResult[]> {
   const waitMs = options.waitMs ?? 30_000;
   let target: Position | undefined;
   for (const stream of streams) {
@@ -88,7 +91,8 @@ export async function catchUpWith(read: Pick<ReadSide, 'eventStore' | 'projectio
   const started = Date.now();
   for (;;) {
     const results = await catchUp(read);
-    if (!target || results.every((r) => r.checkpoint !== null && comparePositions(parsePosition(r.checkpoint), target!) >= 0)) return results;
+    if (!target || results.every((r) => r.checkpoint !== null && comparePositions(parsePosition(r.checkpoint), target!) >= 0))
+      return results;
     if (Date.now() - started > waitMs) throw new ProjectionsBehind(formatPosition(target), waitMs);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

@@ -25,8 +25,21 @@ export async function staleSet(read: Pick<ReadSide, 'projections'>, tenantInput:
   const tenant = requireId('tenant', tenantInput);
   const subject = requireId('subject', subjectInput);
   const { rows, alias } = await readMemoryTables(read.projections, async (tables) => ({
-    rows: await tables.selectFrom('stale_artifacts').selectAll().where('tenant', '=', tenant).where('subject', '=', subject).orderBy('marked_commit').orderBy('marked_prepare').orderBy('artifact_id').execute(),
-    alias: await tables.selectFrom('summary_alias').select('artifact_id').where('tenant', '=', tenant).where('subject', '=', subject).executeTakeFirst(),
+    rows: await tables
+      .selectFrom('stale_artifacts')
+      .selectAll()
+      .where('tenant', '=', tenant)
+      .where('subject', '=', subject)
+      .orderBy('marked_commit')
+      .orderBy('marked_prepare')
+      .orderBy('artifact_id')
+      .execute(),
+    alias: await tables
+      .selectFrom('summary_alias')
+      .select('artifact_id')
+      .where('tenant', '=', tenant)
+      .where('subject', '=', subject)
+      .executeTakeFirst(),
   }));
   const stale = rows.map((r) => ({
     artifactId: r.artifact_id,
@@ -36,5 +49,10 @@ export async function staleSet(read: Pick<ReadSide, 'projections'>, tenantInput:
     causeMemoryId: r.cause_memory_id,
     viaArtifactId: r.via_artifact_id,
   }));
-  return { tenant, subject, alias: alias ? { artifactId: alias.artifact_id, stale: stale.some((s) => s.artifactId === alias.artifact_id) } : null, stale };
+  return {
+    tenant,
+    subject,
+    alias: alias ? { artifactId: alias.artifact_id, stale: stale.some((s) => s.artifactId === alias.artifact_id) } : null,
+    stale,
+  };
 }

@@ -60,7 +60,14 @@ export async function readSubjectEvents(store: EventStore, keys: KeyStore, ref: 
   });
 }
 
-function openField(lookup: KeyLookup<MemoryKey> | undefined, ref: SubjectRef, memoryId: string, field: string, sealed: Sealed, json: boolean): OpenedField {
+function openField(
+  lookup: KeyLookup<MemoryKey> | undefined,
+  ref: SubjectRef,
+  memoryId: string,
+  field: string,
+  sealed: Sealed,
+  json: boolean,
+): OpenedField {
   if (!lookup || lookup.status !== 'found' || lookup.key.keyId !== sealed.keyId) return { status: 'forgotten' };
   const text = open(sealed, lookup.key.key, { ...ref, memoryId, field });
   return { status: 'readable', plaintext: json ? JSON.parse(text) : text };

@@ -32,7 +32,9 @@ describe('memledger keys (CLI)', () => {
 
     const listed = await cli(['keys', 'list', '--tenant', 'initech']);
     expect(listed.code).toBe(0);
-    expect(JSON.parse(listed.stdout)).toEqual([{ keyId: key.keyId, tenant: 'initech', role: 'reader', label: 'dashboard', createdAt: key.createdAt, revokedAt: null }]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      { keyId: key.keyId, tenant: 'initech', role: 'reader', label: 'dashboard', createdAt: key.createdAt, revokedAt: null },
+    ]);
     expect(listed.stdout).not.toContain(key.key.split('_')[2]);
 
     await t.request('POST', '/v1/subjects/u1/memories', { key: await t.key('initech', 'writer'), body: entry('email') });
@@ -77,7 +79,12 @@ describe('authentication: 401 for every kind of wrong key, the same answer each 
     const tampered = `${acmeWriter.slice(0, -4)}AAAA`;
     const unknown = `mlk_aaaaaaaaaaaaaaaa_${'A'.repeat(43)}`;
     const answers: ApiResponse[] = [];
-    for (const authorization of ['Bearer nonsense', `Bearer ${unknown}`, `Bearer ${tampered}`, `Basic ${Buffer.from('a:b').toString('base64')}`]) {
+    for (const authorization of [
+      'Bearer nonsense',
+      `Bearer ${unknown}`,
+      `Bearer ${tampered}`,
+      `Basic ${Buffer.from('a:b').toString('base64')}`,
+    ]) {
       answers.push(await t.request('POST', path, { body: entry('email'), headers: { authorization } }));
     }
     for (const answer of answers) {
@@ -90,19 +97,46 @@ describe('authentication: 401 for every kind of wrong key, the same answer each 
 
 describe('roles: 403 where the role lacks the permission', () => {
   it('lets each role do what permissions.ts grants, and nothing else', async () => {
-    const [reader, writer, auditor, admin] = await Promise.all([t.key('acme', 'reader'), t.key('acme', 'writer'), t.key('acme', 'auditor'), t.key('acme', 'admin')]);
+    const [reader, writer, auditor, admin] = await Promise.all([
+      t.key('acme', 'reader'),
+      t.key('acme', 'writer'),
+      t.key('acme', 'auditor'),
+      t.key('acme', 'admin'),
+    ]);
     const m = (await t.request('POST', '/v1/subjects/r1/memories', { key: writer, body: entry('email') })).body.memoryId;
     const calls: Array<{ name: string; method: string; path: string; body?: unknown; allowed: string[] }> = [
       { name: 'record', method: 'POST', path: '/v1/subjects/r1/memories', body: entry('sms'), allowed: ['writer', 'admin'] },
       { name: 'conflicts', method: 'GET', path: '/v1/subjects/r1/conflicts', allowed: ['reader', 'writer', 'auditor', 'admin'] },
       { name: 'recall', method: 'GET', path: '/v1/subjects/r1/recall', allowed: ['reader', 'writer', 'auditor', 'admin'] },
       { name: 'events', method: 'GET', path: '/v1/subjects/r1/events', allowed: ['auditor', 'admin'] },
-      { name: 'as-of', method: 'GET', path: `/v1/subjects/r1/as-of?systemTime=${encodeURIComponent(new Date().toISOString())}`, allowed: ['auditor', 'admin'] },
-      { name: 'replay', method: 'GET', path: `/v1/subjects/r1/replay?at=${encodeURIComponent(new Date().toISOString())}`, allowed: ['auditor', 'admin'] },
+      {
+        name: 'as-of',
+        method: 'GET',
+        path: `/v1/subjects/r1/as-of?systemTime=${encodeURIComponent(new Date().toISOString())}`,
+        allowed: ['auditor', 'admin'],
+      },
+      {
+        name: 'replay',
+        method: 'GET',
+        path: `/v1/subjects/r1/replay?at=${encodeURIComponent(new Date().toISOString())}`,
+        allowed: ['auditor', 'admin'],
+      },
       { name: 'stale', method: 'GET', path: '/v1/subjects/r1/stale', allowed: ['auditor', 'admin'] },
-      { name: 'trust', method: 'POST', path: '/v1/subjects/r1/trust', body: { sourceRef: 'msg://x', level: 'model_inference' }, allowed: ['admin'] },
+      {
+        name: 'trust',
+        method: 'POST',
+        path: '/v1/subjects/r1/trust',
+        body: { sourceRef: 'msg://x', level: 'model_inference' },
+        allowed: ['admin'],
+      },
       { name: 'forget subject', method: 'DELETE', path: '/v1/subjects/r-never', allowed: ['admin'] },
-      { name: 'retract', method: 'POST', path: `/v1/subjects/r1/memories/${m}/retract`, body: { reason: 'x' }, allowed: ['writer', 'admin'] },
+      {
+        name: 'retract',
+        method: 'POST',
+        path: `/v1/subjects/r1/memories/${m}/retract`,
+        body: { reason: 'x' },
+        allowed: ['writer', 'admin'],
+      },
     ];
     const keys = { reader, writer, auditor, admin } as const;
     for (const call of calls) {
@@ -128,7 +162,8 @@ describe("tenancy: another tenant's ids answer as ids that do not exist", () => 
   }
 
   it('subjects, memories and artifacts of acme are 404 for globex, and stay untouched', async () => {
-    const m = (await t.request('POST', '/v1/subjects/secret-subject/memories', { key: acmeWriter, body: entry('email') })).body.memoryId as string;
+    const m = (await t.request('POST', '/v1/subjects/secret-subject/memories', { key: acmeWriter, body: entry('email') })).body
+      .memoryId as string;
     const prepared = await t.request('POST', '/v1/subjects/secret-subject/consolidations', { key: acmeWriter, body: { mode: 'prepare' } });
     expect(prepared.status).toBe(201);
     const artifactId = prepared.body.artifactId as string;
@@ -150,6 +185,10 @@ describe("tenancy: another tenant's ids answer as ids that do not exist", () => 
     // globex writing to a subject of the same name writes its own subject.
     expect((await t.request('POST', '/v1/subjects/secret-subject/memories', { key: globexAdmin, body: entry('sms') })).status).toBe(201);
     expect((await t.request('GET', '/v1/subjects/secret-subject/events', { key: acmeAuditor })).body).toEqual(acmeEvents);
-    expect((await t.request('GET', `/v1/artifacts/${artifactId}`, { key: acmeAuditor })).body).toMatchObject({ artifactId, status: 'gate_passed', current: false });
+    expect((await t.request('GET', `/v1/artifacts/${artifactId}`, { key: acmeAuditor })).body).toMatchObject({
+      artifactId,
+      status: 'gate_passed',
+      current: false,
+    });
   });
 });

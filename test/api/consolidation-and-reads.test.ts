@@ -20,7 +20,12 @@ afterAll(async () => {
 
 const facts = [
   entry('sms', { key: 'notification.preference' }),
-  entry('never phone me', { key: 'contact.phone_calls', kind: 'constraint', value: { type: 'boolean', value: false }, polarity: 'negated' }),
+  entry('never phone me', {
+    key: 'contact.phone_calls',
+    kind: 'constraint',
+    value: { type: 'boolean', value: false },
+    polarity: 'negated',
+  }),
   entry('72h', { key: 'refund.threshold', kind: 'procedural', value: { type: 'number', amount: '72', unit: 'h' } }),
 ];
 
@@ -44,7 +49,15 @@ describe('consolidation', () => {
 
     const before = await t.request('GET', `/v1/artifacts/${artifactId}`, { key: reader });
     expect(before.status).toBe(200);
-    expect(before.body).toMatchObject({ artifactId, subject: 'c1', status: 'gate_passed', current: false, stale: false, inputs: 3, gate: { passed: true } });
+    expect(before.body).toMatchObject({
+      artifactId,
+      subject: 'c1',
+      status: 'gate_passed',
+      current: false,
+      stale: false,
+      inputs: 3,
+      gate: { passed: true },
+    });
     expect(before.text).not.toContain('sms');
     expect((await t.request('GET', '/v1/subjects/c1/recall', { key: reader })).body).toMatchObject({ source: 'raw', reason: 'no_alias' });
 
@@ -71,13 +84,19 @@ describe('consolidation', () => {
     const [pref] = await seed('c2');
     const prepared = await t.request('POST', '/v1/subjects/c2/consolidations', { key: writer, body: { mode: 'prepare' } });
     const artifactId = prepared.body.artifactId as string;
-    expect((await t.request('POST', `/v1/subjects/c2/memories/${pref}/retract`, { key: writer, body: { reason: 'wrong' } })).status).toBe(200);
+    expect((await t.request('POST', `/v1/subjects/c2/memories/${pref}/retract`, { key: writer, body: { reason: 'wrong' } })).status).toBe(
+      200,
+    );
     const refused = await t.request('POST', `/v1/artifacts/${artifactId}/publish`, { key: writer });
     expect(refused.status).toBe(409);
     const problem = problemOf(refused) as unknown as { code: string; artifactId: string; result: { status: string } };
     expect(['epoch_changed', 'input_not_active']).toContain(problem.code);
     expect(problem).toMatchObject({ artifactId, result: { status: 'rejected' } });
-    expect((await t.request('GET', `/v1/artifacts/${artifactId}`, { key: reader })).body).toMatchObject({ status: 'rejected', current: false, stale: true });
+    expect((await t.request('GET', `/v1/artifacts/${artifactId}`, { key: reader })).body).toMatchObject({
+      status: 'rejected',
+      current: false,
+      stale: true,
+    });
     expect((await t.request('GET', `/v1/artifacts/${artifactId}/assessment`, { key: reader })).body.status).toBe('needs_rehydration');
 
     const run = await t.request('POST', '/v1/subjects/c2/consolidations', { key: writer });
@@ -116,7 +135,14 @@ describe('audit reads', () => {
     const [pref] = await seed('a1');
     const between = new Date().toISOString();
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect((await t.request('POST', `/v1/subjects/a1/memories/${pref}/supersede`, { key: writer, body: entry('email', { key: 'notification.preference' }) })).status).toBe(201);
+    expect(
+      (
+        await t.request('POST', `/v1/subjects/a1/memories/${pref}/supersede`, {
+          key: writer,
+          body: entry('email', { key: 'notification.preference' }),
+        })
+      ).status,
+    ).toBe(201);
     for (const at of [between, new Date().toISOString()]) {
       const asOf = await t.request('GET', `/v1/subjects/a1/as-of?systemTime=${encodeURIComponent(at)}`, { key: auditor });
       const replay = await t.request('GET', `/v1/subjects/a1/replay?at=${encodeURIComponent(at)}`, { key: auditor });
@@ -141,7 +167,10 @@ describe('audit reads', () => {
     await t.request('POST', `/v1/subjects/a2/memories/${pref}/retract`, { key: writer, body: { reason: 'wrong' } });
     const stale = await t.request('GET', '/v1/subjects/a2/stale', { key: auditor });
     expect(stale.status).toBe(200);
-    expect(stale.body).toMatchObject({ alias: { artifactId, stale: true }, stale: [{ artifactId, causeType: 'MemoryRetracted', causeMemoryId: pref }] });
+    expect(stale.body).toMatchObject({
+      alias: { artifactId, stale: true },
+      stale: [{ artifactId, causeType: 'MemoryRetracted', causeMemoryId: pref }],
+    });
     expect((await t.request('GET', '/v1/subjects/a2/recall', { key: reader })).body).toMatchObject({ source: 'raw' });
 
     const graph = await t.request('GET', `/v1/artifacts/${artifactId}/lineage`, { key: auditor });
@@ -158,7 +187,10 @@ describe('audit reads', () => {
 
   it('refuses an unknown recall parameter, naming it, and reads scope.K parameters', async () => {
     await t.request('POST', '/v1/subjects/a3/memories', { key: writer, body: entry('sms', { scopes: { project: 'shop-a' } }) });
-    await t.request('POST', '/v1/subjects/a3/memories', { key: writer, body: entry('post', { key: 'delivery.method', scopes: { project: 'shop-b' } }) });
+    await t.request('POST', '/v1/subjects/a3/memories', {
+      key: writer,
+      body: entry('post', { key: 'delivery.method', scopes: { project: 'shop-b' } }),
+    });
     const scoped = await t.request('GET', '/v1/subjects/a3/recall?scope.project=shop-a', { key: reader });
     expect(scoped.status).toBe(200);
     expect(scoped.body.filters.scopes).toEqual({ project: 'shop-a' });

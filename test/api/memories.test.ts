@@ -13,14 +13,21 @@ let admin: string;
 
 beforeAll(async () => {
   t = await startTestService('api_memories', { config: { sweepIntervalMs: 200 } });
-  [writer, reader, auditor, admin] = await Promise.all([t.key('acme', 'writer'), t.key('acme', 'reader'), t.key('acme', 'auditor'), t.key('acme', 'admin')]);
+  [writer, reader, auditor, admin] = await Promise.all([
+    t.key('acme', 'writer'),
+    t.key('acme', 'reader'),
+    t.key('acme', 'auditor'),
+    t.key('acme', 'admin'),
+  ]);
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const record = (subject: string, body: unknown, headers: Record<string, string> = {}) => t.request('POST', `/v1/subjects/${subject}/memories`, { key: writer, body, headers });
-const eventTypes = async (subject: string): Promise<string[]> => (await t.request('GET', `/v1/subjects/${subject}/events`, { key: auditor })).body.map((e: { type: string }) => e.type);
+const record = (subject: string, body: unknown, headers: Record<string, string> = {}) =>
+  t.request('POST', `/v1/subjects/${subject}/memories`, { key: writer, body, headers });
+const eventTypes = async (subject: string): Promise<string[]> =>
+  (await t.request('GET', `/v1/subjects/${subject}/events`, { key: auditor })).body.map((e: { type: string }) => e.type);
 
 async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
   for (let i = 0; i < 200; i++) {
@@ -42,29 +49,52 @@ describe('recording and changing memories', () => {
     expect(dup.status).toBe(200);
     expect(dup.body).toMatchObject({ decision: 'DUPLICATE', memoryId: m1 });
 
-    const sms = await t.request('POST', `/v1/subjects/s1/memories/${m1}/supersede`, { key: writer, body: entry('sms', { validFrom: '2026-07-10T00:00:00Z' }) });
+    const sms = await t.request('POST', `/v1/subjects/s1/memories/${m1}/supersede`, {
+      key: writer,
+      body: entry('sms', { validFrom: '2026-07-10T00:00:00Z' }),
+    });
     expect(sms.status).toBe(201);
     expect(sms.body).toMatchObject({ decision: 'SUPERSEDES', supersedes: [m1] });
 
-    const phone = await record('s1', entry('phone', { source: { type: 'model_inference', refs: ['model://guess'] }, validFrom: '2026-07-11T00:00:00Z' }));
+    const phone = await record(
+      's1',
+      entry('phone', { source: { type: 'model_inference', refs: ['model://guess'] }, validFrom: '2026-07-11T00:00:00Z' }),
+    );
     expect(phone.status).toBe(201);
     expect(phone.body.decision).toBe('CONFLICTS');
     const conflictId = phone.body.conflictId as string;
 
     const open = await t.request('GET', '/v1/subjects/s1/conflicts', { key: reader });
     expect(open.status).toBe(200);
-    expect(open.body).toEqual([{ conflictId, key: 'notification.preference', scopes: {}, memoryIds: [sms.body.memoryId, phone.body.memoryId] }]);
+    expect(open.body).toEqual([
+      { conflictId, key: 'notification.preference', scopes: {}, memoryIds: [sms.body.memoryId, phone.body.memoryId] },
+    ]);
 
-    const resolved = await t.request('POST', `/v1/subjects/s1/conflicts/${conflictId}/resolve`, { key: writer, body: { winner: sms.body.memoryId, reason: 'the user said so' } });
+    const resolved = await t.request('POST', `/v1/subjects/s1/conflicts/${conflictId}/resolve`, {
+      key: writer,
+      body: { winner: sms.body.memoryId, reason: 'the user said so' },
+    });
     expect(resolved.status).toBe(200);
     expect(resolved.body.events.map((e: { type: string }) => e.type)).toContain('ConflictResolved');
     expect((await t.request('GET', '/v1/subjects/s1/conflicts', { key: reader })).body).toEqual([]);
-    expect(await eventTypes('s1')).toEqual(['MemoryRecorded', 'MemoryCorroborated', 'MemorySuperseded', 'MemoryRecorded', 'MemoryRecorded', 'ConflictDetected', 'ConflictResolved', 'MemorySuperseded']);
+    expect(await eventTypes('s1')).toEqual([
+      'MemoryRecorded',
+      'MemoryCorroborated',
+      'MemorySuperseded',
+      'MemoryRecorded',
+      'MemoryRecorded',
+      'ConflictDetected',
+      'ConflictResolved',
+      'MemorySuperseded',
+    ]);
   });
 
   it('retracts once (200), refuses a second retraction (409) and an unknown memory (404), appending nothing for them', async () => {
     const m = (await record('s2', entry('email'))).body.memoryId as string;
-    const retracted = await t.request('POST', `/v1/subjects/s2/memories/${m}/retract`, { key: writer, body: { reason: 'the tool was wrong' } });
+    const retracted = await t.request('POST', `/v1/subjects/s2/memories/${m}/retract`, {
+      key: writer,
+      body: { reason: 'the tool was wrong' },
+    });
     expect(retracted.status).toBe(200);
     expect(retracted.body).toMatchObject({ events: [{ type: 'MemoryRetracted' }], revision: 1, replayed: false });
     const before = await t.eventCount();
@@ -78,7 +108,12 @@ describe('recording and changing memories', () => {
   });
 
   it('forgets one memory with a deletion receipt; the events show its content as forgotten', async () => {
-    const m = (await record('s3', entry('+49 170 0000000', { key: 'contact.phone', source: { type: 'user_assertion', refs: ['msg://thread-9/turn-3'] } }))).body.memoryId as string;
+    const m = (
+      await record(
+        's3',
+        entry('+49 170 0000000', { key: 'contact.phone', source: { type: 'user_assertion', refs: ['msg://thread-9/turn-3'] } }),
+      )
+    ).body.memoryId as string;
     const receipt = await t.request('DELETE', `/v1/subjects/s3/memories/${m}?reason=user%20request`, { key: writer });
     expect(receipt.status).toBe(200);
     expect(receipt.body).toMatchObject({ tenant: 'acme', subject: 's3', scope: 'memory', memoryIds: [m] });
@@ -102,11 +137,19 @@ describe('recording and changing memories', () => {
 
   it('changes trust and escalates the taint policy (admin), sweeps TTLs on request (writer)', async () => {
     await record('s5', entry('email'));
-    const trust = await t.request('POST', '/v1/subjects/s5/trust', { key: admin, body: { sourceRef: 'msg://thread-9/email', level: 'untrusted', reason: 'spoofed' } });
+    const trust = await t.request('POST', '/v1/subjects/s5/trust', {
+      key: admin,
+      body: { sourceRef: 'msg://thread-9/email', level: 'untrusted', reason: 'spoofed' },
+    });
     expect(trust.status).toBe(200);
     expect(trust.body.events[0].type).toBe('TrustChanged');
-    expect((await t.request('POST', '/v1/subjects/s5/trust', { key: writer, body: { sourceRef: 'msg://x', level: 'untrusted' } })).status).toBe(403);
-    const taint = await t.request('POST', '/v1/subjects/s5/taint', { key: admin, body: { refPatterns: ['msg://thread-9/*'], reason: 'compromised thread' } });
+    expect(
+      (await t.request('POST', '/v1/subjects/s5/trust', { key: writer, body: { sourceRef: 'msg://x', level: 'untrusted' } })).status,
+    ).toBe(403);
+    const taint = await t.request('POST', '/v1/subjects/s5/taint', {
+      key: admin,
+      body: { refPatterns: ['msg://thread-9/*'], reason: 'compromised thread' },
+    });
     expect(taint.status).toBe(200);
     expect(taint.body.events[0].type).toBe('TaintPolicyEscalated');
 
@@ -133,21 +176,89 @@ describe('recording and changing memories', () => {
 });
 
 describe('bad input: 400 problem+json naming the field, nothing appended', () => {
-  const cases: Array<{ name: string; method: string; path: string; body?: unknown; raw?: string; contentType?: string; headers?: Record<string, string>; status?: number; field: string }> = [
-    { name: 'a malformed amount', method: 'POST', path: '/v1/subjects/bad/memories', body: entry('x', { value: { type: 'number', amount: 'seventy' } }), field: 'value.amount' },
-    { name: 'an unknown entry field', method: 'POST', path: '/v1/subjects/bad/memories', body: entry('x', { colour: 'red' }), field: 'colour' },
-    { name: 'a missing required field', method: 'POST', path: '/v1/subjects/bad/memories', body: { kind: 'profile', key: 'a.b', value: { type: 'text', text: 'x' } }, field: 'source' },
+  const cases: Array<{
+    name: string;
+    method: string;
+    path: string;
+    body?: unknown;
+    raw?: string;
+    contentType?: string;
+    headers?: Record<string, string>;
+    status?: number;
+    field: string;
+  }> = [
+    {
+      name: 'a malformed amount',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      body: entry('x', { value: { type: 'number', amount: 'seventy' } }),
+      field: 'value.amount',
+    },
+    {
+      name: 'an unknown entry field',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      body: entry('x', { colour: 'red' }),
+      field: 'colour',
+    },
+    {
+      name: 'a missing required field',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      body: { kind: 'profile', key: 'a.b', value: { type: 'text', text: 'x' } },
+      field: 'source',
+    },
     { name: 'no body', method: 'POST', path: '/v1/subjects/bad/memories', field: 'body' },
     { name: 'a body that is not JSON', method: 'POST', path: '/v1/subjects/bad/memories', raw: '{"kind": ', field: 'body' },
     { name: 'a bad subject id', method: 'POST', path: '/v1/subjects/bad%20subject/memories', body: entry('x'), field: 'subject' },
     { name: 'a bad memory id', method: 'POST', path: '/v1/subjects/bad/memories/-m/retract', body: { reason: 'x' }, field: 'memoryId' },
     { name: 'a retraction without a reason', method: 'POST', path: '/v1/subjects/bad/memories/m-1/retract', body: {}, field: 'reason' },
-    { name: 'a resolve without a winner', method: 'POST', path: '/v1/subjects/bad/conflicts/c-1/resolve', body: { reason: 'x' }, field: 'winner' },
-    { name: 'an Idempotency-Key that is too long', method: 'POST', path: '/v1/subjects/bad/memories', body: entry('x'), headers: { 'idempotency-key': 'k'.repeat(300) }, field: 'Idempotency-Key' },
-    { name: 'a trust level that does not exist', method: 'POST', path: '/v1/subjects/bad/trust', body: { sourceRef: 'msg://x', level: 'very' }, field: 'level' },
-    { name: 'an import entry with a bad value', method: 'POST', path: '/v1/subjects/bad/memories:import', body: { entries: [entry('a'), entry('b', { value: { type: 'date', date: '2026-02-30' } })] }, field: 'entries.1.value.date' },
-    { name: 'an import line that is not JSON', method: 'POST', path: '/v1/subjects/bad/memories:import', raw: `${JSON.stringify(entry('a'))}\n{nope\n`, contentType: 'application/x-ndjson', field: 'line 2' },
-    { name: 'a body of another media type', method: 'POST', path: '/v1/subjects/bad/memories', raw: 'kind=profile', contentType: 'text/plain', status: 415, field: 'Content-Type' },
+    {
+      name: 'a resolve without a winner',
+      method: 'POST',
+      path: '/v1/subjects/bad/conflicts/c-1/resolve',
+      body: { reason: 'x' },
+      field: 'winner',
+    },
+    {
+      name: 'an Idempotency-Key that is too long',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      body: entry('x'),
+      headers: { 'idempotency-key': 'k'.repeat(300) },
+      field: 'Idempotency-Key',
+    },
+    {
+      name: 'a trust level that does not exist',
+      method: 'POST',
+      path: '/v1/subjects/bad/trust',
+      body: { sourceRef: 'msg://x', level: 'very' },
+      field: 'level',
+    },
+    {
+      name: 'an import entry with a bad value',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories:import',
+      body: { entries: [entry('a'), entry('b', { value: { type: 'date', date: '2026-02-30' } })] },
+      field: 'entries.1.value.date',
+    },
+    {
+      name: 'an import line that is not JSON',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories:import',
+      raw: `${JSON.stringify(entry('a'))}\n{nope\n`,
+      contentType: 'application/x-ndjson',
+      field: 'line 2',
+    },
+    {
+      name: 'a body of another media type',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      raw: 'kind=profile',
+      contentType: 'text/plain',
+      status: 415,
+      field: 'Content-Type',
+    },
     { name: 'a forget reason that is empty', method: 'DELETE', path: '/v1/subjects/bad/memories/m-1?reason=', field: 'reason' },
   ];
 
@@ -157,7 +268,11 @@ describe('bad input: 400 problem+json naming the field, nothing appended', () =>
       const key = c.path.includes('/trust') ? admin : writer;
       const response = await t.request(c.method, c.path, {
         key,
-        ...(c.raw !== undefined ? { rawBody: c.raw, contentType: c.contentType ?? 'application/json' } : c.body !== undefined ? { body: c.body } : {}),
+        ...(c.raw !== undefined
+          ? { rawBody: c.raw, contentType: c.contentType ?? 'application/json' }
+          : c.body !== undefined
+            ? { body: c.body }
+            : {}),
         ...(c.headers ? { headers: c.headers } : {}),
       });
       expect(response.status).toBe(c.status ?? 400);
@@ -187,10 +302,18 @@ describe('Idempotency-Key', () => {
     const headers = { 'idempotency-key': 'shared-key' };
     const a = await record('i2', entry('email'), headers);
     const b = await record('i3', entry('email'), headers);
-    const other = await t.request('POST', '/v1/subjects/i2/memories', { key: await t.key('globex', 'writer'), body: entry('email'), headers });
+    const other = await t.request('POST', '/v1/subjects/i2/memories', {
+      key: await t.key('globex', 'writer'),
+      body: entry('email'),
+      headers,
+    });
     expect([a.status, b.status, other.status]).toEqual([201, 201, 201]);
     expect(new Set([a.body.memoryId, b.body.memoryId, other.body.memoryId]).size).toBe(3);
-    const retract = await t.request('POST', `/v1/subjects/i2/memories/${a.body.memoryId}/retract`, { key: writer, body: { reason: 'x' }, headers });
+    const retract = await t.request('POST', `/v1/subjects/i2/memories/${a.body.memoryId}/retract`, {
+      key: writer,
+      body: { reason: 'x' },
+      headers,
+    });
     expect(retract.status).toBe(200);
     expect(retract.body.events[0].type).toBe('MemoryRetracted');
   });
@@ -210,7 +333,11 @@ describe('bulk import', () => {
   });
 
   it('imports JSON lines (application/x-ndjson)', async () => {
-    const response = await t.request('POST', '/v1/subjects/imp2/memories:import', { key: writer, rawBody: lines.map((l) => JSON.stringify(l)).join('\n'), contentType: 'application/x-ndjson' });
+    const response = await t.request('POST', '/v1/subjects/imp2/memories:import', {
+      key: writer,
+      rawBody: lines.map((l) => JSON.stringify(l)).join('\n'),
+      contentType: 'application/x-ndjson',
+    });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ lines: 3, decisions: { NEW: 3 } });
     expect(await eventTypes('imp2')).toEqual(['MemoryRecorded', 'MemoryRecorded', 'MemoryRecorded']);

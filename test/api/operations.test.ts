@@ -68,7 +68,8 @@ describe('health', () => {
     const ledger = await openTestLedger('api_lag');
     const database = await openProjectionDatabase(ledger.ledger.databaseUrl);
     try {
-      for (const text of ['a', 'b', 'c']) await recordMemory(ledger.ledger, { tenant: 'acme', subject: 'lag' }, entry(text, { key: `k.${text}` }));
+      for (const text of ['a', 'b', 'c'])
+        await recordMemory(ledger.ledger, { tenant: 'acme', subject: 'lag' }, entry(text, { key: `k.${text}` }));
       // The log shows a commit once older transactions anywhere on the (shared) server have ended: wait for all three.
       await logShows(ledger.ledger.eventStore, (await lastPositionOf(ledger.ledger.eventStore, [subjectStreamName('acme', 'lag')]))!);
       const probe = new ProjectionLagProbe(database.db, ledger.ledger.eventStore, PROJECTIONS, { maxLagSeconds: 0, cacheMs: 0 });
@@ -88,7 +89,8 @@ describe('health', () => {
 
 describe('metrics', () => {
   it('exposes append latency, projection lag, consolidation outcomes and the recall source', async () => {
-    for (const text of ['sms', 'post', 'fax']) await t.request('POST', '/v1/subjects/m1/memories', { key: writer, body: entry(text, { key: `channel.${text}` }) });
+    for (const text of ['sms', 'post', 'fax'])
+      await t.request('POST', '/v1/subjects/m1/memories', { key: writer, body: entry(text, { key: `channel.${text}` }) });
     expect((await t.request('GET', '/v1/subjects/m1/recall', { key: reader })).body.source).toBe('raw');
     expect((await t.request('POST', '/v1/subjects/m1/consolidations', { key: writer })).status).toBe(201);
     expect((await t.request('GET', '/v1/subjects/m1/recall', { key: reader })).body.source).toBe('summary');
@@ -102,13 +104,22 @@ describe('metrics', () => {
     expect(sample(text, 'memledger_consolidation_outcomes_total', { outcome: 'gate_passed' })).toBe(1);
     expect(sample(text, 'memledger_recall_source_total', { source: 'raw', reason: 'no_alias' })).toBe(1);
     expect(sample(text, 'memledger_recall_source_total', { source: 'summary', reason: 'summary_current' })).toBe(1);
-    expect(sample(text, 'memledger_http_request_duration_seconds_count', { method: 'POST', route: '/v1/subjects/:subject/memories', status: '201' })).toBeGreaterThanOrEqual(3);
+    expect(
+      sample(text, 'memledger_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/v1/subjects/:subject/memories',
+        status: '201',
+      }),
+    ).toBeGreaterThanOrEqual(3);
     expect(text).toContain('memledger_process_cpu_seconds_total');
   });
 
   it('counts gate failures by reason and refused switches by fence', () => {
     const metrics = new ServiceMetrics({ processMetrics: false });
-    countOutcome(metrics, { type: 'GateFailed', data: { reasons: [{ code: 'missing_fact' }, { code: 'polarity_flipped' }, { code: 'missing_fact' }] } });
+    countOutcome(metrics, {
+      type: 'GateFailed',
+      data: { reasons: [{ code: 'missing_fact' }, { code: 'polarity_flipped' }, { code: 'missing_fact' }] },
+    });
     countOutcome(metrics, { type: 'ConsolidationRejected', data: { reason: 'epoch_changed' } });
     countOutcome(metrics, { type: 'MemoryRecorded', data: {} });
     return metrics.exposition().then(({ body }) => {
@@ -122,10 +133,15 @@ describe('metrics', () => {
 
 describe('background work', () => {
   it("the service's consolidation worker publishes a summary for a due subject without being asked", async () => {
-    const busy = await startTestService('api_worker', { config: { consolidationWorkers: 1, consolidationThreshold: 2, consolidationPollMs: 100 } });
+    const busy = await startTestService('api_worker', {
+      config: { consolidationWorkers: 1, consolidationThreshold: 2, consolidationPollMs: 100 },
+    });
     try {
       const [w, r] = await Promise.all([busy.key('acme', 'writer'), busy.key('acme', 'reader')]);
-      for (const text of ['sms', 'post']) expect((await busy.request('POST', '/v1/subjects/due1/memories', { key: w, body: entry(text, { key: `channel.${text}` }) })).status).toBe(201);
+      for (const text of ['sms', 'post'])
+        expect(
+          (await busy.request('POST', '/v1/subjects/due1/memories', { key: w, body: entry(text, { key: `channel.${text}` }) })).status,
+        ).toBe(201);
       let answer = await busy.request('GET', '/v1/subjects/due1/recall', { key: r });
       for (let i = 0; i < 200 && answer.body.source !== 'summary'; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -143,20 +159,41 @@ describe('the OpenAPI document', () => {
     const response = await t.request('GET', '/openapi.json');
     expect(response.status).toBe(200);
     const doc = response.body;
-    expect(doc).toMatchObject({ openapi: '3.1.0', info: { title: 'memledger', version: API_VERSION }, components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } } });
+    expect(doc).toMatchObject({
+      openapi: '3.1.0',
+      info: { title: 'memledger', version: API_VERSION },
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
+    });
     const routes = apiRoutes({} as ApiServices, () => undefined);
-    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
-    for (const expected of ['POST /v1/subjects/{subject}/memories', 'POST /v1/subjects/{subject}/memories:import', 'DELETE /v1/subjects/{subject}', 'GET /v1/subjects/{subject}/recall', 'GET /v1/artifacts/{artifactId}/lineage', 'GET /metrics']) {
+    for (const expected of [
+      'POST /v1/subjects/{subject}/memories',
+      'POST /v1/subjects/{subject}/memories:import',
+      'DELETE /v1/subjects/{subject}',
+      'GET /v1/subjects/{subject}/recall',
+      'GET /v1/artifacts/{artifactId}/lineage',
+      'GET /metrics',
+    ]) {
       expect(documented).toContain(expected);
     }
     const record = doc.paths['/v1/subjects/{subject}/memories'].post;
-    expect(record.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['kind', 'key', 'value', 'source']));
-    expect(record.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(['path:subject', 'header:Idempotency-Key']);
+    expect(record.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['kind', 'key', 'value', 'source']),
+    );
+    expect(record.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([
+      'path:subject',
+      'header:Idempotency-Key',
+    ]);
     expect(record.responses['400'].content['application/problem+json']).toBeDefined();
     expect(record['x-memledger-roles']).toEqual(['writer', 'admin']);
     expect(doc.paths['/v1/subjects/{subject}/events'].get['x-memledger-roles']).toEqual(['auditor', 'admin']);
-    expect(Object.keys(doc.paths['/v1/subjects/{subject}/memories:import'].post.requestBody.content)).toEqual(['application/json', 'application/x-ndjson']);
+    expect(Object.keys(doc.paths['/v1/subjects/{subject}/memories:import'].post.requestBody.content)).toEqual([
+      'application/json',
+      'application/x-ndjson',
+    ]);
   });
 
   it('answers an unknown route with a problem', async () => {

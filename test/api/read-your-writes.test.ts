@@ -21,7 +21,10 @@ describe('read your writes over HTTP', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('select pg_current_xact_id()'); // an xid older than the write below
-      const written = await t.request('POST', '/v1/subjects/ryw/memories', { key: writer, body: entry('carrier pigeon only', { key: 'contact.channel' }) });
+      const written = await t.request('POST', '/v1/subjects/ryw/memories', {
+        key: writer,
+        body: entry('carrier pigeon only', { key: 'contact.channel' }),
+      });
       expect(written.status).toBe(201);
       // The holder ends a moment after the recall arrives; until then the log's stable head leaves the write out.
       const released = new Promise<void>((resolve) => setTimeout(() => void holder.query('COMMIT').then(() => resolve()), 700));

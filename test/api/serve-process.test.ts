@@ -21,12 +21,18 @@ afterAll(async () => {
 
 /** The environment of a user who configured nothing: no MEMLEDGER_* but the data folder. */
 function unconfigured(dataDir: string): Record<string, string> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name, value]) => !name.startsWith('MEMLEDGER_') && value !== undefined)) as Record<string, string>;
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name, value]) => !name.startsWith('MEMLEDGER_') && value !== undefined),
+  ) as Record<string, string>;
   return { ...env, MEMLEDGER_DATA_DIR: dataDir, NO_COLOR: '1' };
 }
 
 /** Resolves with the first log line that `match`es; rejects if the process exits first. */
-function logLine(child: ChildProcess, match: (line: Record<string, unknown>) => boolean, output: { text: string }): Promise<Record<string, unknown>> {
+function logLine(
+  child: ChildProcess,
+  match: (line: Record<string, unknown>) => boolean,
+  output: { text: string },
+): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     let buffer = '';
     const onData = (chunk: Buffer) => {
@@ -67,7 +73,9 @@ describe('memledger serve (child process, embedded default)', () => {
     children.push(child);
     const output = { text: '' };
     child.stderr!.on('data', (d) => (output.text += d.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
 
     const serving = await logLine(child, (line) => line.msg === 'memledger serving', output);
     const url = serving.url as string;
@@ -77,7 +85,11 @@ describe('memledger serve (child process, embedded default)', () => {
     const health = await fetch(`${url}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok' });
-    const recorded = await fetch(`${url}/v1/subjects/u1/memories`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(entry('email')) });
+    const recorded = await fetch(`${url}/v1/subjects/u1/memories`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(entry('email')),
+    });
     expect(recorded.status).toBe(201);
 
     const stopped = logLine(child, (line) => line.msg === 'stopped', output);

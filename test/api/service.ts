@@ -42,7 +42,10 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startTestService(prefix: string, options: { readonly env?: Record<string, string>; readonly config?: Partial<ServiceConfig> } = {}): Promise<TestService> {
+export async function startTestService(
+  prefix: string,
+  options: { readonly env?: Record<string, string>; readonly config?: Partial<ServiceConfig> } = {},
+): Promise<TestService> {
   const database = await createTestDatabase(prefix);
   const env = { MEMLEDGER_EVENTSTORE_URL: database.url, MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64'), ...options.env };
   const config: ServiceConfig = { ...readServiceConfig(env, { port: 0, host: '127.0.0.1' }), apiKeyCacheMs: 0, ...options.config };
@@ -70,7 +73,13 @@ export async function startTestService(prefix: string, options: { readonly env?:
     const response = await fetch(`${service.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await response.text();
     const contentType = response.headers.get('content-type') ?? '';
-    return { status: response.status, headers: response.headers, contentType, text, body: /json/.test(contentType) && text !== '' ? JSON.parse(text) : text };
+    return {
+      status: response.status,
+      headers: response.headers,
+      contentType,
+      text,
+      body: /json/.test(contentType) && text !== '' ? JSON.parse(text) : text,
+    };
   };
   return {
     url: service.url,
@@ -111,7 +120,15 @@ export function entry(text: string, overrides: Record<string, unknown> = {}): Re
 }
 
 /** Expects an RFC 9457 problem with this status, code and field. */
-export function problemOf(response: ApiResponse): { status: number; code: string; field?: string; detail: string; type: string; title: string } {
-  if (!response.contentType.startsWith('application/problem+json')) throw new Error(`not a problem (${response.status} ${response.contentType}): ${response.text}`);
+export function problemOf(response: ApiResponse): {
+  status: number;
+  code: string;
+  field?: string;
+  detail: string;
+  type: string;
+  title: string;
+} {
+  if (!response.contentType.startsWith('application/problem+json'))
+    throw new Error(`not a problem (${response.status} ${response.contentType}): ${response.text}`);
   return response.body;
 }

@@ -17,7 +17,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const entry = (key: string, text: string) => JSON.stringify({ kind: 'profile', key, value: { type: 'text', text }, source: { type: 'user_assertion', refs: ['msg://t'] } });
+const entry = (key: string, text: string) =>
+  JSON.stringify({ kind: 'profile', key, value: { type: 'text', text }, source: { type: 'user_assertion', refs: ['msg://t'] } });
 
 async function events(subject: string): Promise<Array<{ type: string; data: any; revision: number }>> {
   const run = await runCli(['events', '--tenant', 'acme', '--subject', subject], env);
@@ -28,7 +29,9 @@ async function events(subject: string): Promise<Array<{ type: string; data: any;
 describe('memledger CLI, write side', () => {
   it('8 processes recording into one subject at once all succeed, and sequences are 1..N without gaps', async () => {
     const runs = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => runCli(['record', '--tenant', 'acme', '--subject', 'race', '--entry', entry(`fact.p${i}`, `value ${i}`)], env)),
+      Array.from({ length: 8 }, (_, i) =>
+        runCli(['record', '--tenant', 'acme', '--subject', 'race', '--entry', entry(`fact.p${i}`, `value ${i}`)], env),
+      ),
     );
     for (const run of runs) expect(run.code, run.stderr).toBe(0);
     const results = runs.map((r) => JSON.parse(r.stdout));
@@ -38,7 +41,17 @@ describe('memledger CLI, write side', () => {
   }, 300_000);
 
   it('a retried command with the same idempotency key returns the same memoryId and appends nothing', async () => {
-    const args = ['record', '--tenant', 'acme', '--subject', 'retry', '--idempotency-key', 'k-42', '--entry', entry('notification.preference', 'sms')];
+    const args = [
+      'record',
+      '--tenant',
+      'acme',
+      '--subject',
+      'retry',
+      '--idempotency-key',
+      'k-42',
+      '--entry',
+      entry('notification.preference', 'sms'),
+    ];
     const first = await runCli(args, env);
     expect(first.code, first.stderr).toBe(0);
     const before = await events('retry');
@@ -54,9 +67,30 @@ describe('memledger CLI, write side', () => {
     const cases: Array<[string, string]> = [
       [JSON.stringify({ kind: 'profile', value: { type: 'text', text: 'x' }, source: { type: 'user_assertion' } }), 'key'],
       [JSON.stringify({ kind: 'gossip', key: 'a.b', value: { type: 'text', text: 'x' }, source: { type: 'user_assertion' } }), 'kind'],
-      [JSON.stringify({ kind: 'profile', key: 'a.b', value: { type: 'number', amount: true }, source: { type: 'user_assertion' } }), 'value.amount'],
-      [JSON.stringify({ kind: 'profile', key: 'a.b', value: { type: 'text', text: 'x' }, source: { type: 'user_assertion' }, validFrom: 'yesterday' }), 'validFrom'],
-      [JSON.stringify({ kind: 'profile', key: 'a.b', value: { type: 'text', text: 'x' }, source: { type: 'user_assertion' }, content: 'y'.repeat(17_000) }), 'content'],
+      [
+        JSON.stringify({ kind: 'profile', key: 'a.b', value: { type: 'number', amount: true }, source: { type: 'user_assertion' } }),
+        'value.amount',
+      ],
+      [
+        JSON.stringify({
+          kind: 'profile',
+          key: 'a.b',
+          value: { type: 'text', text: 'x' },
+          source: { type: 'user_assertion' },
+          validFrom: 'yesterday',
+        }),
+        'validFrom',
+      ],
+      [
+        JSON.stringify({
+          kind: 'profile',
+          key: 'a.b',
+          value: { type: 'text', text: 'x' },
+          source: { type: 'user_assertion' },
+          content: 'y'.repeat(17_000),
+        }),
+        'content',
+      ],
       ['{not json', 'entry'],
     ];
     const runs = await Promise.all(cases.map(([e]) => runCli(['record', '--tenant', 'acme', '--subject', 'bad', '--entry', e], env)));
@@ -75,13 +109,19 @@ describe('memledger CLI, write side', () => {
   it('import validates every line first (exit 2 naming the line), then appends in batches; a re-run appends nothing', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'memledger-import-'));
     const good = Array.from({ length: 30 }, (_, i) => entry(`fact.k${i}`, `value ${i}`)).join('\n');
-    await writeFile(join(dir, 'bad.jsonl'), `${good}\n{"kind":"profile","key":"a.b","value":{"type":"text"},"source":{"type":"user_assertion"}}\n`);
+    await writeFile(
+      join(dir, 'bad.jsonl'),
+      `${good}\n{"kind":"profile","key":"a.b","value":{"type":"text"},"source":{"type":"user_assertion"}}\n`,
+    );
     await writeFile(join(dir, 'good.jsonl'), `${good}\n`);
     const bad = await runCli(['import', '--tenant', 'acme', '--subject', 'imp', '--file', join(dir, 'bad.jsonl')], env);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr).field).toBe('line 31: value.text');
     expect(await events('imp')).toEqual([]);
-    const run = await runCli(['import', '--tenant', 'acme', '--subject', 'imp', '--file', join(dir, 'good.jsonl'), '--batch-size', '10'], env);
+    const run = await runCli(
+      ['import', '--tenant', 'acme', '--subject', 'imp', '--file', join(dir, 'good.jsonl'), '--batch-size', '10'],
+      env,
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ lines: 30, batches: 3, decisions: { NEW: 30 } });
     const again = await runCli(['import', '--tenant', 'acme', '--subject', 'imp', '--file', join(dir, 'good.jsonl')], env);
@@ -91,16 +131,39 @@ describe('memledger CLI, write side', () => {
 
   it('after forget, the forgotten plaintext is in no event, no key-store row and no CLI output', async () => {
     const phone = '+1-555-0199-7734';
-    const rec = await runCli(['record', '--tenant', 'acme', '--subject', 'erase', '--entry', JSON.stringify({ kind: 'profile', key: 'contact.phone', value: { type: 'text', text: phone }, content: `Call me at ${phone}`, source: { type: 'user_assertion' } })], env);
+    const rec = await runCli(
+      [
+        'record',
+        '--tenant',
+        'acme',
+        '--subject',
+        'erase',
+        '--entry',
+        JSON.stringify({
+          kind: 'profile',
+          key: 'contact.phone',
+          value: { type: 'text', text: phone },
+          content: `Call me at ${phone}`,
+          source: { type: 'user_assertion' },
+        }),
+      ],
+      env,
+    );
     expect(rec.code, rec.stderr).toBe(0);
     const memoryId = JSON.parse(rec.stdout).memoryId;
-    const other = await runCli(['record', '--tenant', 'acme', '--subject', 'erase', '--entry', entry('notification.preference', 'sms')], env);
+    const other = await runCli(
+      ['record', '--tenant', 'acme', '--subject', 'erase', '--entry', entry('notification.preference', 'sms')],
+      env,
+    );
     expect(other.code).toBe(0);
     // Readable before: the test can see the number when it is there.
     expect(JSON.stringify(await events('erase'))).toContain(phone);
     expect(await databaseContains(phone)).toBe(false); // encrypted at rest from the start
 
-    const forget = await runCli(['forget', '--tenant', 'acme', '--subject', 'erase', '--memory', memoryId, '--reason', 'user request'], env);
+    const forget = await runCli(
+      ['forget', '--tenant', 'acme', '--subject', 'erase', '--memory', memoryId, '--reason', 'user request'],
+      env,
+    );
     expect(forget.code, forget.stderr).toBe(0);
     const receipt = JSON.parse(forget.stdout);
     expect(receipt).toMatchObject({ scope: 'memory', memoryIds: [memoryId] });

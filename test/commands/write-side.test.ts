@@ -41,7 +41,14 @@ describe('write decisions through the handlers', () => {
     expect(newer.ok && newer.result.supersedes).toEqual([first.ok ? first.result.memoryId : '']);
     const weaker = await recordMemory(t.ledger, ctx('s1'), preference('phone', 'model_inference', '2026-07-11T00:00:00Z'));
     expect(weaker.ok && weaker.result.decision).toBe('CONFLICTS');
-    expect(await streamTypes('s1')).toEqual(['MemoryRecorded', 'MemoryCorroborated', 'MemorySuperseded', 'MemoryRecorded', 'MemoryRecorded', 'ConflictDetected']);
+    expect(await streamTypes('s1')).toEqual([
+      'MemoryRecorded',
+      'MemoryCorroborated',
+      'MemorySuperseded',
+      'MemoryRecorded',
+      'MemoryRecorded',
+      'ConflictDetected',
+    ]);
   });
 
   it('answers a retried command from its first result and appends nothing', async () => {
@@ -92,7 +99,13 @@ describe('write decisions through the handlers', () => {
     expect(resolved.ok).toBe(true);
     const retracted = await retractMemory(t.ledger, ctx('s4'), c.result.memoryId, 'tool fact was wrong');
     expect(retracted.ok).toBe(true);
-    const d = await recordMemory(t.ledger, ctx('s4'), { kind: 'episodic', key: 'order.status', value: { type: 'text', text: 'shipped' }, source: { type: 'verified_tool_fact' }, expiresAt: '2026-08-01T00:00:00Z' });
+    const d = await recordMemory(t.ledger, ctx('s4'), {
+      kind: 'episodic',
+      key: 'order.status',
+      value: { type: 'text', text: 'shipped' },
+      source: { type: 'verified_tool_fact' },
+      expiresAt: '2026-08-01T00:00:00Z',
+    });
     expect(d.ok).toBe(true);
     const swept = await expireMemories(t.ledger, ctx('s4'), '2026-09-01T00:00:00Z');
     expect(swept.ok && swept.result.events.map((e) => e.type)).toEqual(['MemoryExpired']);
@@ -101,7 +114,12 @@ describe('write decisions through the handlers', () => {
   });
 
   it('imports in batches, validates every line first, and a second run appends nothing', async () => {
-    const lines = Array.from({ length: 120 }, (_, i) => ({ kind: 'semantic', key: `fact.k${i % 50}`, value: { type: 'number', amount: i, unit: 'h' }, source: { type: 'verified_tool_fact' } }));
+    const lines = Array.from({ length: 120 }, (_, i) => ({
+      kind: 'semantic',
+      key: `fact.k${i % 50}`,
+      value: { type: 'number', amount: i, unit: 'h' },
+      source: { type: 'verified_tool_fact' },
+    }));
     expect(() => validateImportLines([...lines.slice(0, 5), { kind: 'semantic' }])).toThrow(/line 6: key/);
     expect(await streamTypes('s5')).toEqual([]);
     const entries = validateImportLines(lines);

@@ -18,7 +18,9 @@ beforeAll(async () => {
 
 describe('the cold tier', () => {
   it('over the budget, low-value entries become recorded discards; must-preserve facts, open items and conflict sides stay', () => {
-    const chatter = Array.from({ length: 60 }, (_, i) => input(`m-c${i}`, `chat.t${i}`, text(`the user talked about topic ${i} for a while`), { kind: 'episodic' }));
+    const chatter = Array.from({ length: 60 }, (_, i) =>
+      input(`m-c${i}`, `chat.t${i}`, text(`the user talked about topic ${i} for a while`), { kind: 'episodic' }),
+    );
     const procedure = input('m-p', 'howto.refund', text('ask for the order id first'), { kind: 'procedural', corroborations: 3 });
     const essentials = [
       input('m-n', 'contact.phone_calls', bool(true), { polarity: 'negated' }),
@@ -55,7 +57,15 @@ describe('the cold tier', () => {
     });
     const { state } = runAll(commands);
     for (const budget of [1, 40, 100_000]) {
-      const snapshot = takeSnapshot(state, (e) => ({ value: values.get(e.memoryId)! }), { tenant: 'acme', subject: 'u', now: T2, tokenBudget: budget, countTokens, promptVersion: 'p', modelSnapshot: 'm' });
+      const snapshot = takeSnapshot(state, (e) => ({ value: values.get(e.memoryId)! }), {
+        tenant: 'acme',
+        subject: 'u',
+        now: T2,
+        tokenBudget: budget,
+        countTokens,
+        promptVersion: 'p',
+        modelSnapshot: 'm',
+      });
       expect(snapshot.manifest.inputs).toHaveLength(40);
       expect(snapshot.hot.length + snapshot.coldTier.length).toBe(40);
       expect(snapshot.coldTier.length > 0).toBe(budget < 100_000);
@@ -71,8 +81,19 @@ describe('STALE and the scheduler', () => {
       record('m-1', sealed({ key: 'k.a', value: { type: 'text', text: 'a' }, source: { type: 'user_assertion', refs: ['msg://a'] } })),
       record('m-2', sealed({ key: 'k.b', value: { type: 'text', text: 'b' } })),
     ]);
-    const snapshot = takeSnapshot(built.state, () => ({ value: { type: 'text', text: 'x' } }), { tenant: 'acme', subject: 'u', now: T2, tokenBudget: 1000, countTokens, promptVersion: 'p', modelSnapshot: 'm' });
-    return { state: run(built.state, { type: 'SwitchSummaryAlias', manifest: snapshot.manifest, now: T2 }).state, manifest: snapshot.manifest };
+    const snapshot = takeSnapshot(built.state, () => ({ value: { type: 'text', text: 'x' } }), {
+      tenant: 'acme',
+      subject: 'u',
+      now: T2,
+      tokenBudget: 1000,
+      countTokens,
+      promptVersion: 'p',
+      modelSnapshot: 'm',
+    });
+    return {
+      state: run(built.state, { type: 'SwitchSummaryAlias', manifest: snapshot.manifest, now: T2 }).state,
+      manifest: snapshot.manifest,
+    };
   };
 
   it('an artifact is STALE when an input is retracted or its source tainted, and then cannot serve as a parent', () => {
@@ -82,7 +103,13 @@ describe('STALE and the scheduler', () => {
     const retracted = run(state, { type: 'RetractMemory', memoryId: 'm-2', reason: 'no', now: T2 }).state;
     expect(artifactStaleness(manifest, retracted)).toMatchObject({ stale: true, memoryId: 'm-2', cause: 'not_active' });
     expect(parentMayServe(retracted, manifest)).toBe(false);
-    const tainted = run(state, { type: 'EscalateTaintPolicy', refPatterns: ['msg://a'], sourceTypes: [], reason: 'prompt injection', now: T2 }).state;
+    const tainted = run(state, {
+      type: 'EscalateTaintPolicy',
+      refPatterns: ['msg://a'],
+      sourceTypes: [],
+      reason: 'prompt injection',
+      now: T2,
+    }).state;
     expect(artifactStaleness(manifest, tainted)).toMatchObject({ stale: true, memoryId: 'm-1', cause: 'tainted' });
   });
 

@@ -23,28 +23,54 @@ let baseUrl: string;
 const seen: Array<{ authorization?: string; model?: string }> = [];
 let t: TestLedger;
 
-interface Entry { memoryId: string; key: string; scopes: object; value: unknown; polarity: string }
+interface Entry {
+  memoryId: string;
+  key: string;
+  scopes: object;
+  value: unknown;
+  polarity: string;
+}
 
 /** A stand-in model: restates every entry faithfully, unless told to misbehave. */
 function answer(request: { model: string; messages: Array<{ content: string }> }): unknown {
-  const user = JSON.parse(request.messages[1]!.content) as { entries: Entry[]; conflicts: Array<{ conflictId: string; memoryIds: string[] }> };
+  const user = JSON.parse(request.messages[1]!.content) as {
+    entries: Entry[];
+    conflicts: Array<{ conflictId: string; memoryIds: string[] }>;
+  };
   const isTask = (key: string) => key.startsWith('task.');
-  const claims = user.entries.filter((e) => !isTask(e.key)).map((e) => ({
-    key: e.key,
-    scopes: e.scopes,
-    value: e.value,
-    polarity: e.polarity,
-    derivedFrom: [e.memoryId],
-    conflictIds: user.conflicts.filter((c) => c.memoryIds.includes(e.memoryId)).map((c) => c.conflictId),
-  }));
+  const claims = user.entries
+    .filter((e) => !isTask(e.key))
+    .map((e) => ({
+      key: e.key,
+      scopes: e.scopes,
+      value: e.value,
+      polarity: e.polarity,
+      derivedFrom: [e.memoryId],
+      conflictIds: user.conflicts.filter((c) => c.memoryIds.includes(e.memoryId)).map((c) => c.conflictId),
+    }));
   const output = {
-    claims: mode === 'drops_negation' ? claims.filter((c) => c.polarity !== 'negated') : mode === 'missing_fields' ? claims.map(({ derivedFrom: _d, ...rest }) => rest) : claims,
+    claims:
+      mode === 'drops_negation'
+        ? claims.filter((c) => c.polarity !== 'negated')
+        : mode === 'missing_fields'
+          ? claims.map(({ derivedFrom: _d, ...rest }) => rest)
+          : claims,
     openItems: user.entries.filter((e) => isTask(e.key)).map((e) => ({ text: `pending: ${e.key}`, derivedFrom: [e.memoryId] })),
     conflicts: user.conflicts.map((c) => c.conflictId),
     summary: 'The customer does not want phone calls; a refund is pending.',
   };
-  const content = mode === 'malformed' ? 'Sure! Here is the summary: {"claims": [' : mode === 'fenced' ? `\`\`\`json\n${JSON.stringify(output)}\n\`\`\`` : JSON.stringify(output);
-  return { id: 'chatcmpl-1', object: 'chat.completion', model: request.model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] };
+  const content =
+    mode === 'malformed'
+      ? 'Sure! Here is the summary: {"claims": ['
+      : mode === 'fenced'
+        ? `\`\`\`json\n${JSON.stringify(output)}\n\`\`\``
+        : JSON.stringify(output);
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    model: request.model,
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  };
 }
 
 async function body(req: IncomingMessage): Promise<string> {
@@ -80,15 +106,36 @@ afterAll(async () => {
 });
 
 async function chatServices() {
-  const summarizer = summarizerFromEnv({ MEMLEDGER_SUMMARIZER_URL: baseUrl, MEMLEDGER_SUMMARIZER_MODEL: 'stand-in-model-2026-06', MEMLEDGER_SUMMARIZER_API_KEY: 'sk-test', MEMLEDGER_SUMMARIZER_TIMEOUT_MS: '2000' });
+  const summarizer = summarizerFromEnv({
+    MEMLEDGER_SUMMARIZER_URL: baseUrl,
+    MEMLEDGER_SUMMARIZER_MODEL: 'stand-in-model-2026-06',
+    MEMLEDGER_SUMMARIZER_API_KEY: 'sk-test',
+    MEMLEDGER_SUMMARIZER_TIMEOUT_MS: '2000',
+  });
   return testServices({ summarizer });
 }
 
 async function seed(subject: string) {
   const c = { tenant: 'acme', subject };
-  await recordMemory(t.ledger, c, { kind: 'constraint', key: 'contact.phone_calls', value: { type: 'boolean', value: true }, polarity: 'negated', source: { type: 'user_assertion' } });
-  await recordMemory(t.ledger, c, { kind: 'semantic', key: 'order.refund.wait', value: { type: 'number', amount: '72', unit: 'h' }, source: { type: 'verified_tool_fact' } });
-  await recordMemory(t.ledger, c, { kind: 'procedural', key: 'task.refund.ORD-A1B2C3D4', value: { type: 'text', text: 'awaits approval' }, source: { type: 'verified_tool_fact' } });
+  await recordMemory(t.ledger, c, {
+    kind: 'constraint',
+    key: 'contact.phone_calls',
+    value: { type: 'boolean', value: true },
+    polarity: 'negated',
+    source: { type: 'user_assertion' },
+  });
+  await recordMemory(t.ledger, c, {
+    kind: 'semantic',
+    key: 'order.refund.wait',
+    value: { type: 'number', amount: '72', unit: 'h' },
+    source: { type: 'verified_tool_fact' },
+  });
+  await recordMemory(t.ledger, c, {
+    kind: 'procedural',
+    key: 'task.refund.ORD-A1B2C3D4',
+    value: { type: 'text', text: 'awaits approval' },
+    source: { type: 'verified_tool_fact' },
+  });
   return c;
 }
 
@@ -101,7 +148,10 @@ describe('the chat-completions summarizer', () => {
     const readable = await readableSummary(t.ledger, c);
     expect(readable.status).toBe('summary');
     const alias = (await subjectState(t.ledger, c)).alias!;
-    expect((await readArtifact(t.ledger.eventStore, alias.artifactId)).generated?.manifest).toMatchObject({ modelSnapshot: 'stand-in-model-2026-06', promptVersion: 'consolidate-v1' });
+    expect((await readArtifact(t.ledger.eventStore, alias.artifactId)).generated?.manifest).toMatchObject({
+      modelSnapshot: 'stand-in-model-2026-06',
+      promptVersion: 'consolidate-v1',
+    });
     expect(seen.at(-1)).toEqual({ authorization: 'Bearer sk-test', model: 'stand-in-model-2026-06' });
   });
 
@@ -123,7 +173,8 @@ describe('the chat-completions summarizer', () => {
       const c = await seed(`chat-${fault}`);
       const services = await chatServices();
       const failed = await runConsolidation(t.ledger, services, c);
-      if (!failed.ok || failed.result.status !== 'generation_failed' || !('prepare' in failed.result)) throw new Error(`expected a failed generation, got ${JSON.stringify(failed)}`);
+      if (!failed.ok || failed.result.status !== 'generation_failed' || !('prepare' in failed.result))
+        throw new Error(`expected a failed generation, got ${JSON.stringify(failed)}`);
       const { prepare } = failed.result;
       expect(prepare.generationError).toMatchObject({ code });
       expect(prepare.generationError?.message).toMatch(message);
@@ -155,7 +206,9 @@ describe('the chat-completions summarizer', () => {
   it('its configuration is validated, naming the variable', () => {
     expect(() => summarizerFromEnv({ MEMLEDGER_SUMMARIZER_URL: 'http://127.0.0.1:1/api' })).toThrow(ConfigError);
     expect(() => summarizerFromEnv({ MEMLEDGER_SUMMARIZER_URL: baseUrl })).toThrow(/MEMLEDGER_SUMMARIZER_MODEL/);
-    expect(() => summarizerFromEnv({ MEMLEDGER_SUMMARIZER_URL: baseUrl, MEMLEDGER_SUMMARIZER_MODEL: 'm', MEMLEDGER_SUMMARIZER_TIMEOUT_MS: 'soon' })).toThrow(/MEMLEDGER_SUMMARIZER_TIMEOUT_MS/);
+    expect(() =>
+      summarizerFromEnv({ MEMLEDGER_SUMMARIZER_URL: baseUrl, MEMLEDGER_SUMMARIZER_MODEL: 'm', MEMLEDGER_SUMMARIZER_TIMEOUT_MS: 'soon' }),
+    ).toThrow(/MEMLEDGER_SUMMARIZER_TIMEOUT_MS/);
     expect(summarizerFromEnv({}).modelSnapshot).toBe('deterministic-v1');
   });
 });

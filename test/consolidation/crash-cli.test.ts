@@ -74,7 +74,11 @@ describe('consolidation across processes', () => {
     expect(next.stderr).toBe('');
     expect(next.code).toBe(0);
     const result = JSON.parse(next.stdout);
-    expect(result).toMatchObject({ status: 'switched', prepare: { artifactId, reused: true }, publish: { status: 'switched', alias: { artifactId, coversThrough: 40 } } });
+    expect(result).toMatchObject({
+      status: 'switched',
+      prepare: { artifactId, reused: true },
+      publish: { status: 'switched', alias: { artifactId, coversThrough: 40 } },
+    });
     await withLedger(async (ledger) => {
       expect(await readableSummary(ledger, c)).toMatchObject({ status: 'summary', alias: { artifactId } });
     });

@@ -17,7 +17,14 @@ beforeAll(async () => {
 });
 
 function gate(inputs: ConsolidationInput[], out: SummarizerOutput, conflicts: ConflictRef[] = [], allowance = 10_000) {
-  return checkGate({ inputs, mustPreserve: extractMustPreserve(inputs), conflicts, output: out, summaryTokenAllowance: allowance, countTokens });
+  return checkGate({
+    inputs,
+    mustPreserve: extractMustPreserve(inputs),
+    conflicts,
+    output: out,
+    summaryTokenAllowance: allowance,
+    countTokens,
+  });
 }
 
 function codes(inputs: ConsolidationInput[], out: SummarizerOutput, conflicts: ConflictRef[] = [], allowance = 10_000): string[] {
@@ -43,12 +50,18 @@ describe('the loss gate rejects', () => {
 
   it('double negation: "not never" restated with one negation dropped (polarity_flipped)', () => {
     // "It is not true that she never wants calls": never-calls = true, negated.
-    const notNever = input('m-1', 'contact.never_call', bool(true), { polarity: 'negated', content: 'It is not true that she never wants phone calls.' });
+    const notNever = input('m-1', 'contact.never_call', bool(true), {
+      polarity: 'negated',
+      content: 'It is not true that she never wants phone calls.',
+    });
     faithfulPasses([notNever]);
     expect(codes([notNever], output([claimOf(notNever, { polarity: 'affirmed' })]))).toEqual(['polarity_flipped']);
     // Keeping both negations passes; "simplifying" them into another value is a change of value.
     expect(codes([notNever], output([claimOf(notNever)]))).toEqual([]);
-    expect(codes([notNever], output([claimOf(notNever, { value: bool(false), polarity: 'affirmed' })]))).toEqual(['polarity_flipped', 'value_changed']);
+    expect(codes([notNever], output([claimOf(notNever, { value: bool(false), polarity: 'affirmed' })]))).toEqual([
+      'polarity_flipped',
+      'value_changed',
+    ]);
   });
 
   it('close numbers: 72 restated as 27 (value_changed)', () => {
@@ -77,20 +90,30 @@ describe('the loss gate rejects', () => {
     expect(!result.passed && result.reasons.map((r) => r.memoryId)).toEqual(['m-2']);
   });
 
-  it('cross-project preferences: a preference of one project is not everyone\'s (scope_changed)', () => {
+  it("cross-project preferences: a preference of one project is not everyone's (scope_changed)", () => {
     const shopA = input('m-1', 'notification.preference', text('sms'), { scopes: { project: 'shop-a' } });
     const shopB = input('m-2', 'notification.preference', text('email'), { scopes: { project: 'shop-b' } });
     faithfulPasses([shopA, shopB]);
-    expect(codes([shopA, shopB], output([claimOf(shopA, { scopes: {} }), claimOf(shopB, { scopes: {} })]))).toEqual(['scope_changed', 'scope_changed']);
+    expect(codes([shopA, shopB], output([claimOf(shopA, { scopes: {} }), claimOf(shopB, { scopes: {} })]))).toEqual([
+      'scope_changed',
+      'scope_changed',
+    ]);
     // Merged into one unscoped claim: scopes lost, and one project's value replaced by the other's.
-    expect(codes([shopA, shopB], output([claimOf(shopA, { scopes: {}, derivedFrom: ['m-1', 'm-2'] })]))).toEqual(['scope_changed', 'scope_changed', 'value_changed']);
+    expect(codes([shopA, shopB], output([claimOf(shopA, { scopes: {}, derivedFrom: ['m-1', 'm-2'] })]))).toEqual([
+      'scope_changed',
+      'scope_changed',
+      'value_changed',
+    ]);
   });
 
   it('a retracted source: restating what was withdrawn is a false new fact (false_new_fact)', () => {
     const current = input('m-2', 'shipping.address', text('Berlin'));
     // m-1 ("Hamburg") was retracted, so the selector did not make it an input.
     faithfulPasses([current]);
-    const stale = output([claimOf(current), { key: 'shipping.address', scopes: {}, value: text('Hamburg'), polarity: 'affirmed', derivedFrom: ['m-1'] }]);
+    const stale = output([
+      claimOf(current),
+      { key: 'shipping.address', scopes: {}, value: text('Hamburg'), polarity: 'affirmed', derivedFrom: ['m-1'] },
+    ]);
     expect(codes([current], stale)).toEqual(['false_new_fact']);
     const result = gate([current], stale);
     expect(!result.passed && result.reasons[0]).toMatchObject({ code: 'false_new_fact', memoryId: 'm-1' });
@@ -98,8 +121,18 @@ describe('the loss gate rejects', () => {
 
   it('a claim from nothing, or about a key none of its sources is about (false_new_fact)', () => {
     const pref = input('m-1', 'notification.channel', text('sms'));
-    expect(codes([pref], output([claimOf(pref), { key: 'payment.card', scopes: {}, value: text('visa'), polarity: 'affirmed', derivedFrom: [] }]))).toEqual(['false_new_fact']);
-    expect(codes([pref], output([claimOf(pref), { key: 'payment.card', scopes: {}, value: text('visa'), polarity: 'affirmed', derivedFrom: ['m-1'] }]))).toEqual(['false_new_fact']);
+    expect(
+      codes(
+        [pref],
+        output([claimOf(pref), { key: 'payment.card', scopes: {}, value: text('visa'), polarity: 'affirmed', derivedFrom: [] }]),
+      ),
+    ).toEqual(['false_new_fact']);
+    expect(
+      codes(
+        [pref],
+        output([claimOf(pref), { key: 'payment.card', scopes: {}, value: text('visa'), polarity: 'affirmed', derivedFrom: ['m-1'] }]),
+      ),
+    ).toEqual(['false_new_fact']);
   });
 
   it('a fact stated without its id in derivedFrom (missing_derivation)', () => {
@@ -116,11 +149,24 @@ describe('the loss gate rejects', () => {
     const mysql = input('m-2', 'decision.database', text('mysql'), { kind: 'semantic', openConflictIds: ['c-1'] });
     const c1 = conflict('c-1', [postgres, mysql]);
     faithfulPasses([postgres, mysql], [c1]);
-    expect(codes([postgres, mysql], output([claimOf(postgres, { conflictIds: [] })]), [c1])).toEqual(['conflict_settled', 'conflicts_differ', 'missing_fact']);
+    expect(codes([postgres, mysql], output([claimOf(postgres, { conflictIds: [] })]), [c1])).toEqual([
+      'conflict_settled',
+      'conflicts_differ',
+      'missing_fact',
+    ]);
     // Both sides kept and the conflict listed, but stated as plain facts: still settled.
-    expect(codes([postgres, mysql], output([claimOf(postgres, { conflictIds: [] }), claimOf(mysql, { conflictIds: [] })], { conflicts: ['c-1'] }), [c1])).toEqual(['conflict_settled']);
+    expect(
+      codes(
+        [postgres, mysql],
+        output([claimOf(postgres, { conflictIds: [] }), claimOf(mysql, { conflictIds: [] })], { conflicts: ['c-1'] }),
+        [c1],
+      ),
+    ).toEqual(['conflict_settled']);
     // Merged into one statement that cites both sides.
-    expect(codes([postgres, mysql], output([claimOf(postgres, { derivedFrom: ['m-1', 'm-2'] })], { conflicts: ['c-1'] }), [c1])).toEqual(['conflict_settled', 'value_changed']);
+    expect(codes([postgres, mysql], output([claimOf(postgres, { derivedFrom: ['m-1', 'm-2'] })], { conflicts: ['c-1'] }), [c1])).toEqual([
+      'conflict_settled',
+      'value_changed',
+    ]);
   });
 
   it('a conflict set that differs from the open conflicts (conflicts_differ)', () => {
@@ -132,10 +178,15 @@ describe('the loss gate rejects', () => {
   });
 
   it('an open item left out (open_item_dropped)', () => {
-    const refund = input('m-1', 'task.refund.ORD-A1B2C3D4', text('awaits approval'), { content: 'refund for ORD-A1B2C3D4 awaits approval' });
+    const refund = input('m-1', 'task.refund.ORD-A1B2C3D4', text('awaits approval'), {
+      content: 'refund for ORD-A1B2C3D4 awaits approval',
+    });
     faithfulPasses([refund]);
     expect(codes([refund], output([]))).toEqual(['open_item_dropped']);
-    expect(codes([refund], output([], { openItems: [{ text: 'refund pending', derivedFrom: [] }] }))).toEqual(['false_new_fact', 'open_item_dropped']);
+    expect(codes([refund], output([], { openItems: [{ text: 'refund pending', derivedFrom: [] }] }))).toEqual([
+      'false_new_fact',
+      'open_item_dropped',
+    ]);
   });
 
   it('a summary text over the token allowance (over_budget), never a truncated one', () => {

@@ -33,7 +33,15 @@ interface Spec {
   readonly day: number;
 }
 
-const KEYS = ['notification.preference', 'order.wait', 'contact.manager', 'decision.database', 'task.refund', 'profile.language', 'account.limit'] as const;
+const KEYS = [
+  'notification.preference',
+  'order.wait',
+  'contact.manager',
+  'decision.database',
+  'task.refund',
+  'profile.language',
+  'account.limit',
+] as const;
 
 function valueFor(key: string, pick: number): Value {
   switch (key) {
@@ -70,7 +78,10 @@ const specArb: fc.Arbitrary<Spec> = fc
 
 /** What the irrelevant events are: notes under keys of their own (not must-preserve), and trust changes of refs nobody uses. */
 type Noise = { readonly kind: 'note'; readonly n: number } | { readonly kind: 'trust'; readonly n: number };
-const noiseArb: fc.Arbitrary<Noise> = fc.oneof(fc.nat(1000).map((n) => ({ kind: 'note' as const, n })), fc.nat(1000).map((n) => ({ kind: 'trust' as const, n })));
+const noiseArb: fc.Arbitrary<Noise> = fc.oneof(
+  fc.nat(1000).map((n) => ({ kind: 'note' as const, n })),
+  fc.nat(1000).map((n) => ({ kind: 'trust' as const, n })),
+);
 
 interface Built {
   readonly state: SubjectState;
@@ -84,13 +95,31 @@ function build(steps: ReadonlyArray<{ spec: Spec; id: string } | { noise: Noise;
       const { spec } = step;
       values.set(step.id, { value: spec.value });
       const validFrom = `2026-07-0${spec.day}T00:00:00.000Z`;
-      const entry = sealed({ kind: spec.kind, key: spec.key, value: spec.value, polarity: spec.polarity, source: { type: spec.source, refs: [`msg://${step.id}`] }, validFrom, ...(spec.project ? { scopes: { project: spec.project } } : {}) });
+      const entry = sealed({
+        kind: spec.kind,
+        key: spec.key,
+        value: spec.value,
+        polarity: spec.polarity,
+        source: { type: spec.source, refs: [`msg://${step.id}`] },
+        validFrom,
+        ...(spec.project ? { scopes: { project: spec.project } } : {}),
+      });
       return record(step.id, entry, T2, `c-${step.id}`);
     }
     if (step.noise.kind === 'note') {
       const value: Value = { type: 'text', text: `irrelevant ${step.noise.n}` };
       values.set(step.id, { value, content: 'small talk' });
-      return record(step.id, sealed({ kind: 'episodic', key: `smalltalk.n${step.id}`, value, content: 'small talk', source: { type: 'user_assertion', refs: [] } }), T2);
+      return record(
+        step.id,
+        sealed({
+          kind: 'episodic',
+          key: `smalltalk.n${step.id}`,
+          value,
+          content: 'small talk',
+          source: { type: 'user_assertion', refs: [] },
+        }),
+        T2,
+      );
     }
     return { type: 'ChangeTrust', sourceRef: `msg://unused-${step.noise.n}`, level: 'verified_tool_fact', now: T2 };
   });
@@ -100,7 +129,10 @@ function build(steps: ReadonlyArray<{ spec: Spec; id: string } | { noise: Noise;
 
 const base = (specs: readonly Spec[]) => specs.map((spec, i) => ({ spec, id: `m-${i + 1}` }));
 
-function snapshot(built: Built, options: { through?: number; parent?: { manifest: Manifest; output: SummarizerOutput }; budget?: number } = {}): ConsolidationSnapshot {
+function snapshot(
+  built: Built,
+  options: { through?: number; parent?: { manifest: Manifest; output: SummarizerOutput }; budget?: number } = {},
+): ConsolidationSnapshot {
   return takeSnapshot(built.state, built.open, {
     tenant: 'acme',
     subject: 'user-7',
@@ -115,7 +147,11 @@ function snapshot(built: Built, options: { through?: number; parent?: { manifest
 }
 
 function summarize(s: ConsolidationSnapshot): SummarizerOutput {
-  const output = summarizeDeterministically({ inputs: s.hot, conflicts: s.conflicts, ...(s.parentOutput ? { parent: s.parentOutput } : {}) });
+  const output = summarizeDeterministically({
+    inputs: s.hot,
+    conflicts: s.conflicts,
+    ...(s.parentOutput ? { parent: s.parentOutput } : {}),
+  });
   expect(gateOutput(s, output, countTokens)).toMatchObject({ passed: true });
   return output;
 }
@@ -128,44 +164,53 @@ function publish(built: Built, manifest: Manifest): Built {
 describe('consolidation is metamorphic', () => {
   it('inserting irrelevant events leaves the must-preserve result and the conflict set unchanged', () => {
     fc.assert(
-      fc.property(fc.array(specArb, { minLength: 1, maxLength: 25 }), fc.array(fc.tuple(noiseArb, fc.nat()), { maxLength: 15 }), (specs, noise) => {
-        const plain = base(specs);
-        const noisy: Array<{ spec: Spec; id: string } | { noise: Noise; id: string }> = [...plain];
-        noise.forEach(([n, at], i) => noisy.splice(at % (noisy.length + 1), 0, { noise: n, id: `x-${i + 1}` }));
-        const a = snapshot(build(plain));
-        const b = snapshot(build(noisy));
-        expect(mustPreserveDigest(b.mustPreserve)).toBe(mustPreserveDigest(a.mustPreserve));
-        expect(b.manifest.conflictIds).toEqual(a.manifest.conflictIds);
-        expect(summarize(b).conflicts).toEqual(summarize(a).conflicts);
-      }),
+      fc.property(
+        fc.array(specArb, { minLength: 1, maxLength: 25 }),
+        fc.array(fc.tuple(noiseArb, fc.nat()), { maxLength: 15 }),
+        (specs, noise) => {
+          const plain = base(specs);
+          const noisy: Array<{ spec: Spec; id: string } | { noise: Noise; id: string }> = [...plain];
+          noise.forEach(([n, at], i) => noisy.splice(at % (noisy.length + 1), 0, { noise: n, id: `x-${i + 1}` }));
+          const a = snapshot(build(plain));
+          const b = snapshot(build(noisy));
+          expect(mustPreserveDigest(b.mustPreserve)).toBe(mustPreserveDigest(a.mustPreserve));
+          expect(b.manifest.conflictIds).toEqual(a.manifest.conflictIds);
+          expect(summarize(b).conflicts).toEqual(summarize(a).conflicts);
+        },
+      ),
       { numRuns: 60 },
     );
   });
 
   it('regrouping the inputs into batches (each consolidation the parent of the next) gives what one consolidation of all gives', () => {
     fc.assert(
-      fc.property(fc.array(specArb, { minLength: 2, maxLength: 30 }), fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.constantFrom(60, 150, 100_000), (specs, cuts, budget) => {
-        let built = build(base(specs));
-        const H = built.state.highWaterMark;
-        const direct = snapshot(built, { budget });
-        const directOutput = summarize(direct);
-        let parent: { manifest: Manifest; output: SummarizerOutput } | undefined;
-        const throughs = [...new Set(cuts.map((c) => 1 + (c % H)))].sort((x, y) => x - y);
-        for (const through of [...throughs.filter((x) => x < H), H]) {
-          const s = snapshot(built, { through, budget, ...(parent ? { parent } : {}) });
-          if (parent) expect(s.manifest.parentArtifactId).toBe(parent.manifest.artifactId);
-          const output = summarize(s);
-          built = publish(built, s.manifest);
-          parent = { manifest: s.manifest, output };
-        }
-        const last = parent!;
-        const final = snapshot(built, { budget });
-        expect(mustPreserveDigest(final.mustPreserve)).toBe(mustPreserveDigest(direct.mustPreserve));
-        expect(last.manifest.conflictIds).toEqual(direct.manifest.conflictIds);
-        expect(last.output.conflicts).toEqual(directOutput.conflicts);
-        expect(last.output.claims).toEqual(directOutput.claims);
-        expect(last.manifest.inputRoot).toBe(direct.manifest.inputRoot);
-      }),
+      fc.property(
+        fc.array(specArb, { minLength: 2, maxLength: 30 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(60, 150, 100_000),
+        (specs, cuts, budget) => {
+          let built = build(base(specs));
+          const H = built.state.highWaterMark;
+          const direct = snapshot(built, { budget });
+          const directOutput = summarize(direct);
+          let parent: { manifest: Manifest; output: SummarizerOutput } | undefined;
+          const throughs = [...new Set(cuts.map((c) => 1 + (c % H)))].sort((x, y) => x - y);
+          for (const through of [...throughs.filter((x) => x < H), H]) {
+            const s = snapshot(built, { through, budget, ...(parent ? { parent } : {}) });
+            if (parent) expect(s.manifest.parentArtifactId).toBe(parent.manifest.artifactId);
+            const output = summarize(s);
+            built = publish(built, s.manifest);
+            parent = { manifest: s.manifest, output };
+          }
+          const last = parent!;
+          const final = snapshot(built, { budget });
+          expect(mustPreserveDigest(final.mustPreserve)).toBe(mustPreserveDigest(direct.mustPreserve));
+          expect(last.manifest.conflictIds).toEqual(direct.manifest.conflictIds);
+          expect(last.output.conflicts).toEqual(directOutput.conflicts);
+          expect(last.output.claims).toEqual(directOutput.claims);
+          expect(last.manifest.inputRoot).toBe(direct.manifest.inputRoot);
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -47,16 +47,33 @@ async function published(artifactId: string, svc = services) {
 describe('prepare', () => {
   it('writes manifest, output and gate verdict to a new artifact stream; nothing of it is readable and nothing is in clear', async () => {
     const c = ctx('prep-1');
-    await recordMemory(t.ledger, c, { kind: 'constraint', key: 'contact.phone_calls', value: { type: 'boolean', value: true }, polarity: 'negated', content: 'Never call: SECRET-PLAINTEXT-7731', source: { type: 'user_assertion' } });
+    await recordMemory(t.ledger, c, {
+      kind: 'constraint',
+      key: 'contact.phone_calls',
+      value: { type: 'boolean', value: true },
+      polarity: 'negated',
+      content: 'Never call: SECRET-PLAINTEXT-7731',
+      source: { type: 'user_assertion' },
+    });
     await fill(t.ledger, c, 12, 2);
     const result = await prepared('prep-1');
-    expect(result).toMatchObject({ status: 'gate_passed', reused: false, parentArtifactId: null, inputs: 13, fences: { newCoversThrough: 13, inputEpoch: 0, expectedAlias: null, conflictIds: [] } });
+    expect(result).toMatchObject({
+      status: 'gate_passed',
+      reused: false,
+      parentArtifactId: null,
+      inputs: 13,
+      fences: { newCoversThrough: 13, inputEpoch: 0, expectedAlias: null, conflictIds: [] },
+    });
     expect(result.artifactId).toMatch(/^summary:prep-1:000013:[0-9a-f]{12}$/);
     expect(await artifactEventTypes(t.ledger, result.artifactId)).toEqual(['ArtifactGenerated', 'GatePassed']);
     const record = await readArtifact(t.ledger.eventStore, result.artifactId);
     expect(record.generated?.manifest.inputs.map((i) => i.sequence)).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
     expect(record.generated?.manifest.inputRoot).toMatch(/^[0-9a-f]{64}$/);
-    expect(record.generated?.manifest).toMatchObject({ selectorVersion: 'selector-v1', promptVersion: 'template-v1', modelSnapshot: 'deterministic-v1' });
+    expect(record.generated?.manifest).toMatchObject({
+      selectorVersion: 'selector-v1',
+      promptVersion: 'template-v1',
+      modelSnapshot: 'deterministic-v1',
+    });
     // Not readable: the alias did not move, readers fall back to raw entries.
     expect((await subjectState(t.ledger, c)).alias).toBeNull();
     expect(await readableSummary(t.ledger, c)).toMatchObject({ status: 'raw', reason: 'no_alias' });
@@ -64,13 +81,18 @@ describe('prepare', () => {
     const client = new pg.Client({ connectionString: t.database.url });
     await client.connect();
     try {
-      const rows = await client.query(`select count(*)::int as n from events where data::text like '%SECRET-PLAINTEXT%' or data::text like '%contact.phone_calls: NOT%'`);
+      const rows = await client.query(
+        `select count(*)::int as n from events where data::text like '%SECRET-PLAINTEXT%' or data::text like '%contact.phone_calls: NOT%'`,
+      );
       expect(rows.rows[0].n).toBe(0);
     } finally {
       await client.end();
     }
     const opened = await openOutput(t.ledger.keyStore, c, result.artifactId, record.generated!.output);
-    expect(opened?.claims.find((cl) => cl.key === 'contact.phone_calls')).toMatchObject({ polarity: 'negated', value: { type: 'boolean', value: true } });
+    expect(opened?.claims.find((cl) => cl.key === 'contact.phone_calls')).toMatchObject({
+      polarity: 'negated',
+      value: { type: 'boolean', value: true },
+    });
   });
 
   it('the same snapshot prepared twice is one artifact (the second run takes the first one as it is)', async () => {
@@ -99,11 +121,20 @@ describe('prepare', () => {
   });
 
   it('refuses what cannot be consolidated, writing nothing', async () => {
-    expect(await prepareConsolidation(t.ledger, services, ctx('prep-empty'))).toMatchObject({ ok: false, refusal: { code: 'nothing_to_consolidate' } });
+    expect(await prepareConsolidation(t.ledger, services, ctx('prep-empty'))).toMatchObject({
+      ok: false,
+      refusal: { code: 'nothing_to_consolidate' },
+    });
     const c = ctx('prep-3');
     await fill(t.ledger, c, 5);
-    expect(await prepareConsolidation(t.ledger, services, c, { through: 9 })).toMatchObject({ ok: false, refusal: { code: 'coverage_beyond_head', field: 'through' } });
-    await expect(prepareConsolidation(t.ledger, services, c, { through: 0 })).rejects.toMatchObject({ name: 'InvalidInput', field: 'through' });
+    expect(await prepareConsolidation(t.ledger, services, c, { through: 9 })).toMatchObject({
+      ok: false,
+      refusal: { code: 'coverage_beyond_head', field: 'through' },
+    });
+    await expect(prepareConsolidation(t.ledger, services, c, { through: 0 })).rejects.toMatchObject({
+      name: 'InvalidInput',
+      field: 'through',
+    });
   });
 });
 
@@ -114,7 +145,12 @@ describe('publish', () => {
     const p = await prepared('pub-1');
     const before = (await subjectEvents(t.ledger, c)).length;
     const first = await published(p.artifactId);
-    expect(first).toMatchObject({ status: 'switched', alias: { artifactId: p.artifactId, sourceEpoch: 0, coversThrough: 10 }, previous: null, replayed: false });
+    expect(first).toMatchObject({
+      status: 'switched',
+      alias: { artifactId: p.artifactId, sourceEpoch: 0, coversThrough: 10 },
+      previous: null,
+      replayed: false,
+    });
     const again = await published(p.artifactId);
     expect(again).toMatchObject({ status: 'switched', replayed: true });
     expect((await subjectEvents(t.ledger, c)).length).toBe(before + 1);
@@ -140,13 +176,27 @@ describe('publish', () => {
     expect(await published(old.artifactId)).toMatchObject({ status: 'rejected', reason: 'alias_changed', replayed: true });
     expect(await artifactEventTypes(t.ledger, old.artifactId)).toHaveLength(3);
     // And it can never be prepared below the coverage.
-    expect(await prepareConsolidation(t.ledger, services, c, { through: 184 })).toMatchObject({ ok: false, refusal: { code: 'coverage_regressed' } });
+    expect(await prepareConsolidation(t.ledger, services, c, { through: 184 })).toMatchObject({
+      ok: false,
+      refusal: { code: 'coverage_regressed' },
+    });
   });
 
   it('a retraction after the gate passed and before publish blocks the switch; run then recovers forward from the valid inputs', async () => {
     const c = ctx('retract');
-    const kept = await recordMemory(t.ledger, c, { kind: 'semantic', key: 'order.wait', value: { type: 'number', amount: '72', unit: 'h' }, source: { type: 'verified_tool_fact' } });
-    const doomed = await recordMemory(t.ledger, c, { kind: 'profile', key: 'notification.preference', value: { type: 'text', text: 'sms' }, polarity: 'negated', source: { type: 'user_assertion' } });
+    const kept = await recordMemory(t.ledger, c, {
+      kind: 'semantic',
+      key: 'order.wait',
+      value: { type: 'number', amount: '72', unit: 'h' },
+      source: { type: 'verified_tool_fact' },
+    });
+    const doomed = await recordMemory(t.ledger, c, {
+      kind: 'profile',
+      key: 'notification.preference',
+      value: { type: 'text', text: 'sms' },
+      polarity: 'negated',
+      source: { type: 'user_assertion' },
+    });
     if (!kept.ok || !doomed.ok) throw new Error('record failed');
     const p = await prepared('retract');
     expect(p.status).toBe('gate_passed');
@@ -207,7 +257,10 @@ describe('publish', () => {
     expect(await published(child.artifactId)).toMatchObject({ status: 'switched', alias: { coversThrough: 50 } });
     // Forward recovery on demand rebuilds from raw entries, at no lower coverage.
     const recovered = await recoverForward(t.ledger, services, c);
-    expect(recovered.ok && 'publish' in recovered.result && recovered.result.publish).toMatchObject({ status: 'switched', alias: { coversThrough: 50 } });
+    expect(recovered.ok && 'publish' in recovered.result && recovered.result.publish).toMatchObject({
+      status: 'switched',
+      alias: { coversThrough: 50 },
+    });
     expect(recovered.ok && 'prepare' in recovered.result && recovered.result.prepare.parentArtifactId).toBeNull();
   });
 
@@ -224,7 +277,13 @@ describe('publish', () => {
 
   it('an artifact that failed the gate is never published, and another tenant cannot see an artifact', async () => {
     const c = ctx('lossy');
-    await recordMemory(t.ledger, c, { kind: 'profile', key: 'contact.phone_calls', value: { type: 'boolean', value: true }, polarity: 'negated', source: { type: 'user_assertion' } });
+    await recordMemory(t.ledger, c, {
+      kind: 'profile',
+      key: 'contact.phone_calls',
+      value: { type: 'boolean', value: true },
+      polarity: 'negated',
+      source: { type: 'user_assertion' },
+    });
     await fill(t.ledger, c, 3, 2);
     const inner = deterministicSummarizer();
     const dropsNegations: Summarizer = {
@@ -232,17 +291,28 @@ describe('publish', () => {
       promptVersion: 'test',
       async summarize(request) {
         const generated = await inner.summarize(request);
-        return generated.ok ? { ok: true, output: { ...generated.output, claims: generated.output.claims.filter((cl) => cl.polarity !== 'negated') } } : generated;
+        return generated.ok
+          ? { ok: true, output: { ...generated.output, claims: generated.output.claims.filter((cl) => cl.polarity !== 'negated') } }
+          : generated;
       },
     };
     const p = await prepared('lossy', undefined, { ...services, summarizer: dropsNegations });
     expect(p).toMatchObject({ status: 'gate_failed', gate: { passed: false } });
     expect(p.gate.reasons?.map((r) => r.code)).toEqual(['missing_fact']);
     expect(await artifactEventTypes(t.ledger, p.artifactId)).toEqual(['ArtifactGenerated', 'GateFailed']);
-    expect(await publishArtifact(t.ledger, services, { tenant: 'acme' }, p.artifactId)).toMatchObject({ ok: false, refusal: { code: 'gate_failed' } });
+    expect(await publishArtifact(t.ledger, services, { tenant: 'acme' }, p.artifactId)).toMatchObject({
+      ok: false,
+      refusal: { code: 'gate_failed' },
+    });
     const good = await prepared('lossy');
-    expect(await publishArtifact(t.ledger, services, { tenant: 'other' }, good.artifactId)).toMatchObject({ ok: false, refusal: { code: 'artifact_not_found' } });
-    expect(await publishArtifact(t.ledger, services, { tenant: 'acme', subject: 'someone-else' }, good.artifactId)).toMatchObject({ ok: false, refusal: { code: 'artifact_not_found' } });
+    expect(await publishArtifact(t.ledger, services, { tenant: 'other' }, good.artifactId)).toMatchObject({
+      ok: false,
+      refusal: { code: 'artifact_not_found' },
+    });
+    expect(await publishArtifact(t.ledger, services, { tenant: 'acme', subject: 'someone-else' }, good.artifactId)).toMatchObject({
+      ok: false,
+      refusal: { code: 'artifact_not_found' },
+    });
     expect((await subjectState(t.ledger, c)).alias).toBeNull();
   });
 });
@@ -302,7 +372,10 @@ describe('shadow mode', () => {
     if (!outcome.ok || !('publish' in outcome.result)) throw new Error('run did not get to publish');
     expect(outcome.result.publish).toMatchObject({ status: 'awaiting_approval' });
     const artifactId = outcome.result.prepare.artifactId;
-    expect(await publishArtifact(t.ledger, shadow, { tenant: 'acme' }, artifactId)).toMatchObject({ ok: true, result: { status: 'awaiting_approval' } });
+    expect(await publishArtifact(t.ledger, shadow, { tenant: 'acme' }, artifactId)).toMatchObject({
+      ok: true,
+      result: { status: 'awaiting_approval' },
+    });
     expect(await readableSummary(t.ledger, c)).toMatchObject({ status: 'raw', reason: 'no_alias' });
     const approved = await approveArtifact(t.ledger, shadow, { tenant: 'acme', actor: 'reviewer-1' }, artifactId);
     expect(approved).toMatchObject({ ok: true, result: { status: 'switched', alias: { artifactId, coversThrough: 7 } } });

@@ -11,7 +11,9 @@ import { deterministicSummarizer } from '../../src/infrastructure/summarizer/det
 import type { Summarizer } from '../../src/infrastructure/summarizer/port.js';
 import { loadTokenCounter } from '../../src/infrastructure/summarizer/tokenizer.js';
 
-export async function testServices(overrides: Partial<ConsolidationServices> & { shadowTenants?: string; summarizer?: Summarizer } = {}): Promise<ConsolidationServices> {
+export async function testServices(
+  overrides: Partial<ConsolidationServices> & { shadowTenants?: string; summarizer?: Summarizer } = {},
+): Promise<ConsolidationServices> {
   const { shadowTenants, ...rest } = overrides;
   return {
     summarizer: deterministicSummarizer(),
@@ -25,8 +27,19 @@ export async function testServices(overrides: Partial<ConsolidationServices> & {
 /** An entry of its own key, so each one is NEW and advances H by one. Every 10th is a number (must-preserve). */
 export function fillerEntry(i: number, tag = 'f'): Record<string, unknown> {
   return i % 10 === 0
-    ? { kind: 'semantic', key: `${tag}.limit.k${i}`, value: { type: 'number', amount: String(i), unit: 'h' }, source: { type: 'verified_tool_fact' } }
-    : { kind: 'episodic', key: `${tag}.note.k${i}`, value: { type: 'text', text: `note ${i}` }, content: `The user mentioned detail number ${i} in passing.`, source: { type: 'user_assertion' } };
+    ? {
+        kind: 'semantic',
+        key: `${tag}.limit.k${i}`,
+        value: { type: 'number', amount: String(i), unit: 'h' },
+        source: { type: 'verified_tool_fact' },
+      }
+    : {
+        kind: 'episodic',
+        key: `${tag}.note.k${i}`,
+        value: { type: 'text', text: `note ${i}` },
+        content: `The user mentioned detail number ${i} in passing.`,
+        source: { type: 'user_assertion' },
+      };
 }
 
 /** Appends `count` NEW entries (sequences continue from the current H). */

@@ -91,9 +91,11 @@ describe('several workers on the same subjects', () => {
 
     // Writers: four concurrent loops appending and retracting while the workers run.
     let next = 0;
-    await Promise.all(Array.from({ length: 4 }, async () => {
-      while (next < WRITES) await write(next++);
-    }));
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < WRITES) await write(next++);
+      }),
+    );
 
     const t2 = Date.now();
     // Liveness: the workers catch up with everything written.
@@ -144,7 +146,11 @@ describe('several workers on the same subjects', () => {
       expect(state.alias?.sourceEpoch).toBe(state.inputEpoch);
     }
     expect(switches).toBeGreaterThanOrEqual(SUBJECTS);
-    const rejections = (await ledger.eventStore.readAll({ filter: { streamPrefixes: ['artifact-'], eventTypePrefixes: ['ConsolidationRejected'] } })).length;
-    console.log(`workers: ${JSON.stringify(stats)}; ${switches} switches and ${rejections} rejected artifacts on ${SUBJECTS} subjects (${phases})`);
+    const rejections = (
+      await ledger.eventStore.readAll({ filter: { streamPrefixes: ['artifact-'], eventTypePrefixes: ['ConsolidationRejected'] } })
+    ).length;
+    console.log(
+      `workers: ${JSON.stringify(stats)}; ${switches} switches and ${rejections} rejected artifacts on ${SUBJECTS} subjects (${phases})`,
+    );
   }, 240_000);
 });

@@ -7,7 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEsdbEventStore } from '../../src/infrastructure/event-store/esdb/esdb-event-store.js';
 import { UnreadableStoredEvent } from '../../src/infrastructure/event-store/esdb/recorded-event.js';
-import { IdempotencyConflict, WrongExpectedVersion, type EventStore, type NewEvent, type StoredEvent } from '../../src/infrastructure/event-store/port.js';
+import {
+  IdempotencyConflict,
+  WrongExpectedVersion,
+  type EventStore,
+  type NewEvent,
+  type StoredEvent,
+} from '../../src/infrastructure/event-store/port.js';
 import { InvalidEventStoreInput } from '../../src/infrastructure/event-store/postgres/input.js';
 import { startEsdbWireDouble, type EsdbWireDouble, type EsdbWireDoubleOptions } from '../support/esdb-wire-double/server.js';
 
@@ -97,11 +103,23 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
 
   it('round-trips ids, data, metadata and a millisecond recordedAt', async () => {
     const stream = `${prefix()}roundtrip`;
-    const sent = { id: randomUUID().toUpperCase(), type: 'Remembered', data: { text: 'ü', list: [1, null, true] }, metadata: { schemaVersion: 3, actor: 'a', causationId: 'c', correlationId: 'k' } };
+    const sent = {
+      id: randomUUID().toUpperCase(),
+      type: 'Remembered',
+      data: { text: 'ü', list: [1, null, true] },
+      metadata: { schemaVersion: 3, actor: 'a', causationId: 'c', correlationId: 'k' },
+    };
     const before = Date.now();
     await store.append(stream, [sent], { expectedRevision: 'any' });
     const [stored] = await store.readStream(stream);
-    expect(stored).toMatchObject({ id: sent.id.toLowerCase(), type: sent.type, data: sent.data, metadata: sent.metadata, stream, streamRevision: 0 });
+    expect(stored).toMatchObject({
+      id: sent.id.toLowerCase(),
+      type: sent.type,
+      data: sent.data,
+      metadata: sent.metadata,
+      stream,
+      streamRevision: 0,
+    });
     expect(stored!.recordedAt).toBeInstanceOf(Date);
     expect(stored!.recordedAt.getTime()).toBeGreaterThanOrEqual(before);
     expect(stored!.recordedAt.getTime() % 1).toBe(0);
@@ -127,7 +145,11 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
   it('reads $all past page boundaries with `after` exclusive, inside a batch too', async () => {
     const stream = `${prefix()}paging`;
     for (let batch = 0; batch < 12; batch++) {
-      await store.append(stream, Array.from({ length: 100 }, (_, i) => event('Paged', { n: batch * 100 + i })), { expectedRevision: 'any' });
+      await store.append(
+        stream,
+        Array.from({ length: 100 }, (_, i) => event('Paged', { n: batch * 100 + i })),
+        { expectedRevision: 'any' },
+      );
     }
     const filter = { streamPrefixes: [stream] };
     const all = await store.readAll({ filter });
@@ -144,7 +166,10 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
 
   it('filters a subscription on stream and event-type prefixes together (the server filters on one of them)', async () => {
     const base = prefix();
-    const subscription = store.subscribeAll({ after: await store.headPosition(), filter: { streamPrefixes: [`${base}a`], eventTypePrefixes: ['Keep'] } });
+    const subscription = store.subscribeAll({
+      after: await store.headPosition(),
+      filter: { streamPrefixes: [`${base}a`], eventTypePrefixes: ['Keep'] },
+    });
     await store.append(`${base}a-1`, [event('KeepThis'), event('DropThis')], { expectedRevision: 'any' });
     await store.append(`${base}b-1`, [event('KeepThis')], { expectedRevision: 'any' });
     await store.append(`${base}a-2`, [event('KeepToo')], { expectedRevision: 'any' });
@@ -156,7 +181,11 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
   it('refuses events other writers left unreadable, naming the field', async () => {
     const stream = `${prefix()}foreign`;
     double.log.commit(stream, { kind: 'any' }, [rawEvent('NoVersion', '{}', '{"actor":"x"}')]);
-    await expect(store.readStream(stream)).rejects.toMatchObject({ name: 'UnreadableStoredEvent', field: 'metadata.schemaVersion', stream });
+    await expect(store.readStream(stream)).rejects.toMatchObject({
+      name: 'UnreadableStoredEvent',
+      field: 'metadata.schemaVersion',
+      stream,
+    });
     const binary = `${prefix()}binary`;
     double.log.commit(binary, { kind: 'any' }, [rawEvent('Bytes', 'xyz', '{"schemaVersion":1}', 'application/octet-stream')]);
     await expect(store.readAll({ filter: { streamPrefixes: [binary] } })).rejects.toBeInstanceOf(UnreadableStoredEvent);
@@ -165,7 +194,9 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
   it('rejects bad input with a typed error naming the field before anything goes on the wire', async () => {
     const stream = `${prefix()}bad`;
     const callsBefore = double.calls.length;
-    const error = await store.append(stream, [event('Fine'), { ...event('Bad'), id: 'not-a-uuid' }], { expectedRevision: 'any' }).catch((e: unknown) => e);
+    const error = await store
+      .append(stream, [event('Fine'), { ...event('Bad'), id: 'not-a-uuid' }], { expectedRevision: 'any' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidEventStoreInput);
     expect(error).toMatchObject({ field: 'events.1.id' });
     expect(double.calls.length).toBe(callsBefore);

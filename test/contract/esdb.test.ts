@@ -20,12 +20,15 @@ interface Reachable {
 
 async function findEventStoreDB(): Promise<Reachable | { readonly skipped: string }> {
   const given = process.env.MEMLEDGER_TEST_ESDB_URL;
-  if (given) return { label: `MEMLEDGER_TEST_ESDB_URL (${given.replace(/\/\/[^@/]*@/, '//')})`, url: async () => given, stop: async () => {} };
+  if (given)
+    return { label: `MEMLEDGER_TEST_ESDB_URL (${given.replace(/\/\/[^@/]*@/, '//')})`, url: async () => given, stop: async () => {} };
   let testcontainers: typeof import('testcontainers');
   try {
     testcontainers = await import('testcontainers');
   } catch (error) {
-    return { skipped: `testcontainers cannot load (${error instanceof Error ? error.message : String(error)}) and MEMLEDGER_TEST_ESDB_URL unset` };
+    return {
+      skipped: `testcontainers cannot load (${error instanceof Error ? error.message : String(error)}) and MEMLEDGER_TEST_ESDB_URL unset`,
+    };
   }
   if (!(await engineAnswers(testcontainers))) return { skipped: 'no Docker engine and MEMLEDGER_TEST_ESDB_URL unset' };
   // Started on first use and shared by every store the suite opens.

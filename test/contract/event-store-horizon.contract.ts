@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '../../src/infrastructure/event-store/port.js';
 import { newEvents, type EventStoreContractTarget, type runNames } from './event-store-fixtures.js';
 
-export function describeAwaitCommitted(target: EventStoreContractTarget, store: () => EventStore, names: ReturnType<typeof runNames>): void {
+export function describeAwaitCommitted(
+  target: EventStoreContractTarget,
+  store: () => EventStore,
+  names: ReturnType<typeof runNames>,
+): void {
   describe('awaitCommitted', () => {
     let writer: EventStore;
     beforeAll(async () => {

@@ -88,7 +88,10 @@ export function describeOrderingUnderConcurrency(
         const pagedEvents = await paged;
 
         const expected = new Set(committed);
-        for (const [reader, observed] of [['subscriber', received], ['paging reader', pagedEvents]] as const) {
+        for (const [reader, observed] of [
+          ['subscriber', received],
+          ['paging reader', pagedEvents],
+        ] as const) {
           const ids = observed.map((event) => event.id);
           const distinct = new Set(ids);
           expect(ids.length - distinct.size, `${reader}: events received twice`).toBe(0);

@@ -224,7 +224,7 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
         expect(results[0]!.position).toEqual(log[0]!.position);
 
         const paged: StoredEvent[] = [];
-        for (let page = await store.readAll({ maxCount: 7, filter: { streamPrefixes: [prefix] } }); page.length > 0; ) {
+        for (let page = await store.readAll({ maxCount: 7, filter: { streamPrefixes: [prefix] } }); page.length > 0;) {
           expect(page.length).toBeLessThanOrEqual(7);
           paged.push(...page);
           page = await store.readAll({ after: page[page.length - 1]!.position, maxCount: 7, filter: { streamPrefixes: [prefix] } });
@@ -245,16 +245,18 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
         appended.push(...(await logOf(prefix, 9)));
         expect(appended).toHaveLength(9);
         const select = (keep: (event: StoredEvent) => boolean) => ids(appended.filter(keep));
-        expect(ids(await store.readAll({ filter: { streamPrefixes: [`${prefix}x-`] } }))).toEqual(select((e) => e.stream.startsWith(`${prefix}x-`)));
+        expect(ids(await store.readAll({ filter: { streamPrefixes: [`${prefix}x-`] } }))).toEqual(
+          select((e) => e.stream.startsWith(`${prefix}x-`)),
+        );
         expect(ids(await store.readAll({ filter: { streamPrefixes: [`${prefix}x-2`, `${prefix}y-`] } }))).toEqual(
           select((e) => e.stream !== `${prefix}x-1`),
         );
         expect(ids(await store.readAll({ filter: { streamPrefixes: [prefix], eventTypePrefixes: ['ContractBeta'] } }))).toEqual(
           select((e) => e.type.startsWith('ContractBeta')),
         );
-        expect(ids(await store.readAll({ filter: { streamPrefixes: [prefix], eventTypePrefixes: ['ContractAlpha', 'ContractBetamax'] } }))).toEqual(
-          select((e) => e.type !== 'ContractBeta'),
-        );
+        expect(
+          ids(await store.readAll({ filter: { streamPrefixes: [prefix], eventTypePrefixes: ['ContractAlpha', 'ContractBetamax'] } })),
+        ).toEqual(select((e) => e.type !== 'ContractBeta'));
       });
     });
 

@@ -87,18 +87,41 @@ describe('PostgreSQL adapter: bad input', () => {
   const cases: [string, string, () => Promise<unknown>][] = [
     ['an empty stream name', 'stream', () => store.append('', [newEvent()], { expectedRevision: 'any' })],
     ['an empty batch', 'events', () => store.append(stream(), [], { expectedRevision: 'any' })],
-    ['an id that is not a UUID', 'events.1.id', () => store.append(stream(), [newEvent(), { ...newEvent(), id: 'nope' }], { expectedRevision: 'any' })],
+    [
+      'an id that is not a UUID',
+      'events.1.id',
+      () => store.append(stream(), [newEvent(), { ...newEvent(), id: 'nope' }], { expectedRevision: 'any' }),
+    ],
     ['an empty type', 'events.0.type', () => store.append(stream(), [{ ...newEvent(), type: '' }], { expectedRevision: 'any' })],
-    ['data that is not JSON', 'events.0.data', () => store.append(stream(), [{ ...newEvent(), data: undefined }], { expectedRevision: 'any' })],
-    ['a schemaVersion that is not an integer', 'events.0.metadata.schemaVersion', () =>
-      store.append(stream(), [{ ...newEvent(), metadata: { schemaVersion: 1.5 } }], { expectedRevision: 'any' })],
-    ['an id twice in one batch', 'events.1.id', () => {
-      const event = newEvent();
-      return store.append(stream(), [event, { ...newEvent(), id: event.id }], { expectedRevision: 'any' });
-    }],
+    [
+      'data that is not JSON',
+      'events.0.data',
+      () => store.append(stream(), [{ ...newEvent(), data: undefined }], { expectedRevision: 'any' }),
+    ],
+    [
+      'a schemaVersion that is not an integer',
+      'events.0.metadata.schemaVersion',
+      () => store.append(stream(), [{ ...newEvent(), metadata: { schemaVersion: 1.5 } }], { expectedRevision: 'any' }),
+    ],
+    [
+      'an id twice in one batch',
+      'events.1.id',
+      () => {
+        const event = newEvent();
+        return store.append(stream(), [event, { ...newEvent(), id: event.id }], { expectedRevision: 'any' });
+      },
+    ],
     ['a negative expected revision', 'expectedRevision', () => store.append(stream(), [newEvent()], { expectedRevision: -1 })],
-    ['an unknown expected revision', 'expectedRevision', () => store.append(stream(), [newEvent()], { expectedRevision: 'latest' as never })],
-    ['text PostgreSQL cannot store', 'events', () => store.append(stream(), [newEvent('ContractNoted', { text: 'a\u0000b' })], { expectedRevision: 'any' })],
+    [
+      'an unknown expected revision',
+      'expectedRevision',
+      () => store.append(stream(), [newEvent()], { expectedRevision: 'latest' as never }),
+    ],
+    [
+      'text PostgreSQL cannot store',
+      'events',
+      () => store.append(stream(), [newEvent('ContractNoted', { text: 'a\u0000b' })], { expectedRevision: 'any' }),
+    ],
     ['a maxCount of 0', 'maxCount', () => store.readStream(stream(), { maxCount: 0 })],
     ['a negative fromRevision', 'fromRevision', () => store.readStream(stream(), { fromRevision: -2 })],
     ['an unknown direction', 'direction', () => store.readStream(stream(), { direction: 'sideways' as never })],
@@ -125,7 +148,8 @@ describe('PostgreSQL adapter: bad input', () => {
 describe('PostgreSQL adapter: recordedAt', () => {
   it('is the commit time at millisecond precision, shared by a batch, and "as of" it includes the event', async () => {
     const s = stream();
-    const truncatedNow = async () => new Date((await raw.query<{ t: Date }>(`select date_trunc('milliseconds', clock_timestamp()) as t`)).rows[0]!.t);
+    const truncatedNow = async () =>
+      new Date((await raw.query<{ t: Date }>(`select date_trunc('milliseconds', clock_timestamp()) as t`)).rows[0]!.t);
     const before = await truncatedNow();
     await store.append(s, newEvents(3), { expectedRevision: 'no_stream' });
     const after = await truncatedNow();

@@ -54,10 +54,9 @@ describe('PostgreSQL global log', () => {
     const fast = newEvents(2);
     const fastResult = await store.append(`${prefix}fast`, fast, { expectedRevision: 'no_stream' });
     // The fast append committed, and its rows sit above the slow ones' insert positions...
-    const { rows } = await raw.query<{ global_position: string }>(
-      'select global_position from events where stream_name = $1',
-      [`${prefix}slow`],
-    );
+    const { rows } = await raw.query<{ global_position: string }>('select global_position from events where stream_name = $1', [
+      `${prefix}slow`,
+    ]);
     expect(rows.every((row) => BigInt(row.global_position) < fastResult.position.prepare)).toBe(true);
     // ...but no reader may see it yet: the slow transaction could still commit below it.
     expect(await store.readAll({ filter })).toEqual([]);

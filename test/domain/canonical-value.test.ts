@@ -4,7 +4,8 @@ import { formatDecimal, parseDecimal } from '../../src/domain/canonical/decimal.
 import { inputRoot } from '../../src/domain/canonical/input-root.js';
 import type { Value } from '../../src/domain/values/value.js';
 
-const qty = (amount: string | number, unit?: string): Value => (unit === undefined ? { type: 'number', amount } : { type: 'number', amount, unit });
+const qty = (amount: string | number, unit?: string): Value =>
+  unit === undefined ? { type: 'number', amount } : { type: 'number', amount, unit };
 
 describe('quantities compare after exact conversion to a base unit', () => {
   it('72 h equals 3 d, and both are 259200000 ms', () => {
@@ -65,7 +66,13 @@ describe('decimal amounts are normalised', () => {
   });
 
   it('reads numbers by their shortest decimal form', () => {
-    for (const [n, text] of [[72, '72'], [0.1, '0.1'], [1e21, '1000000000000000000000'], [1e-7, '0.0000001'], [-2.5, '-2.5']] as const) {
+    for (const [n, text] of [
+      [72, '72'],
+      [0.1, '0.1'],
+      [1e21, '1000000000000000000000'],
+      [1e-7, '0.0000001'],
+      [-2.5, '-2.5'],
+    ] as const) {
       const parsed = parseDecimal(n);
       expect(parsed.ok && formatDecimal(parsed.decimal)).toBe(text);
     }
@@ -91,15 +98,17 @@ describe('other value types', () => {
   });
 
   it('date-times compare as instants; calendar dates stay dates', () => {
-    expect(sameCanonicalValue({ type: 'date', date: '2026-07-10T08:00:00+08:00' }, { type: 'date', date: '2026-07-10T00:00:00Z' })).toBe(true);
+    expect(sameCanonicalValue({ type: 'date', date: '2026-07-10T08:00:00+08:00' }, { type: 'date', date: '2026-07-10T00:00:00Z' })).toBe(
+      true,
+    );
     expect(canonicalValue({ type: 'date', date: '2026-07-10T08:00:00+08:00' })).toEqual({ type: 'date', date: '2026-07-10T00:00:00.000Z' });
     expect(sameCanonicalValue({ type: 'date', date: '2026-07-10' }, { type: 'date', date: '2026-07-10T00:00:00Z' })).toBe(false);
   });
 
   it('json values compare by RFC 8785 form: key order and number spelling do not matter', () => {
-    expect(
-      canonicalValueJson({ type: 'json', json: { b: [1, 2.0], a: { y: true, x: null } } }),
-    ).toBe('{"json":{"a":{"x":null,"y":true},"b":[1,2]},"type":"json"}');
+    expect(canonicalValueJson({ type: 'json', json: { b: [1, 2.0], a: { y: true, x: null } } })).toBe(
+      '{"json":{"a":{"x":null,"y":true},"b":[1,2]},"type":"json"}',
+    );
     expect(sameCanonicalValue({ type: 'json', json: { a: 1, b: 2 } }, { type: 'json', json: { b: 2, a: 1 } })).toBe(true);
     expect(sameCanonicalValue({ type: 'json', json: [1, 2] }, { type: 'json', json: [2, 1] })).toBe(false);
   });

@@ -11,7 +11,10 @@ describe('subject command schemas', () => {
 
   it('normalise instants and fill list defaults', () => {
     const parsed = parseWith(subjectCommandSchema, { type: 'ForgetSubject', receiptId: 'r-1', now: '2026-07-10T08:00:00+08:00' });
-    expect(parsed).toEqual({ ok: true, value: { type: 'ForgetSubject', receiptId: 'r-1', destroyedKeyIds: [], invalidatedArtifactIds: [], now: '2026-07-10T00:00:00.000Z' } });
+    expect(parsed).toEqual({
+      ok: true,
+      value: { type: 'ForgetSubject', receiptId: 'r-1', destroyedKeyIds: [], invalidatedArtifactIds: [], now: '2026-07-10T00:00:00.000Z' },
+    });
   });
 
   it.each([

@@ -23,25 +23,72 @@ function conflicted() {
 describe('inputEpoch advances by exactly the events DESIGN section 3 lists', () => {
   const { state } = conflicted();
   const cases: Array<[SubjectEventType, SubjectEvent, number, number]> = [
-    ['MemoryRecorded', { type: 'MemoryRecorded', data: { ...sealed(), memoryId: 'm-9', sequence: 4, trust: 'user_assertion', validFrom: T2 } }, 0, 1],
+    [
+      'MemoryRecorded',
+      { type: 'MemoryRecorded', data: { ...sealed(), memoryId: 'm-9', sequence: 4, trust: 'user_assertion', validFrom: T2 } },
+      0,
+      1,
+    ],
     ['MemoryCorroborated', { type: 'MemoryCorroborated', data: { memoryId: 'm-1', source: human, corroboratedAt: T2 } }, 0, 0],
-    ['MemorySuperseded', { type: 'MemorySuperseded', data: { memoryId: 'm-2', supersededBy: 'm-1', validTo: T2, cause: 'explicit', supersededAt: T2 } }, 1, 0],
+    [
+      'MemorySuperseded',
+      { type: 'MemorySuperseded', data: { memoryId: 'm-2', supersededBy: 'm-1', validTo: T2, cause: 'explicit', supersededAt: T2 } },
+      1,
+      0,
+    ],
     ['MemoryRetracted', { type: 'MemoryRetracted', data: { memoryId: 'm-2', reason: 'wrong', retractedAt: T2 } }, 1, 0],
-    ['ConflictDetected', { type: 'ConflictDetected', data: { conflictId: 'c-9', key: 'notification.preference', scopes: {}, memoryIds: ['m-1', 'm-2'], detectedAt: T2 } }, 1, 0],
+    [
+      'ConflictDetected',
+      {
+        type: 'ConflictDetected',
+        data: { conflictId: 'c-9', key: 'notification.preference', scopes: {}, memoryIds: ['m-1', 'm-2'], detectedAt: T2 },
+      },
+      1,
+      0,
+    ],
     ['ConflictResolved', { type: 'ConflictResolved', data: { conflictId: 'c-1', winner: 'm-1', losers: ['m-2'], resolvedAt: T2 } }, 1, 0],
     ['TrustChanged', { type: 'TrustChanged', data: { sourceRef: 'review://r-1', level: 'model_inference', changedAt: T2 } }, 1, 0],
-    ['TaintPolicyEscalated', { type: 'TaintPolicyEscalated', data: { policyVersion: 1, refPatterns: ['msg://*'], sourceTypes: [], reason: 'r', escalatedAt: T2 } }, 1, 0],
+    [
+      'TaintPolicyEscalated',
+      { type: 'TaintPolicyEscalated', data: { policyVersion: 1, refPatterns: ['msg://*'], sourceTypes: [], reason: 'r', escalatedAt: T2 } },
+      1,
+      0,
+    ],
     ['MemoryExpired', { type: 'MemoryExpired', data: { memoryId: 'm-3', expiresAt: T2, expiredAt: T2 } }, 1, 0],
     ['MemoryForgotten', { type: 'MemoryForgotten', data: { memoryId: 'm-2', forgottenAt: T2 } }, 1, 0],
     ['SubjectForgotten', { type: 'SubjectForgotten', data: { forgottenAt: T2 } }, 1, 0],
-    ['SummaryAliasSwitched', { type: 'SummaryAliasSwitched', data: { artifactId: 'a-1', sourceEpoch: 1, coversThrough: 3, previous: null, switchedAt: T2 } }, 0, 0],
-    ['DeletionReceiptIssued', { type: 'DeletionReceiptIssued', data: { receiptId: 'r-1', scope: 'memory', memoryIds: ['m-2'], destroyedKeyIds: [], invalidatedArtifactIds: [], issuedAt: T2 } }, 0, 0],
+    [
+      'SummaryAliasSwitched',
+      { type: 'SummaryAliasSwitched', data: { artifactId: 'a-1', sourceEpoch: 1, coversThrough: 3, previous: null, switchedAt: T2 } },
+      0,
+      0,
+    ],
+    [
+      'DeletionReceiptIssued',
+      {
+        type: 'DeletionReceiptIssued',
+        data: { receiptId: 'r-1', scope: 'memory', memoryIds: ['m-2'], destroyedKeyIds: [], invalidatedArtifactIds: [], issuedAt: T2 },
+      },
+      0,
+      0,
+    ],
   ];
 
   it('covers every subject event type', () => {
     expect(cases.map(([type]) => type).sort()).toEqual([
-      'ConflictDetected', 'ConflictResolved', 'DeletionReceiptIssued', 'MemoryCorroborated', 'MemoryExpired', 'MemoryForgotten', 'MemoryRecorded',
-      'MemoryRetracted', 'MemorySuperseded', 'SubjectForgotten', 'SummaryAliasSwitched', 'TaintPolicyEscalated', 'TrustChanged',
+      'ConflictDetected',
+      'ConflictResolved',
+      'DeletionReceiptIssued',
+      'MemoryCorroborated',
+      'MemoryExpired',
+      'MemoryForgotten',
+      'MemoryRecorded',
+      'MemoryRetracted',
+      'MemorySuperseded',
+      'SubjectForgotten',
+      'SummaryAliasSwitched',
+      'TaintPolicyEscalated',
+      'TrustChanged',
     ]);
   });
 
@@ -74,15 +121,27 @@ describe('RetractMemory', () => {
     expect(state.entries.get('m-1')?.status).toBe('superseded');
     const { state: retracted } = run(state, { type: 'RetractMemory', memoryId: 'm-1', reason: 'never true', now: T2 });
     expect(retracted.entries.get('m-1')?.status).toBe('retracted');
-    expect(decide(retracted, { type: 'RetractMemory', memoryId: 'm-1', reason: 'again', now: T2 })).toMatchObject({ ok: false, rejection: { code: 'already_retracted', field: 'memoryId' } });
-    expect(decide(retracted, { type: 'RetractMemory', memoryId: 'm-404', reason: 'x', now: T2 })).toMatchObject({ ok: false, rejection: { code: 'memory_not_found', field: 'memoryId' } });
+    expect(decide(retracted, { type: 'RetractMemory', memoryId: 'm-1', reason: 'again', now: T2 })).toMatchObject({
+      ok: false,
+      rejection: { code: 'already_retracted', field: 'memoryId' },
+    });
+    expect(decide(retracted, { type: 'RetractMemory', memoryId: 'm-404', reason: 'x', now: T2 })).toMatchObject({
+      ok: false,
+      rejection: { code: 'memory_not_found', field: 'memoryId' },
+    });
   });
 });
 
 describe('ResolveConflict', () => {
   it('keeps the winner, supersedes the other members, and closes the conflict', () => {
     const { state } = conflicted();
-    const { state: next, events } = run(state, { type: 'ResolveConflict', conflictId: 'c-1', winner: 'm-1', reason: 'confirmed by phone', now: T3 });
+    const { state: next, events } = run(state, {
+      type: 'ResolveConflict',
+      conflictId: 'c-1',
+      winner: 'm-1',
+      reason: 'confirmed by phone',
+      now: T3,
+    });
     expect(events.map((e) => e.type)).toEqual(['ConflictResolved', 'MemorySuperseded']);
     expect(events[0]!.data).toEqual({ conflictId: 'c-1', winner: 'm-1', losers: ['m-2'], reason: 'confirmed by phone', resolvedAt: T3 });
     // The loser started after the winner: it never held.
@@ -103,23 +162,43 @@ describe('ResolveConflict', () => {
     ['a winner outside the conflict', { winner: 'm-3' }, 'winner_not_in_conflict', 'winner'],
   ])('refuses %s', (_name, patch, code, field) => {
     const { state } = conflicted();
-    expect(decide(state, { type: 'ResolveConflict', conflictId: 'c-1', winner: 'm-1', now: T3, ...patch })).toMatchObject({ ok: false, rejection: { code, field } });
+    expect(decide(state, { type: 'ResolveConflict', conflictId: 'c-1', winner: 'm-1', now: T3, ...patch })).toMatchObject({
+      ok: false,
+      rejection: { code, field },
+    });
   });
 
   it('refuses a conflict that is no longer open', () => {
     const { state } = conflicted();
     const { state: resolved } = run(state, { type: 'ResolveConflict', conflictId: 'c-1', winner: 'm-1', now: T3 });
-    expect(decide(resolved, { type: 'ResolveConflict', conflictId: 'c-1', winner: 'm-2', now: T3 })).toMatchObject({ ok: false, rejection: { code: 'conflict_not_open' } });
+    expect(decide(resolved, { type: 'ResolveConflict', conflictId: 'c-1', winner: 'm-2', now: T3 })).toMatchObject({
+      ok: false,
+      rejection: { code: 'conflict_not_open' },
+    });
   });
 });
 
 describe('ChangeTrust and EscalateTaintPolicy', () => {
   it('sets a per-ref trust level; the same level again appends nothing', () => {
     const { state } = conflicted();
-    const { state: next, events } = run(state, { type: 'ChangeTrust', sourceRef: 'review://r-1', level: 'derived_summary', reason: 'reviewer account compromised', now: T2 });
-    expect(events).toEqual([{ type: 'TrustChanged', data: { sourceRef: 'review://r-1', level: 'derived_summary', reason: 'reviewer account compromised', changedAt: T2 } }]);
+    const { state: next, events } = run(state, {
+      type: 'ChangeTrust',
+      sourceRef: 'review://r-1',
+      level: 'derived_summary',
+      reason: 'reviewer account compromised',
+      now: T2,
+    });
+    expect(events).toEqual([
+      {
+        type: 'TrustChanged',
+        data: { sourceRef: 'review://r-1', level: 'derived_summary', reason: 'reviewer account compromised', changedAt: T2 },
+      },
+    ]);
     expect(effectiveTrust(next, human)).toBe('derived_summary');
-    expect(decide(next, { type: 'ChangeTrust', sourceRef: 'review://r-1', level: 'derived_summary', now: T3 })).toEqual({ ok: true, events: [] });
+    expect(decide(next, { type: 'ChangeTrust', sourceRef: 'review://r-1', level: 'derived_summary', now: T3 })).toEqual({
+      ok: true,
+      events: [],
+    });
     const again = decide(next, { type: 'ChangeTrust', sourceRef: 'review://r-1', level: 'human_review', now: T3 });
     expect(again.ok && again.events[0]!.data).toMatchObject({ previousLevel: 'derived_summary', level: 'human_review' });
   });
@@ -135,15 +214,28 @@ describe('ChangeTrust and EscalateTaintPolicy', () => {
   });
 
   it('escalation only adds: new patterns get the next policy version, known ones append nothing', () => {
-    const { state, events } = runAll([{ type: 'EscalateTaintPolicy', refPatterns: ['msg://thread-66/*'], sourceTypes: ['model_inference'], reason: 'injection', now: T1 }]);
+    const { state, events } = runAll([
+      { type: 'EscalateTaintPolicy', refPatterns: ['msg://thread-66/*'], sourceTypes: ['model_inference'], reason: 'injection', now: T1 },
+    ]);
     expect(events[0]!.data).toMatchObject({ policyVersion: 1, refPatterns: ['msg://thread-66/*'], sourceTypes: ['model_inference'] });
     expect(effectiveTrust(state, { type: 'human_review', refs: ['msg://thread-66/turn-1'] })).toBe('untrusted');
     expect(effectiveTrust(state, { type: 'human_review', refs: ['msg://thread-660/turn-1'] })).toBe('human_review');
     expect(effectiveTrust(state, { type: 'model_inference', refs: [] })).toBe('untrusted');
-    expect(decide(state, { type: 'EscalateTaintPolicy', refPatterns: ['msg://thread-66/*'], sourceTypes: [], reason: 'again', now: T2 })).toEqual({ ok: true, events: [] });
-    const more = decide(state, { type: 'EscalateTaintPolicy', refPatterns: ['msg://thread-66/*', 'doc://leak'], sourceTypes: [], reason: 'more', now: T2 });
+    expect(
+      decide(state, { type: 'EscalateTaintPolicy', refPatterns: ['msg://thread-66/*'], sourceTypes: [], reason: 'again', now: T2 }),
+    ).toEqual({ ok: true, events: [] });
+    const more = decide(state, {
+      type: 'EscalateTaintPolicy',
+      refPatterns: ['msg://thread-66/*', 'doc://leak'],
+      sourceTypes: [],
+      reason: 'more',
+      now: T2,
+    });
     expect(more.ok && more.events[0]!.data).toMatchObject({ policyVersion: 2, refPatterns: ['doc://leak'] });
-    expect(decide(state, { type: 'EscalateTaintPolicy', refPatterns: [], sourceTypes: [], reason: 'nothing', now: T2 })).toMatchObject({ ok: false, rejection: { code: 'nothing_to_escalate' } });
+    expect(decide(state, { type: 'EscalateTaintPolicy', refPatterns: [], sourceTypes: [], reason: 'nothing', now: T2 })).toMatchObject({
+      ok: false,
+      rejection: { code: 'nothing_to_escalate' },
+    });
   });
 });
 
@@ -171,23 +263,61 @@ describe('forgetting', () => {
   it('ForgetMemory appends the tombstone and a receipt naming the alias artifact that covered it', () => {
     const { state } = runAll([
       record('m-1', sealed({ validFrom: T0 })),
-      { type: 'SwitchSummaryAlias', now: T1, manifest: manifestFor('a-1', 0, 1, null, [{ memoryId: 'm-1', sequence: 1, valueHash: sealed().valueHash }]) },
+      {
+        type: 'SwitchSummaryAlias',
+        now: T1,
+        manifest: manifestFor('a-1', 0, 1, null, [{ memoryId: 'm-1', sequence: 1, valueHash: sealed().valueHash }]),
+      },
     ]);
-    const { state: next, events } = run(state, { type: 'ForgetMemory', memoryId: 'm-1', receiptId: 'r-1', destroyedKeyIds: ['k-m-1'], invalidatedArtifactIds: [], now: T2 });
+    const { state: next, events } = run(state, {
+      type: 'ForgetMemory',
+      memoryId: 'm-1',
+      receiptId: 'r-1',
+      destroyedKeyIds: ['k-m-1'],
+      invalidatedArtifactIds: [],
+      now: T2,
+    });
     expect(events).toEqual([
       { type: 'MemoryForgotten', data: { memoryId: 'm-1', forgottenAt: T2 } },
-      { type: 'DeletionReceiptIssued', data: { receiptId: 'r-1', scope: 'memory', memoryIds: ['m-1'], destroyedKeyIds: ['k-m-1'], invalidatedArtifactIds: ['a-1'], issuedAt: T2 } },
+      {
+        type: 'DeletionReceiptIssued',
+        data: {
+          receiptId: 'r-1',
+          scope: 'memory',
+          memoryIds: ['m-1'],
+          destroyedKeyIds: ['k-m-1'],
+          invalidatedArtifactIds: ['a-1'],
+          issuedAt: T2,
+        },
+      },
     ]);
     expect(next.entries.get('m-1')?.status).toBe('forgotten');
-    expect(decide(next, { type: 'ForgetMemory', memoryId: 'm-1', receiptId: 'r-2', destroyedKeyIds: [], invalidatedArtifactIds: [], now: T3 })).toMatchObject({ ok: false, rejection: { code: 'already_forgotten' } });
-    expect(decide(next, { type: 'RetractMemory', memoryId: 'm-1', reason: 'x', now: T3 })).toMatchObject({ ok: false, rejection: { code: 'already_forgotten' } });
+    expect(
+      decide(next, { type: 'ForgetMemory', memoryId: 'm-1', receiptId: 'r-2', destroyedKeyIds: [], invalidatedArtifactIds: [], now: T3 }),
+    ).toMatchObject({ ok: false, rejection: { code: 'already_forgotten' } });
+    expect(decide(next, { type: 'RetractMemory', memoryId: 'm-1', reason: 'x', now: T3 })).toMatchObject({
+      ok: false,
+      rejection: { code: 'already_forgotten' },
+    });
   });
 
   it('ForgetSubject forgets every entry, closes open conflicts, and refuses every later command', () => {
     const { state } = conflicted();
-    const { state: next, events } = run(state, { type: 'ForgetSubject', receiptId: 'r-1', destroyedKeyIds: ['k-subject'], invalidatedArtifactIds: [], reason: 'erasure request', now: T2 });
+    const { state: next, events } = run(state, {
+      type: 'ForgetSubject',
+      receiptId: 'r-1',
+      destroyedKeyIds: ['k-subject'],
+      invalidatedArtifactIds: [],
+      reason: 'erasure request',
+      now: T2,
+    });
     expect(events.map((e) => e.type)).toEqual(['SubjectForgotten', 'DeletionReceiptIssued']);
-    expect(events[1]!.data).toMatchObject({ scope: 'subject', memoryIds: ['m-1', 'm-2', 'm-3'], destroyedKeyIds: ['k-subject'], invalidatedArtifactIds: [] });
+    expect(events[1]!.data).toMatchObject({
+      scope: 'subject',
+      memoryIds: ['m-1', 'm-2', 'm-3'],
+      destroyedKeyIds: ['k-subject'],
+      invalidatedArtifactIds: [],
+    });
     expect([...next.entries.values()].every((e) => e.status === 'forgotten')).toBe(true);
     expect(next.openConflictIds).toEqual([]);
     expect(next.forgotten).toBe(true);
@@ -203,7 +333,13 @@ describe('forgetting', () => {
   });
 });
 
-function manifestFor(artifactId: string, inputEpoch: number, newCoversThrough: number, expectedAlias: { artifactId: string; sourceEpoch: number; coversThrough: number } | null, inputs: Array<{ memoryId: string; sequence: number; valueHash: string }>) {
+function manifestFor(
+  artifactId: string,
+  inputEpoch: number,
+  newCoversThrough: number,
+  expectedAlias: { artifactId: string; sourceEpoch: number; coversThrough: number } | null,
+  inputs: Array<{ memoryId: string; sequence: number; valueHash: string }>,
+) {
   return {
     artifactId,
     tenant: 'acme',

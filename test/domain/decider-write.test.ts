@@ -60,9 +60,17 @@ describe('DUPLICATE', () => {
 
   it('compares canonical values: 72 h duplicates 3 d, 72 d does not', () => {
     const key = 'delivery.delay';
-    const { state } = run(initialState(), record('m-1', sealed({ key, kind: 'semantic', value: { type: 'number', amount: '72', unit: 'h' }, validFrom: T0 })));
-    expect(decided(state, record('m-2', sealed({ key, kind: 'semantic', value: { type: 'number', amount: 3, unit: 'd' } }))).decision?.outcome).toBe('DUPLICATE');
-    expect(decided(state, record('m-2', sealed({ key, kind: 'semantic', value: { type: 'number', amount: '72', unit: 'd' } }))).decision?.outcome).toBe('SUPERSEDES');
+    const { state } = run(
+      initialState(),
+      record('m-1', sealed({ key, kind: 'semantic', value: { type: 'number', amount: '72', unit: 'h' }, validFrom: T0 })),
+    );
+    expect(
+      decided(state, record('m-2', sealed({ key, kind: 'semantic', value: { type: 'number', amount: 3, unit: 'd' } }))).decision?.outcome,
+    ).toBe('DUPLICATE');
+    expect(
+      decided(state, record('m-2', sealed({ key, kind: 'semantic', value: { type: 'number', amount: '72', unit: 'd' } }))).decision
+        ?.outcome,
+    ).toBe('SUPERSEDES');
   });
 
   it('a negation of the same value is not a duplicate', () => {
@@ -78,7 +86,13 @@ describe('SUPERSEDES', () => {
     const result = decided(state, record('m-2', sealed({ validFrom: T2 }), T3));
     expect(result.decision).toEqual({ outcome: 'SUPERSEDES', memoryId: 'm-2', sequence: 2, supersedes: ['m-1'], conflictsWith: [] });
     expect(result.events.map((e) => e.type)).toEqual(['MemorySuperseded', 'MemoryRecorded']);
-    expect(result.events[0]!.data).toEqual({ memoryId: 'm-1', supersededBy: 'm-2', validTo: T2, cause: 'newer_statement', supersededAt: T3 });
+    expect(result.events[0]!.data).toEqual({
+      memoryId: 'm-1',
+      supersededBy: 'm-2',
+      validTo: T2,
+      cause: 'newer_statement',
+      supersededAt: T3,
+    });
     expect(result.state.entries.get('m-1')).toMatchObject({ status: 'superseded', validTo: T2, supersededBy: 'm-2' });
     expect(activeIds(result.state)).toEqual(['m-2']);
     expect(result.state.inputEpoch).toBe(1);
@@ -111,9 +125,22 @@ describe('CONFLICTS', () => {
   it('a newer statement from a less trusted source: both stay active and a ConflictDetected follows in the same batch', () => {
     const { state } = run(initialState(), record('m-1', sealed({ value: text('email'), validFrom: T0, source: human })));
     const result = decided(state, record('m-2', sealed({ validFrom: T2 }), T2, 'c-7'));
-    expect(result.decision).toEqual({ outcome: 'CONFLICTS', memoryId: 'm-2', sequence: 2, supersedes: [], conflictsWith: ['m-1'], conflictId: 'c-7' });
+    expect(result.decision).toEqual({
+      outcome: 'CONFLICTS',
+      memoryId: 'm-2',
+      sequence: 2,
+      supersedes: [],
+      conflictsWith: ['m-1'],
+      conflictId: 'c-7',
+    });
     expect(result.events.map((e) => e.type)).toEqual(['MemoryRecorded', 'ConflictDetected']);
-    expect(result.events[1]!.data).toEqual({ conflictId: 'c-7', key: 'notification.preference', scopes: {}, memoryIds: ['m-1', 'm-2'], detectedAt: T2 });
+    expect(result.events[1]!.data).toEqual({
+      conflictId: 'c-7',
+      key: 'notification.preference',
+      scopes: {},
+      memoryIds: ['m-1', 'm-2'],
+      detectedAt: T2,
+    });
     expect(activeIds(result.state)).toEqual(['m-1', 'm-2']);
     expect(result.state.openConflictIds).toEqual(['c-7']);
     expect(result.state.inputEpoch).toBe(1);
@@ -131,7 +158,14 @@ describe('CONFLICTS', () => {
     ]);
     expect(state.openConflictIds).toEqual(['c-1']);
     const result = decided(state, record('m-3', sealed({ validFrom: T2 }), T2, 'c-2'));
-    expect(result.decision).toEqual({ outcome: 'CONFLICTS', memoryId: 'm-3', sequence: 3, supersedes: ['m-2'], conflictsWith: ['m-1'], conflictId: 'c-2' });
+    expect(result.decision).toEqual({
+      outcome: 'CONFLICTS',
+      memoryId: 'm-3',
+      sequence: 3,
+      supersedes: ['m-2'],
+      conflictsWith: ['m-1'],
+      conflictId: 'c-2',
+    });
     expect(result.events.map((e) => e.type)).toEqual(['MemorySuperseded', 'MemoryRecorded', 'ConflictDetected']);
     expect(activeIds(result.state)).toEqual(['m-1', 'm-3']);
     // c-1 lost a member before anyone resolved it: moot, no longer open.
@@ -166,8 +200,12 @@ describe('trust overrides and taint in write decisions', () => {
       record('m-1', sealed({ value: text('email'), validFrom: T0 })),
       { type: 'ChangeTrust', sourceRef: 'msg://thread-10/turn-1', level: 'model_inference', now: T1 },
     ]);
-    expect(decided(state, record('m-2', sealed({ validFrom: T2, source: user('msg://thread-10/turn-1') }))).decision?.outcome).toBe('CONFLICTS');
-    expect(decided(state, record('m-2', sealed({ validFrom: T2, source: user('msg://thread-11/turn-1') }))).decision?.outcome).toBe('SUPERSEDES');
+    expect(decided(state, record('m-2', sealed({ validFrom: T2, source: user('msg://thread-10/turn-1') }))).decision?.outcome).toBe(
+      'CONFLICTS',
+    );
+    expect(decided(state, record('m-2', sealed({ validFrom: T2, source: user('msg://thread-11/turn-1') }))).decision?.outcome).toBe(
+      'SUPERSEDES',
+    );
   });
 
   it('the trust recorded is the effective trust at the time', () => {
@@ -179,7 +217,13 @@ describe('trust overrides and taint in write decisions', () => {
   it('a tainted source is untrusted: it supersedes nothing', () => {
     const { state } = runAll([
       record('m-1', sealed({ value: text('email'), validFrom: T0, source: model })),
-      { type: 'EscalateTaintPolicy', refPatterns: ['msg://thread-66/*'], sourceTypes: [], reason: 'prompt injection in thread 66', now: T1 },
+      {
+        type: 'EscalateTaintPolicy',
+        refPatterns: ['msg://thread-66/*'],
+        sourceTypes: [],
+        reason: 'prompt injection in thread 66',
+        now: T1,
+      },
     ]);
     const result = decided(state, record('m-2', sealed({ validFrom: T2, source: user('msg://thread-66/turn-3') })));
     expect(result.decision?.outcome).toBe('CONFLICTS');
@@ -190,11 +234,17 @@ describe('trust overrides and taint in write decisions', () => {
 describe('RecordMemory rejections', () => {
   it('refuses a memoryId that exists, naming it', () => {
     const { state } = run(initialState(), record('m-1', sealed()));
-    expect(decide(state, record('m-1', sealed({ value: text('email') })))).toMatchObject({ ok: false, rejection: { code: 'memory_id_taken', field: 'memoryId' } });
+    expect(decide(state, record('m-1', sealed({ value: text('email') })))).toMatchObject({
+      ok: false,
+      rejection: { code: 'memory_id_taken', field: 'memoryId' },
+    });
   });
 
   it('refuses a validTo not after the defaulted validFrom', () => {
-    expect(decide(initialState(), record('m-1', sealed({ validTo: T1 }), T2))).toMatchObject({ ok: false, rejection: { code: 'valid_time_order', field: 'entry.validTo' } });
+    expect(decide(initialState(), record('m-1', sealed({ validTo: T1 }), T2))).toMatchObject({
+      ok: false,
+      rejection: { code: 'valid_time_order', field: 'entry.validTo' },
+    });
   });
 
   it('refuses a conflict id that exists when a conflict must be recorded', () => {
@@ -202,7 +252,10 @@ describe('RecordMemory rejections', () => {
       record('m-1', sealed({ value: text('email'), validFrom: T0, source: human })),
       record('m-2', sealed({ value: text('phone'), validFrom: T1 }), T1, 'c-1'),
     ]);
-    expect(decide(state, record('m-3', sealed({ value: text('fax'), validFrom: T0 }), T2, 'c-1'))).toMatchObject({ ok: false, rejection: { code: 'conflict_id_taken' } });
+    expect(decide(state, record('m-3', sealed({ value: text('fax'), validFrom: T0 }), T2, 'c-1'))).toMatchObject({
+      ok: false,
+      rejection: { code: 'conflict_id_taken' },
+    });
   });
 
   it('is deterministic: the same state and command give the same result', () => {
@@ -220,7 +273,14 @@ describe('SupersedeMemory (explicit)', () => {
 
   it('replaces the named entry even from a less trusted source', () => {
     const { state } = run(initialState(), email());
-    const result = decided(state, { type: 'SupersedeMemory', memoryId: 'm-1', newMemoryId: 'm-2', conflictId: 'c-1', entry: sealed({ validFrom: T2 }), now: T2 });
+    const result = decided(state, {
+      type: 'SupersedeMemory',
+      memoryId: 'm-1',
+      newMemoryId: 'm-2',
+      conflictId: 'c-1',
+      entry: sealed({ validFrom: T2 }),
+      now: T2,
+    });
     expect(result.decision).toEqual({ outcome: 'SUPERSEDES', memoryId: 'm-2', sequence: 2, supersedes: ['m-1'], conflictsWith: [] });
     expect(result.events[0]!.data).toMatchObject({ memoryId: 'm-1', supersededBy: 'm-2', validTo: T2, cause: 'explicit' });
     expect(activeIds(result.state)).toEqual(['m-2']);
@@ -228,7 +288,14 @@ describe('SupersedeMemory (explicit)', () => {
 
   it('records a conflict with another disagreeing active entry instead of superseding it', () => {
     const { state } = runAll([email(), record('m-2', sealed({ value: text('phone'), validFrom: T1 }), T1, 'c-1')]);
-    const result = decided(state, { type: 'SupersedeMemory', memoryId: 'm-2', newMemoryId: 'm-3', conflictId: 'c-2', entry: sealed({ validFrom: T2 }), now: T2 });
+    const result = decided(state, {
+      type: 'SupersedeMemory',
+      memoryId: 'm-2',
+      newMemoryId: 'm-3',
+      conflictId: 'c-2',
+      entry: sealed({ validFrom: T2 }),
+      now: T2,
+    });
     expect(result.decision).toMatchObject({ outcome: 'CONFLICTS', supersedes: ['m-2'], conflictsWith: ['m-1'], conflictId: 'c-2' });
   });
 
@@ -240,13 +307,23 @@ describe('SupersedeMemory (explicit)', () => {
     ['a taken new id', { newMemoryId: 'm-1' }, 'memory_id_taken', 'newMemoryId'],
   ])('refuses %s', (_name, patch, code, field) => {
     const { state } = run(initialState(), email());
-    const command = { type: 'SupersedeMemory' as const, memoryId: 'm-1', newMemoryId: 'm-2', conflictId: 'c-1', entry: sealed({ validFrom: T2 }), now: T2, ...patch };
+    const command = {
+      type: 'SupersedeMemory' as const,
+      memoryId: 'm-1',
+      newMemoryId: 'm-2',
+      conflictId: 'c-1',
+      entry: sealed({ validFrom: T2 }),
+      now: T2,
+      ...patch,
+    };
     expect(decide(state, command)).toMatchObject({ ok: false, rejection: { code, field } });
   });
 
   it('refuses an entry that is no longer active', () => {
     const { state } = runAll([email(), { type: 'RetractMemory', memoryId: 'm-1', reason: 'wrong', now: T1 }]);
-    expect(decide(state, { type: 'SupersedeMemory', memoryId: 'm-1', newMemoryId: 'm-2', conflictId: 'c-1', entry: sealed(), now: T2 })).toMatchObject({
+    expect(
+      decide(state, { type: 'SupersedeMemory', memoryId: 'm-1', newMemoryId: 'm-2', conflictId: 'c-1', entry: sealed(), now: T2 }),
+    ).toMatchObject({
       ok: false,
       rejection: { code: 'memory_not_active', field: 'memoryId' },
     });

@@ -46,7 +46,10 @@ const spec = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('supersede' as const), pick: fc.nat(), entry: entrySpec }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('retract' as const), pick: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('resolve' as const), pick: fc.nat(), winner: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('trust' as const), ref: fc.nat(REFS.length - 1), level: fc.nat(TRUST_LEVELS.length - 1) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('trust' as const), ref: fc.nat(REFS.length - 1), level: fc.nat(TRUST_LEVELS.length - 1) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('taint' as const), ref: fc.nat(REFS.length - 1) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('expire' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('forget' as const), pick: fc.nat() }) },
@@ -91,7 +94,9 @@ function commandOf(step: Spec, state: SubjectState, i: number, lastManifestEpoch
     case 'supersede': {
       const target = pickFrom(ids, step.pick);
       const key = target ? state.entries.get(target)!.key : undefined;
-      return target ? { type: 'SupersedeMemory', memoryId: target, newMemoryId: `m-${i}`, conflictId: `c-${i}`, entry: entryOf(step.entry, key), now } : undefined;
+      return target
+        ? { type: 'SupersedeMemory', memoryId: target, newMemoryId: `m-${i}`, conflictId: `c-${i}`, entry: entryOf(step.entry, key), now }
+        : undefined;
     }
     case 'retract': {
       const target = pickFrom(ids, step.pick);
@@ -111,15 +116,24 @@ function commandOf(step: Spec, state: SubjectState, i: number, lastManifestEpoch
       return { type: 'ExpireMemories', now: at(30 + (i % 25)) };
     case 'forget': {
       const target = pickFrom(ids, step.pick);
-      return target ? { type: 'ForgetMemory', memoryId: target, receiptId: `r-${i}`, destroyedKeyIds: [`k-${target}`], invalidatedArtifactIds: [], now } : undefined;
+      return target
+        ? { type: 'ForgetMemory', memoryId: target, receiptId: `r-${i}`, destroyedKeyIds: [`k-${target}`], invalidatedArtifactIds: [], now }
+        : undefined;
     }
     case 'forgetSubject':
-      return step.rare === 0 ? { type: 'ForgetSubject', receiptId: `r-${i}`, destroyedKeyIds: ['k-subject'], invalidatedArtifactIds: [], now } : undefined;
+      return step.rare === 0
+        ? { type: 'ForgetSubject', receiptId: `r-${i}`, destroyedKeyIds: ['k-subject'], invalidatedArtifactIds: [], now }
+        : undefined;
     case 'switch': {
       const inputs = [...state.entries.values()]
         .filter((e) => e.status === 'active')
         .sort((a, b) => a.sequence - b.sequence)
-        .map((e) => ({ memoryId: e.memoryId, sequence: e.sequence, valueHash: e.valueHash, ...(e.contentHash ? { contentHash: e.contentHash } : {}) }));
+        .map((e) => ({
+          memoryId: e.memoryId,
+          sequence: e.sequence,
+          valueHash: e.valueHash,
+          ...(e.contentHash ? { contentHash: e.contentHash } : {}),
+        }));
       return {
         type: 'SwitchSummaryAlias',
         now,
@@ -236,7 +250,12 @@ describe('the subject decider over arbitrary command sequences', () => {
           const seqs = activeEntriesInSlot(state, slot).map((e) => e.sequence);
           expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
         }
-        expect([...state.expiring.keys()].sort()).toEqual(active.filter((e) => e.expiresAt).map((e) => e.memoryId).sort());
+        expect([...state.expiring.keys()].sort()).toEqual(
+          active
+            .filter((e) => e.expiresAt)
+            .map((e) => e.memoryId)
+            .sort(),
+        );
         for (const id of state.openConflictIds) {
           const members = state.conflicts.get(id)!.memoryIds.filter((m) => state.entries.get(m)?.status === 'active');
           expect(members.length).toBeGreaterThanOrEqual(2);

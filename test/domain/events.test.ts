@@ -1,14 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { CURRENT_SCHEMA_VERSIONS, EVENT_SCHEMAS } from '../../src/domain/events/catalog.js';
 import { decodeEvent, decodeEventOrThrow, decodeStoredEvent, encodeEvent, EventDecodingError } from '../../src/domain/events/decode.js';
-import { artifactStreamName, parseArtifactStreamName, parseSubjectStreamName, subjectStreamName } from '../../src/domain/events/stream-names.js';
+import {
+  artifactStreamName,
+  parseArtifactStreamName,
+  parseSubjectStreamName,
+  subjectStreamName,
+} from '../../src/domain/events/stream-names.js';
 import { EPOCH_ADVANCING_EVENTS, type SubjectEventData } from '../../src/domain/events/subject-events.js';
 import { InvalidInput } from '../../src/domain/validation/invalid-input.js';
 import { record, run, sealed, T2 } from './fixtures.js';
 import { initialState } from '../../src/domain/subject/state.js';
 
 function recordedData(): SubjectEventData<'MemoryRecorded'> {
-  const { events } = run(initialState(), record('m-1', sealed({ content: 'Prefers SMS.', scopes: { project: 'shop-a' }, polarity: 'negated' })));
+  const { events } = run(
+    initialState(),
+    record('m-1', sealed({ content: 'Prefers SMS.', scopes: { project: 'shop-a' }, polarity: 'negated' })),
+  );
   const event = events[0]!;
   if (event.type !== 'MemoryRecorded') throw new Error('expected MemoryRecorded');
   return event.data;
@@ -18,9 +26,24 @@ describe('the event catalog', () => {
   it('defines every event of DESIGN section 3 with a schema version', () => {
     expect(Object.keys(EVENT_SCHEMAS).sort()).toEqual(
       [
-        'MemoryRecorded', 'MemoryCorroborated', 'MemorySuperseded', 'MemoryRetracted', 'ConflictDetected', 'ConflictResolved',
-        'TrustChanged', 'TaintPolicyEscalated', 'MemoryExpired', 'MemoryForgotten', 'SubjectForgotten', 'SummaryAliasSwitched',
-        'DeletionReceiptIssued', 'ArtifactGenerated', 'GatePassed', 'GateFailed', 'GenerationFailed', 'ConsolidationRejected',
+        'MemoryRecorded',
+        'MemoryCorroborated',
+        'MemorySuperseded',
+        'MemoryRetracted',
+        'ConflictDetected',
+        'ConflictResolved',
+        'TrustChanged',
+        'TaintPolicyEscalated',
+        'MemoryExpired',
+        'MemoryForgotten',
+        'SubjectForgotten',
+        'SummaryAliasSwitched',
+        'DeletionReceiptIssued',
+        'ArtifactGenerated',
+        'GatePassed',
+        'GateFailed',
+        'GenerationFailed',
+        'ConsolidationRejected',
         'ArtifactApproved',
       ].sort(),
     );
@@ -29,7 +52,17 @@ describe('the event catalog', () => {
 
   it('lists exactly the epoch-advancing events of DESIGN section 3', () => {
     expect([...EPOCH_ADVANCING_EVENTS].sort()).toEqual(
-      ['MemorySuperseded', 'MemoryRetracted', 'ConflictDetected', 'ConflictResolved', 'TrustChanged', 'TaintPolicyEscalated', 'MemoryExpired', 'MemoryForgotten', 'SubjectForgotten'].sort(),
+      [
+        'MemorySuperseded',
+        'MemoryRetracted',
+        'ConflictDetected',
+        'ConflictResolved',
+        'TrustChanged',
+        'TaintPolicyEscalated',
+        'MemoryExpired',
+        'MemoryForgotten',
+        'SubjectForgotten',
+      ].sort(),
     );
   });
 });
@@ -43,7 +76,15 @@ describe('MemoryRecorded keeps personal fields sealed', () => {
     expect(data.value).toMatchObject({ alg: 'A256GCM', keyId: 'test-key' });
     expect(data.content).toMatchObject({ alg: 'A256GCM' });
     expect(data.valueHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(data).toMatchObject({ memoryId: 'm-1', sequence: 1, key: 'notification.preference', valueType: 'text', polarity: 'negated', trust: 'user_assertion', validFrom: T2 });
+    expect(data).toMatchObject({
+      memoryId: 'm-1',
+      sequence: 1,
+      key: 'notification.preference',
+      valueType: 'text',
+      polarity: 'negated',
+      trust: 'user_assertion',
+      validFrom: T2,
+    });
   });
 });
 
@@ -97,12 +138,20 @@ describe('decodeEvent', () => {
   });
 
   it('decodes a stored event by its metadata schemaVersion', () => {
-    const event = decodeStoredEvent({ type: 'MemoryRetracted', data: { memoryId: 'm-1', reason: 'wrong', retractedAt: '2026-07-10T08:00:00+08:00' }, metadata: { schemaVersion: 1 } });
+    const event = decodeStoredEvent({
+      type: 'MemoryRetracted',
+      data: { memoryId: 'm-1', reason: 'wrong', retractedAt: '2026-07-10T08:00:00+08:00' },
+      metadata: { schemaVersion: 1 },
+    });
     expect(event).toEqual({ type: 'MemoryRetracted', data: { memoryId: 'm-1', reason: 'wrong', retractedAt: '2026-07-10T00:00:00.000Z' } });
   });
 
   it('decodes the artifact events', () => {
-    const gateFailed = { artifactId: 'a-1', reasons: [{ code: 'polarity_flipped', message: 'claim notification.preference flips polarity', memoryId: 'm-1' }], checkedAt: T2 };
+    const gateFailed = {
+      artifactId: 'a-1',
+      reasons: [{ code: 'polarity_flipped', message: 'claim notification.preference flips polarity', memoryId: 'm-1' }],
+      checkedAt: T2,
+    };
     expect(decodeEvent('GateFailed', gateFailed, 1).ok).toBe(true);
     const none = decodeEvent('GateFailed', { ...gateFailed, reasons: [] }, 1);
     expect(!none.ok && none.error.field).toBe('reasons');
@@ -113,7 +162,9 @@ describe('decodeEvent', () => {
   });
 
   it('encodeEvent refuses an invalid event instead of writing it', () => {
-    expect(() => encodeEvent({ type: 'MemoryRetracted', data: { memoryId: 'has space', reason: 'x', retractedAt: T2 } })).toThrow(EventDecodingError);
+    expect(() => encodeEvent({ type: 'MemoryRetracted', data: { memoryId: 'has space', reason: 'x', retractedAt: T2 } })).toThrow(
+      EventDecodingError,
+    );
   });
 });
 

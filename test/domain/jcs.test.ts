@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/domain/canonical/canonical-json.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/jcs', import.meta.url));
-const names = readdirSync(join(DIR, 'input')).filter((n) => n.endsWith('.json')).sort();
+const names = readdirSync(join(DIR, 'input'))
+  .filter((n) => n.endsWith('.json'))
+  .sort();
 
 describe('RFC 8785 canonical JSON', () => {
   it('has the conformance files', () => {

@@ -38,19 +38,27 @@ describe('PersistentMap', () => {
 
   it('has one shape per key set, whatever the order of insertion and deletion', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ maxLength: 8 }), { maxLength: 80 }), fc.array(fc.string({ maxLength: 8 }), { maxLength: 40 }), (keys, extra) => {
-        const forwards = PersistentMap.from(keys.map((k) => [k, 1] as const));
-        let roundabout = PersistentMap.from([...extra, ...keys].reverse().map((k) => [k, 1] as const));
-        for (const k of extra) if (!keys.includes(k)) roundabout = roundabout.delete(k);
-        expect(roundabout).toEqual(forwards);
-        expect([...roundabout.keys()]).toEqual([...forwards.keys()]);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.string({ maxLength: 8 }), { maxLength: 80 }),
+        fc.array(fc.string({ maxLength: 8 }), { maxLength: 40 }),
+        (keys, extra) => {
+          const forwards = PersistentMap.from(keys.map((k) => [k, 1] as const));
+          let roundabout = PersistentMap.from([...extra, ...keys].reverse().map((k) => [k, 1] as const));
+          for (const k of extra) if (!keys.includes(k)) roundabout = roundabout.delete(k);
+          expect(roundabout).toEqual(forwards);
+          expect([...roundabout.keys()]).toEqual([...forwards.keys()]);
+        },
+      ),
     );
   });
 
   it('keeps keys with equal 32-bit hashes apart', () => {
     // Pairs with equal FNV-1a hashes (found by search): they share a collision node.
-    const pairs = [['m-329599', 'm-532382'], ['m-329598', 'm-532383'], ['m-329593', 'm-532388']] as const;
+    const pairs = [
+      ['m-329599', 'm-532382'],
+      ['m-329598', 'm-532383'],
+      ['m-329593', 'm-532388'],
+    ] as const;
     let map = PersistentMap.empty<string>();
     for (const [a, b] of pairs) map = map.set(a, a).set(b, b);
     expect(map.size).toBe(6);

@@ -38,7 +38,10 @@ describe('readConfig', () => {
 
   it('reads an EventStoreDB event store with PostgreSQL projections', () => {
     const config = readConfig(
-      { MEMLEDGER_EVENTSTORE_URL: 'kurrentdb://node1:2113,node2:2113?tls=false', MEMLEDGER_DATABASE_URL: 'postgresql://app:pw@db:5432/memledger' },
+      {
+        MEMLEDGER_EVENTSTORE_URL: 'kurrentdb://node1:2113,node2:2113?tls=false',
+        MEMLEDGER_DATABASE_URL: 'postgresql://app:pw@db:5432/memledger',
+      },
       '/srv',
     );
     expect(config.eventStore).toEqual({ kind: 'esdb', url: 'kurrentdb://node1:2113,node2:2113?tls=false' });
@@ -75,10 +78,12 @@ describe('resolveConnections', () => {
     const parent = await freshFolder();
     folders.push(parent);
     const dataDir = join(parent, 'unused');
-    await expect(resolveConnections({ env: { MEMLEDGER_EVENTSTORE_URL: 'redis://x', MEMLEDGER_DATA_DIR: dataDir } })).rejects.toMatchObject({
-      name: 'ConfigError',
-      variable: 'MEMLEDGER_EVENTSTORE_URL',
-    });
+    await expect(resolveConnections({ env: { MEMLEDGER_EVENTSTORE_URL: 'redis://x', MEMLEDGER_DATA_DIR: dataDir } })).rejects.toMatchObject(
+      {
+        name: 'ConfigError',
+        variable: 'MEMLEDGER_EVENTSTORE_URL',
+      },
+    );
     expect(existsSync(dataDir)).toBe(false);
   });
 

@@ -86,18 +86,21 @@ describe('the embedded server of a data folder', () => {
     expect(occurrences(serverLog(dataDir), SHUT_DOWN)).toBe(1);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('stops the server when the last process gets %s, and the process still dies of it', async (signal) => {
-    const dataDir = await folder();
-    const user = startServerUser(dataDir, 'write:x', 'hold');
-    await user.report;
-    const [postmaster] = postmastersOf(dataDir);
-    expect(postmaster).toBeDefined();
-    user.child.kill(signal);
-    const ending = await user.ended;
-    expect(ending.signal).toBe(signal);
-    expect(processIsRunning(postmaster!)).toBe(false);
-    expect(occurrences(serverLog(dataDir), SHUT_DOWN)).toBe(1);
-  });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'stops the server when the last process gets %s, and the process still dies of it',
+    async (signal) => {
+      const dataDir = await folder();
+      const user = startServerUser(dataDir, 'write:x', 'hold');
+      await user.report;
+      const [postmaster] = postmastersOf(dataDir);
+      expect(postmaster).toBeDefined();
+      user.child.kill(signal);
+      const ending = await user.ended;
+      expect(ending.signal).toBe(signal);
+      expect(processIsRunning(postmaster!)).toBe(false);
+      expect(occurrences(serverLog(dataDir), SHUT_DOWN)).toBe(1);
+    },
+  );
 
   it('names a folder above the data folder that the server account cannot enter, and creates nothing', async () => {
     const closed = join(await folder(), 'closed');
@@ -122,4 +125,3 @@ describe('the embedded server of a data folder', () => {
     }
   });
 });
-

@@ -20,17 +20,19 @@ function key(lookup: KeyLookup<ArtifactKey>): ArtifactKey {
 }
 
 async function wrappedArtifactKey(ref: SubjectRef, artifactId: string): Promise<Buffer> {
-  const result = await admin().query<{ wrapped_key: Buffer }>('SELECT wrapped_key FROM key_store_artifacts WHERE tenant = $1 AND subject = $2 AND artifact_id = $3', [
-    ref.tenant,
-    ref.subject,
-    artifactId,
-  ]);
+  const result = await admin().query<{ wrapped_key: Buffer }>(
+    'SELECT wrapped_key FROM key_store_artifacts WHERE tenant = $1 AND subject = $2 AND artifact_id = $3',
+    [ref.tenant, ref.subject, artifactId],
+  );
   return result.rows[0]!.wrapped_key;
 }
 
 async function artifactFileHolds(needle: Buffer): Promise<boolean> {
   await admin().query('CHECKPOINT');
-  const result = await admin().query<{ at: number }>(`SELECT position($1::bytea in pg_read_binary_file(pg_relation_filepath('key_store_artifacts'))) AS at`, [needle]);
+  const result = await admin().query<{ at: number }>(
+    `SELECT position($1::bytea in pg_read_binary_file(pg_relation_filepath('key_store_artifacts'))) AS at`,
+    [needle],
+  );
   return result.rows[0]!.at > 0;
 }
 
@@ -48,26 +50,48 @@ describe('artifact keys', () => {
     const c = key(await store.artifactKey(ref, 'summary:c', { create: { derivedFrom: ['m-3'], parentArtifactId: 'summary:b' } }));
     const d = key(await store.artifactKey(ref, 'summary:d', { create: { derivedFrom: ['m-3'], parentArtifactId: null } }));
     expect(key(await store.artifactKey(ref, 'summary:a')).key.equals(a.key)).toBe(true);
-    expect(key(await store.artifactKey(ref, 'summary:a', { create: { derivedFrom: ['m-3'], parentArtifactId: null } })).keyId).toBe(a.keyId);
+    expect(key(await store.artifactKey(ref, 'summary:a', { create: { derivedFrom: ['m-3'], parentArtifactId: null } })).keyId).toBe(
+      a.keyId,
+    );
     expect((await store.artifactsDerivedFrom(ref, ['m-1'])).map((e) => e.artifactId)).toEqual(['summary:a', 'summary:b', 'summary:c']);
 
     const forgotten = await store.forgetMemory(ref, 'm-1');
     expect(forgotten.invalidatedArtifactIds).toEqual(['summary:a', 'summary:b', 'summary:c']);
     expect(forgotten.destroyedKeyIds).toHaveLength(4);
     expect(forgotten.destroyedKeyIds).toEqual(expect.arrayContaining([a.keyId, b.keyId, c.keyId]));
-    for (const id of ['summary:a', 'summary:b', 'summary:c']) expect(await store.artifactKey(ref, id)).toMatchObject({ status: 'forgotten', scope: 'artifact' });
+    for (const id of ['summary:a', 'summary:b', 'summary:c'])
+      expect(await store.artifactKey(ref, id)).toMatchObject({ status: 'forgotten', scope: 'artifact' });
     expect(key(await store.artifactKey(ref, 'summary:d')).keyId).toBe(d.keyId);
     // A repeat destroys nothing more but still names what derives from it.
-    expect(await store.forgetMemory(ref, 'm-1')).toMatchObject({ forgottenNow: false, destroyedKeyIds: [], invalidatedArtifactIds: ['summary:a', 'summary:b', 'summary:c'] });
+    expect(await store.forgetMemory(ref, 'm-1')).toMatchObject({
+      forgottenNow: false,
+      destroyedKeyIds: [],
+      invalidatedArtifactIds: ['summary:a', 'summary:b', 'summary:c'],
+    });
     const listed = await store.listArtifactKeyIds(ref);
-    expect(listed.map((e) => [e.artifactId, e.state])).toEqual([['summary:a', 'forgotten'], ['summary:b', 'forgotten'], ['summary:c', 'forgotten'], ['summary:d', 'live']]);
+    expect(listed.map((e) => [e.artifactId, e.state])).toEqual([
+      ['summary:a', 'forgotten'],
+      ['summary:b', 'forgotten'],
+      ['summary:c', 'forgotten'],
+      ['summary:d', 'live'],
+    ]);
     expect(listed[1]).toMatchObject({ derivedFrom: ['m-2'], parentArtifactId: 'summary:a', keyId: b.keyId });
 
     // Nothing new derives from the forgotten memory or the destroyed parents.
-    expect(await store.artifactKey(ref, 'summary:e', { create: { derivedFrom: ['m-1'], parentArtifactId: null } })).toMatchObject({ status: 'forgotten', scope: 'artifact' });
-    expect(await store.artifactKey(ref, 'summary:f', { create: { derivedFrom: ['m-3'], parentArtifactId: 'summary:c' } })).toMatchObject({ status: 'forgotten', scope: 'artifact' });
-    await expect(store.artifactKey(ref, 'bad id', { create: { derivedFrom: [], parentArtifactId: null } })).rejects.toMatchObject({ field: 'artifactId' });
-    await expect(store.artifactKey(ref, 'summary:g', { create: { derivedFrom: ['no/slash'], parentArtifactId: null } })).rejects.toMatchObject({ name: 'InvalidInput' });
+    expect(await store.artifactKey(ref, 'summary:e', { create: { derivedFrom: ['m-1'], parentArtifactId: null } })).toMatchObject({
+      status: 'forgotten',
+      scope: 'artifact',
+    });
+    expect(await store.artifactKey(ref, 'summary:f', { create: { derivedFrom: ['m-3'], parentArtifactId: 'summary:c' } })).toMatchObject({
+      status: 'forgotten',
+      scope: 'artifact',
+    });
+    await expect(store.artifactKey(ref, 'bad id', { create: { derivedFrom: [], parentArtifactId: null } })).rejects.toMatchObject({
+      field: 'artifactId',
+    });
+    await expect(
+      store.artifactKey(ref, 'summary:g', { create: { derivedFrom: ['no/slash'], parentArtifactId: null } }),
+    ).rejects.toMatchObject({ name: 'InvalidInput' });
   });
 
   it("seals under the artifact's key and hashes under its hash key; both are useless once it is destroyed, and its bytes leave the table's file", async () => {
@@ -79,7 +103,10 @@ describe('artifact keys', () => {
     if (out.status !== 'sealed') throw new Error('not sealed');
     const again = await sealArtifactField(store, ref, 'summary:x', derivation, 'output', 'Call +1 555 0100');
     expect(again.status === 'sealed' && again.hash).toBe(out.hash);
-    expect(await openArtifactField(store, ref, 'summary:x', 'output', out.sealed)).toEqual({ status: 'opened', plaintext: 'Call +1 555 0100' });
+    expect(await openArtifactField(store, ref, 'summary:x', 'output', out.sealed)).toEqual({
+      status: 'opened',
+      plaintext: 'Call +1 555 0100',
+    });
     const wrapped = await wrappedArtifactKey(ref, 'summary:x');
     expect(await artifactFileHolds(wrapped)).toBe(true);
 
@@ -102,11 +129,15 @@ describe('artifact keys', () => {
   it('rotating the master key re-wraps artifact keys', async () => {
     const ref = newSubject();
     await withMemories(storeWith(masterA), ref, ['m-1']);
-    const before = key(await storeWith(masterA).artifactKey(ref, 'summary:r', { create: { derivedFrom: ['m-1'], parentArtifactId: null } }));
+    const before = key(
+      await storeWith(masterA).artifactKey(ref, 'summary:r', { create: { derivedFrom: ['m-1'], parentArtifactId: null } }),
+    );
     const masterB = masterKey(randomBytes(32));
     await storeWith(masterB, [masterA]).rewrapUnderCurrentMaster();
     expect(key(await storeWith(masterB).artifactKey(ref, 'summary:r')).key.equals(before.key)).toBe(true);
-    const remaining = await admin().query<{ n: number }>('SELECT count(*)::int AS n FROM key_store_artifacts WHERE master_key_id = $1', [masterA.id]);
+    const remaining = await admin().query<{ n: number }>('SELECT count(*)::int AS n FROM key_store_artifacts WHERE master_key_id = $1', [
+      masterA.id,
+    ]);
     expect(remaining.rows[0]!.n).toBe(0);
   });
 
@@ -133,7 +164,10 @@ describe('artifact keys', () => {
       expect(first).toBeGreaterThanOrEqual(0);
       expect(statuses.slice(first).every((s) => s === 'forgotten')).toBe(true);
     }
-    const live = await admin().query<{ n: number }>('SELECT count(*)::int AS n FROM key_store_artifacts WHERE tenant = $1 AND subject = $2 AND forgotten_at IS NULL', [ref.tenant, ref.subject]);
+    const live = await admin().query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM key_store_artifacts WHERE tenant = $1 AND subject = $2 AND forgotten_at IS NULL',
+      [ref.tenant, ref.subject],
+    );
     expect(live.rows[0]!.n).toBe(0);
     const made = runs.flat().filter((s) => s === 'found').length;
     expect(forgetting.invalidatedArtifactIds).toHaveLength(made);

@@ -24,7 +24,9 @@ const PHONE = '+44 20 7946 0958 ext 31';
 describe('erasure cascade', () => {
   it('shreds the summaries built on the erased memory, both levels, and rebuilds from what remains', async () => {
     const c = { tenant: 'acme', subject: 'cascade' };
-    const phone = ok(await recordMemory(world.ledger, c, fact('contact.phone', PHONE, { content: `Call me on ${PHONE} after six.` }))).memoryId;
+    const phone = ok(
+      await recordMemory(world.ledger, c, fact('contact.phone', PHONE, { content: `Call me on ${PHONE} after six.` })),
+    ).memoryId;
     ok(await recordMemory(world.ledger, c, fact('notification.preference', 'sms')));
     const first = ok(await runConsolidation(world.ledger, world.services, c));
     expect(first.status).toBe('switched');
@@ -45,7 +47,7 @@ describe('erasure cascade', () => {
     // An independent count: every artifact whose manifest lists the memory, and every artifact built on one of those.
     const all = await artifactsOf(c);
     const derived = new Set<string>();
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const id of all) {
         const m = await manifestOf(world, id);
@@ -60,13 +62,25 @@ describe('erasure cascade', () => {
     expect(receipt.derivedRecordsInvalidated).toBe(derived.size);
     expect(receipt.canonicalRecords).toBe(1);
     expect(receipt.memoryIds).toEqual([phone]);
-    const recorded = (await world.ledger.eventStore.readStream(subjectStreamName(c.tenant, c.subject))).find((e) => e.type === 'MemoryRecorded' && (e.data as { memoryId: string }).memoryId === phone)!;
-    const keyIds = [(recorded.data as { value: { keyId: string } }).value.keyId, ...(await Promise.all([...derived].map(async (id) => (await manifestOf(world, id)).outputKeyId)))];
+    const recorded = (await world.ledger.eventStore.readStream(subjectStreamName(c.tenant, c.subject))).find(
+      (e) => e.type === 'MemoryRecorded' && (e.data as { memoryId: string }).memoryId === phone,
+    )!;
+    const keyIds = [
+      (recorded.data as { value: { keyId: string } }).value.keyId,
+      ...(await Promise.all([...derived].map(async (id) => (await manifestOf(world, id)).outputKeyId))),
+    ];
     expect([...receipt.destroyedKeyIds].sort()).toEqual(keyIds.sort());
-    expect(receipt).toMatchObject({ scope: 'memory', requestedBy: 'privacy-desk', reason: 'user request #4411', cachesInvalidated: ['summary_alias'] });
+    expect(receipt).toMatchObject({
+      scope: 'memory',
+      requestedBy: 'privacy-desk',
+      reason: 'user request #4411',
+      cachesInvalidated: ['summary_alias'],
+    });
     expect(receipt.verification?.status, JSON.stringify(receipt.verification)).toBe('passed');
     expect(receipt.verification?.searchedFor).toContain('plaintext');
-    expect(receipt.verification?.checks.map((check) => check.path)).toEqual(expect.arrayContaining(['keys', 'event_log', 'artifacts', 'recall', 'as_of', 'replay', 'lineage', 'events', 'projection:memory']));
+    expect(receipt.verification?.checks.map((check) => check.path)).toEqual(
+      expect.arrayContaining(['keys', 'event_log', 'artifacts', 'recall', 'as_of', 'replay', 'lineage', 'events', 'projection:memory']),
+    );
     expect(JSON.stringify(receipt)).not.toContain(PHONE);
 
     for (const id of derived) {
@@ -97,7 +111,9 @@ describe('erasure cascade', () => {
     const c = { tenant: 'acme', subject: 'race' };
     const m = ok(await recordMemory(world.ledger, c, fact('contact.email', 'someone@example.org'))).memoryId;
     ok(await forgetMemory(world.ledger, c, m));
-    const late = await world.ledger.keyStore.artifactKey(c, 'summary:race:000001:late', { create: { derivedFrom: [m], parentArtifactId: null } });
+    const late = await world.ledger.keyStore.artifactKey(c, 'summary:race:000001:late', {
+      create: { derivedFrom: [m], parentArtifactId: null },
+    });
     expect(late).toMatchObject({ status: 'forgotten', scope: 'artifact' });
     expect(await world.ledger.keyStore.artifactKey(c, 'summary:race:000001:late')).toEqual({ status: 'absent' });
   });

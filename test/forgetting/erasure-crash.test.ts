@@ -24,7 +24,10 @@ afterAll(async () => {
 
 /** `memledger forget …` that pauses after `step`; resolves once it says so. */
 function pausedForget(args: string[], step: 'keys_destroyed' | 'tombstoned'): { child: ChildProcess; paused: Promise<void> } {
-  const child = spawn(process.execPath, [CLI, 'forget', ...args], { env: { ...process.env, ...world.env, MEMLEDGER_FORGET_PAUSE_AFTER: step }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'forget', ...args], {
+    env: { ...process.env, ...world.env, MEMLEDGER_FORGET_PAUSE_AFTER: step },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const paused = new Promise<void>((resolve, reject) => {
     let stderr = '';
@@ -44,7 +47,8 @@ async function kill(child: ChildProcess): Promise<void> {
   expect(child.signalCode).toBe('SIGKILL');
 }
 
-const typesOf = async (c: { tenant: string; subject: string }) => (await world.ledger.eventStore.readStream(subjectStreamName(c.tenant, c.subject))).map((e) => e.type);
+const typesOf = async (c: { tenant: string; subject: string }) =>
+  (await world.ledger.eventStore.readStream(subjectStreamName(c.tenant, c.subject))).map((e) => e.type);
 
 describe('an erasure killed between its steps', () => {
   it('killed after the keys are destroyed: nothing is readable, and the next forget finishes the erasure', async () => {
@@ -79,7 +83,13 @@ describe('an erasure killed between its steps', () => {
     const again = await runCli(['forget', ...subject, '--memory', phone, '--reason', 'retry after crash'], world.env);
     expect(again.code, again.stderr).toBe(0);
     const receipt = JSON.parse(again.stdout);
-    expect(receipt).toMatchObject({ scope: 'memory', memoryIds: [phone], invalidatedArtifactIds: [artifactId], canonicalRecords: 1, derivedRecordsInvalidated: 1 });
+    expect(receipt).toMatchObject({
+      scope: 'memory',
+      memoryIds: [phone],
+      invalidatedArtifactIds: [artifactId],
+      canonicalRecords: 1,
+      derivedRecordsInvalidated: 1,
+    });
     expect(receipt.verification.status, JSON.stringify(receipt.verification)).toBe('passed');
     // The content could no longer be read: only hashes were searched for, and the receipt says so.
     expect(receipt.verification.searchedFor).not.toContain('plaintext');

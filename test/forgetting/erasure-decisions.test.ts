@@ -15,25 +15,47 @@ const receipt = (memoryIds: string[], scope: 'memory' | 'subject' | 'source_ref'
 });
 
 describe('erasure decisions', () => {
-  const { state } = runAll([record('m-1', sealed()), record('m-2', sealed({ key: 'shipping.city', value: { type: 'text', text: 'Lisbon' } }))]);
+  const { state } = runAll([
+    record('m-1', sealed()),
+    record('m-2', sealed({ key: 'shipping.city', value: { type: 'text', text: 'Lisbon' } })),
+  ]);
 
   it('tombstones the listed entries in sequence order, skips what is forgotten, and refuses an unknown id', () => {
     const both = decide(state, { type: 'EraseMemories', memoryIds: ['m-2', 'm-1'], reason: 'asked', now: T3 });
-    expect(both.ok && both.events.map((e) => [e.type, (e.data as { memoryId: string }).memoryId])).toEqual([['MemoryForgotten', 'm-1'], ['MemoryForgotten', 'm-2']]);
+    expect(both.ok && both.events.map((e) => [e.type, (e.data as { memoryId: string }).memoryId])).toEqual([
+      ['MemoryForgotten', 'm-1'],
+      ['MemoryForgotten', 'm-2'],
+    ]);
     const after = runAll([{ type: 'EraseMemories', memoryIds: ['m-1'], now: T3 }], state).state;
     expect(decide(after, { type: 'EraseMemories', memoryIds: ['m-1'], now: T3 })).toEqual({ ok: true, events: [] });
-    expect(decide(state, { type: 'EraseMemories', memoryIds: ['m-9'], now: T3 })).toMatchObject({ ok: false, rejection: { code: 'memory_not_found', field: 'memoryIds' } });
+    expect(decide(state, { type: 'EraseMemories', memoryIds: ['m-9'], now: T3 })).toMatchObject({
+      ok: false,
+      rejection: { code: 'memory_not_found', field: 'memoryIds' },
+    });
   });
 
   it('issues a receipt only after its tombstones, and for a subject only once it is forgotten', () => {
-    expect(decide(state, { type: 'IssueDeletionReceipt', receipt: receipt(['m-1']), now: T3 })).toMatchObject({ ok: false, rejection: { code: 'memory_not_active' } });
+    expect(decide(state, { type: 'IssueDeletionReceipt', receipt: receipt(['m-1']), now: T3 })).toMatchObject({
+      ok: false,
+      rejection: { code: 'memory_not_active' },
+    });
     const erased = runAll([{ type: 'EraseMemories', memoryIds: ['m-1'], now: T3 }], state).state;
-    expect(decide(erased, { type: 'IssueDeletionReceipt', receipt: receipt(['m-1']), now: T3 })).toMatchObject({ ok: true, events: [{ type: 'DeletionReceiptIssued' }] });
-    expect(decide(erased, { type: 'IssueDeletionReceipt', receipt: receipt(['m-1', 'm-2'], 'subject'), now: T3 })).toMatchObject({ ok: false });
+    expect(decide(erased, { type: 'IssueDeletionReceipt', receipt: receipt(['m-1']), now: T3 })).toMatchObject({
+      ok: true,
+      events: [{ type: 'DeletionReceiptIssued' }],
+    });
+    expect(decide(erased, { type: 'IssueDeletionReceipt', receipt: receipt(['m-1', 'm-2'], 'subject'), now: T3 })).toMatchObject({
+      ok: false,
+    });
     const gone = runAll([{ type: 'EraseSubject', now: T3 }], state).state;
     expect(decide(gone, { type: 'EraseSubject', now: T3 })).toEqual({ ok: true, events: [] });
-    expect(decide(gone, { type: 'IssueDeletionReceipt', receipt: receipt(['m-1', 'm-2'], 'subject'), now: T3 })).toMatchObject({ ok: true });
-    expect(decide(gone, { type: 'EraseMemories', memoryIds: ['m-1'], now: T3 })).toMatchObject({ ok: false, rejection: { code: 'already_forgotten' } });
+    expect(decide(gone, { type: 'IssueDeletionReceipt', receipt: receipt(['m-1', 'm-2'], 'subject'), now: T3 })).toMatchObject({
+      ok: true,
+    });
+    expect(decide(gone, { type: 'EraseMemories', memoryIds: ['m-1'], now: T3 })).toMatchObject({
+      ok: false,
+      rejection: { code: 'already_forgotten' },
+    });
   });
 
   it('expires by retention what is active and due, with the due instant it was given', () => {
@@ -48,6 +70,9 @@ describe('erasure decisions', () => {
     });
     expect(result).toEqual({ ok: true, events: [{ type: 'MemoryExpired', data: { memoryId: 'm-2', expiresAt: T1, expiredAt: T2 } }] });
     const expired = runAll([{ type: 'ExpireByRetention', expirations: [{ memoryId: 'm-2', expiresAt: T1 }], now: T2 }], state).state;
-    expect(decide(expired, { type: 'ExpireByRetention', expirations: [{ memoryId: 'm-2', expiresAt: T1 }], now: T3 })).toEqual({ ok: true, events: [] });
+    expect(decide(expired, { type: 'ExpireByRetention', expirations: [{ memoryId: 'm-2', expiresAt: T1 }], now: T3 })).toEqual({
+      ok: true,
+      events: [],
+    });
   });
 });

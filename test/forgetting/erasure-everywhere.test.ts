@@ -18,18 +18,39 @@ afterAll(async () => world?.close());
 
 const HANDBOOK = 'doc://handbook/2026-v3';
 const fromHandbook = (key: string, text: string) => ({ ...fact(key, text), source: { type: 'verified_tool_fact', refs: [HANDBOOK] } });
-const eventsText = async (tenant: string, subject: string) => JSON.stringify(await readSubjectEvents(world.read.eventStore, world.read.keyStore, { tenant, subject }));
+const eventsText = async (tenant: string, subject: string) =>
+  JSON.stringify(await readSubjectEvents(world.read.eventStore, world.read.keyStore, { tenant, subject }));
 
 describe('erasing a source ref in every subject of a tenant', () => {
   it('erases what each subject recorded from the ref, one receipt per subject, and nothing else', async () => {
     const t = 'acme-wide';
-    const a = ok(await recordMemory(world.ledger, { tenant: t, subject: 'a' }, fromHandbook('policy.refund', 'refunds within 45 days, salary band K7'))).memoryId;
+    const a = ok(
+      await recordMemory(
+        world.ledger,
+        { tenant: t, subject: 'a' },
+        fromHandbook('policy.refund', 'refunds within 45 days, salary band K7'),
+      ),
+    ).memoryId;
     ok(await recordMemory(world.ledger, { tenant: t, subject: 'a' }, fact('shipping.city', 'Lyon')));
-    const b = ok(await recordMemory(world.ledger, { tenant: t, subject: 'b' }, fromHandbook('policy.escalation', 'escalate to desk K7-North'))).memoryId;
+    const b = ok(
+      await recordMemory(world.ledger, { tenant: t, subject: 'b' }, fromHandbook('policy.escalation', 'escalate to desk K7-North')),
+    ).memoryId;
     ok(await recordMemory(world.ledger, { tenant: t, subject: 'c' }, fact('shipping.city', 'Porto')));
-    ok(await recordMemory(world.ledger, { tenant: 'other-tenant', subject: 'a' }, fromHandbook('policy.refund', 'refunds within 45 days, salary band K7')));
+    ok(
+      await recordMemory(
+        world.ledger,
+        { tenant: 'other-tenant', subject: 'a' },
+        fromHandbook('policy.refund', 'refunds within 45 days, salary band K7'),
+      ),
+    );
 
-    const result = await forgetSourceRefEverywhere(world.ledger, { tenant: t, actor: 'privacy-desk' }, HANDBOOK, 'document withdrawn', (subject) => world.erasure({ tenant: t, subject }));
+    const result = await forgetSourceRefEverywhere(
+      world.ledger,
+      { tenant: t, actor: 'privacy-desk' },
+      HANDBOOK,
+      'document withdrawn',
+      (subject) => world.erasure({ tenant: t, subject }),
+    );
     expect(result).toMatchObject({ tenant: t, sourceRef: HANDBOOK, subjectsSearched: 3, alreadyErased: [], refused: [] });
     expect(result.receipts.map((r) => [r.subject, r.scope, r.memoryIds, r.sourceRef, r.requestedBy])).toEqual([
       ['a', 'source_ref', [a], HANDBOOK, 'privacy-desk'],
@@ -46,7 +67,9 @@ describe('erasing a source ref in every subject of a tenant', () => {
     expect(otherTypes).toEqual(['MemoryRecorded']);
 
     // Again: nothing new to erase, and it says where it was done before.
-    const again = await forgetSourceRefEverywhere(world.ledger, { tenant: t }, HANDBOOK, undefined, (subject) => world.erasure({ tenant: t, subject }));
+    const again = await forgetSourceRefEverywhere(world.ledger, { tenant: t }, HANDBOOK, undefined, (subject) =>
+      world.erasure({ tenant: t, subject }),
+    );
     expect(again).toMatchObject({ receipts: [], alreadyErased: ['a', 'b'], refused: [] });
   });
 

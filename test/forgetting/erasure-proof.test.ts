@@ -67,7 +67,15 @@ describe('proof of forgetting', () => {
     const phoneEntry = { ...fact('contact.phone', PHONE, { content: CONTENT }), source: { type: 'user_assertion', refs: [CLEAR_REF] } };
     const phone = (await cli(['record', ...subject, '--entry', '-'], JSON.stringify(phoneEntry))).memoryId as string;
     ok(await recordMemory(world.ledger, c, fact('notification.preference', 'sms')));
-    ok(await recordMemory(world.ledger, c, { kind: 'constraint', key: 'contact.calls', value: { type: 'boolean', value: true }, polarity: 'negated', source: { type: 'user_assertion' } }));
+    ok(
+      await recordMemory(world.ledger, c, {
+        kind: 'constraint',
+        key: 'contact.calls',
+        value: { type: 'boolean', value: true },
+        polarity: 'negated',
+        source: { type: 'user_assertion' },
+      }),
+    );
     const level1 = ok(await runConsolidation(world.ledger, world.services, c));
     ok(await recordMemory(world.ledger, c, fact('shipping.city', 'Hangzhou')));
     const level2 = ok(await runConsolidation(world.ledger, world.services, c));
@@ -99,8 +107,17 @@ describe('proof of forgetting', () => {
       if (m.inputs.includes(phone) || (m.parent !== null && derived.includes(m.parent))) derived.push(id);
     }
     expect(derived.sort()).toEqual([summary1, summary2].sort());
-    expect(receipt).toMatchObject({ scope: 'memory', memoryIds: [phone], canonicalRecords: 1, derivedRecordsInvalidated: derived.length, invalidatedArtifactIds: derived });
-    const keyIds = [(recorded.data as { value: { keyId: string } }).value.keyId, ...(await Promise.all(derived.map(async (id) => (await manifestOf(world, id)).outputKeyId)))];
+    expect(receipt).toMatchObject({
+      scope: 'memory',
+      memoryIds: [phone],
+      canonicalRecords: 1,
+      derivedRecordsInvalidated: derived.length,
+      invalidatedArtifactIds: derived,
+    });
+    const keyIds = [
+      (recorded.data as { value: { keyId: string } }).value.keyId,
+      ...(await Promise.all(derived.map(async (id) => (await manifestOf(world, id)).outputKeyId))),
+    ];
     expect([...receipt.destroyedKeyIds].sort()).toEqual(keyIds.sort());
 
     // What remains is consolidated anew (the alias is behind the epoch).
@@ -125,11 +142,17 @@ describe('proof of forgetting', () => {
     // Replaying the log from position 0 into new projection tables brings nothing back.
     await cli(['projections', 'rebuild']);
     await expectTables(keyedHashes);
-    for (const answer of [await cli(['recall', ...subject, '--max-sensitivity', 'restricted']), ...(await inProcessReads(c, [summary1, summary2, summary3]))]) {
+    for (const answer of [
+      await cli(['recall', ...subject, '--max-sensitivity', 'restricted']),
+      ...(await inProcessReads(c, [summary1, summary2, summary3])),
+    ]) {
       expect(hits(JSON.stringify(answer), [...NEEDLES, ...keyedHashes])).toEqual([]);
     }
     // An auditor's later check of the receipt, told what to look for on stdin.
-    const again = await cli(['erasure', 'verify', ...subject, '--receipt', receipt.receiptId, '--plaintext-stdin'], `${PHONE}\n${CONTENT}\n`);
+    const again = await cli(
+      ['erasure', 'verify', ...subject, '--receipt', receipt.receiptId, '--plaintext-stdin'],
+      `${PHONE}\n${CONTENT}\n`,
+    );
     expect(again.verification.status, JSON.stringify(again.verification)).toBe('passed');
     expect(again.verification.searchedFor).toContain('plaintext');
 
@@ -151,7 +174,10 @@ describe('proof of forgetting', () => {
     }
     const disk = await grepFolder(dataDir, [...NEEDLES, CLEAR_REF]);
     expect(disk.files).toBeGreaterThan(10);
-    expect(disk.found.get(CLEAR_REF)?.some((f) => f.includes('pg_wal')), 'the scan finds what is written in clear, in the WAL too').toBe(true);
+    expect(
+      disk.found.get(CLEAR_REF)?.some((f) => f.includes('pg_wal')),
+      'the scan finds what is written in clear, in the WAL too',
+    ).toBe(true);
     for (const needle of NEEDLES) expect(disk.found.get(needle) ?? [], needle).toEqual([]);
   }, 900_000);
 });
@@ -170,7 +196,10 @@ async function inProcessReads(c: { tenant: string; subject: string }, artifactId
 async function artifactsOf(c: { tenant: string; subject: string }): Promise<string[]> {
   const ids: string[] = [];
   for (const event of await world.ledger.eventStore.readAll({ filter: { streamPrefixes: ['artifact-'] } })) {
-    const m = event.type === 'ArtifactGenerated' ? (event.data as { manifest: { tenant: string; subject: string; artifactId: string } }).manifest : undefined;
+    const m =
+      event.type === 'ArtifactGenerated'
+        ? (event.data as { manifest: { tenant: string; subject: string; artifactId: string } }).manifest
+        : undefined;
     if (m && m.tenant === c.tenant && m.subject === c.subject) ids.push(m.artifactId);
   }
   return ids.sort();

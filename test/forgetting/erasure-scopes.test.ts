@@ -33,16 +33,31 @@ describe('erasure scopes', () => {
     const duplicate = ok(await recordMemory(world.ledger, c, from('msg://chat-3/turn-1', 'city', 'lives in Porto Alegre')));
     expect(duplicate).toMatchObject({ decision: 'DUPLICATE', memoryId: other });
 
-    const receipt = ok(await forgetSourceRef(world.ledger, { ...c, actor: 'dpo@acme' }, 'msg://chat-3/turn-1', 'withdrawn consent', world.erasure(c)));
-    expect(receipt).toMatchObject({ scope: 'source_ref', sourceRef: 'msg://chat-3/turn-1', memoryIds: [a, b], canonicalRecords: 2, requestedBy: 'dpo@acme', reason: 'withdrawn consent' });
+    const receipt = ok(
+      await forgetSourceRef(world.ledger, { ...c, actor: 'dpo@acme' }, 'msg://chat-3/turn-1', 'withdrawn consent', world.erasure(c)),
+    );
+    expect(receipt).toMatchObject({
+      scope: 'source_ref',
+      sourceRef: 'msg://chat-3/turn-1',
+      memoryIds: [a, b],
+      canonicalRecords: 2,
+      requestedBy: 'dpo@acme',
+      reason: 'withdrawn consent',
+    });
     expect(receipt.verification?.status, JSON.stringify(receipt.verification)).toBe('passed');
     const after = JSON.stringify(await events(c));
     expect(after).not.toContain('vegan');
     expect(after).not.toContain('peanut');
     expect(after).toContain('Porto Alegre');
 
-    expect(await forgetSourceRef(world.ledger, c, 'msg://chat-3/turn-1')).toMatchObject({ ok: false, rejection: { code: 'already_forgotten', field: 'sourceRef' } });
-    expect(await forgetSourceRef(world.ledger, c, 'msg://never')).toMatchObject({ ok: false, rejection: { code: 'memory_not_found', field: 'sourceRef' } });
+    expect(await forgetSourceRef(world.ledger, c, 'msg://chat-3/turn-1')).toMatchObject({
+      ok: false,
+      rejection: { code: 'already_forgotten', field: 'sourceRef' },
+    });
+    expect(await forgetSourceRef(world.ledger, c, 'msg://never')).toMatchObject({
+      ok: false,
+      rejection: { code: 'memory_not_found', field: 'sourceRef' },
+    });
     await expect(forgetSourceRef(world.ledger, c, 'has spaces')).rejects.toBeInstanceOf(InvalidInput);
     await expect(forgetMemory(world.ledger, c, 'not/an id')).rejects.toBeInstanceOf(InvalidInput);
   });
@@ -56,8 +71,17 @@ describe('erasure scopes', () => {
     const before = await world.ledger.keyStore.listKeyIds(c);
 
     const receipt = ok(await forgetSubject(world.ledger, c, 'account closed', world.erasure(c)));
-    expect(receipt).toMatchObject({ scope: 'subject', canonicalRecords: 2, invalidatedArtifactIds: [artifactId], derivedRecordsInvalidated: 1 });
-    const keyIds = [before.subject!.keyId!, ...before.memories.map((m) => m.keyId!), ...(await world.ledger.keyStore.listArtifactKeyIds(c)).map((a) => a.keyId!)];
+    expect(receipt).toMatchObject({
+      scope: 'subject',
+      canonicalRecords: 2,
+      invalidatedArtifactIds: [artifactId],
+      derivedRecordsInvalidated: 1,
+    });
+    const keyIds = [
+      before.subject!.keyId!,
+      ...before.memories.map((m) => m.keyId!),
+      ...(await world.ledger.keyStore.listArtifactKeyIds(c)).map((a) => a.keyId!),
+    ];
     expect([...receipt.destroyedKeyIds].sort()).toEqual(keyIds.sort());
     expect(receipt.verification?.status, JSON.stringify(receipt.verification)).toBe('passed');
     const listed = await world.ledger.keyStore.listKeyIds(c);
@@ -72,7 +96,13 @@ describe('erasure scopes', () => {
     const m = ok(await recordMemory(world.ledger, c, fact('contact.phone', '+81 3 5555 0199'))).memoryId;
     // What a crash right after step 4 leaves: keys destroyed, tombstone appended, no receipt.
     await world.ledger.keyStore.forgetMemories(c, [m]);
-    ok(await executeSubjectCommand(world.ledger, { stream: subjectStreamName(c.tenant, c.subject), commandId: 'crashed-erasure' }, (_l, now) => ({ type: 'EraseMemories', memoryIds: [m], now })));
+    ok(
+      await executeSubjectCommand(
+        world.ledger,
+        { stream: subjectStreamName(c.tenant, c.subject), commandId: 'crashed-erasure' },
+        (_l, now) => ({ type: 'EraseMemories', memoryIds: [m], now }),
+      ),
+    );
 
     const receipt = ok(await forgetMemory(world.ledger, { ...c, idempotencyKey: 'second-try' }, m, undefined, world.erasure(c)));
     expect(receipt).toMatchObject({ scope: 'memory', memoryIds: [m] });
@@ -90,21 +120,43 @@ describe('erasure scopes', () => {
 
   it('auditors see that something existed and was erased — ids, times, who and why — never what', async () => {
     const c = { tenant: 'acme', subject: 'audited' };
-    const m = ok(await recordMemory(world.ledger, c, { ...fact('medical.note', 'type 1 diabetes, insulin pump'), kind: 'semantic', sensitivity: 'restricted' })).memoryId;
+    const m = ok(
+      await recordMemory(world.ledger, c, {
+        ...fact('medical.note', 'type 1 diabetes, insulin pump'),
+        kind: 'semantic',
+        sensitivity: 'restricted',
+      }),
+    ).memoryId;
     const receipt = ok(await forgetMemory(world.ledger, { ...c, actor: 'support-agent-7' }, m, 'ticket 5521', world.erasure(c)));
     const log = await events(c);
     const recorded = log.find((e) => e.type === 'MemoryRecorded')!;
-    expect(recorded.data).toMatchObject({ memoryId: m, kind: 'semantic', key: 'medical.note', sensitivity: 'restricted', value: { status: 'forgotten' } });
+    expect(recorded.data).toMatchObject({
+      memoryId: m,
+      kind: 'semantic',
+      key: 'medical.note',
+      sensitivity: 'restricted',
+      value: { status: 'forgotten' },
+    });
     const forgotten = log.find((e) => e.type === 'MemoryForgotten')!;
     expect(forgotten).toMatchObject({ data: { memoryId: m, reason: 'ticket 5521' }, metadata: { actor: 'support-agent-7' } });
     const issued = log.find((e) => e.type === 'DeletionReceiptIssued')!;
-    expect(issued.data).toMatchObject({ receiptId: receipt.receiptId, memoryIds: [m], requestedBy: 'support-agent-7', reason: 'ticket 5521' });
+    expect(issued.data).toMatchObject({
+      receiptId: receipt.receiptId,
+      memoryIds: [m],
+      requestedBy: 'support-agent-7',
+      reason: 'ticket 5521',
+    });
     expect(JSON.stringify(log)).not.toContain('diabetes');
   });
 
   it('the CLI erases by source ref, and refuses --memory with --source-ref naming the option (nothing written)', async () => {
     const c = { tenant: 'acme', subject: 'cli-ref' };
-    const m = ok(await recordMemory(world.ledger, c, { ...fact('pet.name', 'a cat called Biscuit Moon'), source: { type: 'user_assertion', refs: ['msg://cli/1'] } })).memoryId;
+    const m = ok(
+      await recordMemory(world.ledger, c, {
+        ...fact('pet.name', 'a cat called Biscuit Moon'),
+        source: { type: 'user_assertion', refs: ['msg://cli/1'] },
+      }),
+    ).memoryId;
     const args = ['forget', '--tenant', c.tenant, '--subject', c.subject];
     const both = await runCli([...args, '--memory', m, '--source-ref', 'msg://cli/1'], world.env);
     expect(both.code).toBe(2);
@@ -112,7 +164,12 @@ describe('erasure scopes', () => {
     expect((await events(c)).map((e) => e.type)).toEqual(['MemoryRecorded']);
     const run = await runCli([...args, '--source-ref', 'msg://cli/1', '--reason', 'consent withdrawn'], world.env);
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ scope: 'source_ref', sourceRef: 'msg://cli/1', memoryIds: [m], verification: { status: 'passed' } });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      scope: 'source_ref',
+      sourceRef: 'msg://cli/1',
+      memoryIds: [m],
+      verification: { status: 'passed' },
+    });
     expect(run.stdout + run.stderr).not.toContain('Biscuit');
   }, 120_000);
 });

@@ -17,7 +17,12 @@ import { runCli } from '../support/cli.js';
 import { fact, ok, openWorld, type World } from './support.js';
 
 const DAY = 86_400_000;
-const rule = (kind: RetentionRule['kind'], sensitivity: RetentionRule['sensitivity'], ttlDays: number | null, archiveDays: number | null): RetentionRule => ({
+const rule = (
+  kind: RetentionRule['kind'],
+  sensitivity: RetentionRule['sensitivity'],
+  ttlDays: number | null,
+  archiveDays: number | null,
+): RetentionRule => ({
   kind,
   sensitivity,
   ttlSeconds: ttlDays === null ? null : ttlDays * 86_400,
@@ -35,11 +40,19 @@ describe('retention rules (pure)', () => {
     expect(parsed.ok || parsed.error.field).toBe('rule.ttl');
     const unknown = parseRetentionRule({ kind: 'gossip' });
     expect(unknown.ok || unknown.error.field).toBe('rule.kind');
-    expect(parseRetentionRule({ sensitivity: 'restricted', ttl: 'P1D', archiveFor: 'PT0S' })).toEqual({ ok: true, value: rule('*', 'restricted', 1, 0) });
+    expect(parseRetentionRule({ sensitivity: 'restricted', ttl: 'P1D', archiveFor: 'PT0S' })).toEqual({
+      ok: true,
+      value: rule('*', 'restricted', 1, 0),
+    });
   });
 
   it('applies the most specific rule; between a kind-only and a sensitivity-only rule, the stricter', () => {
-    const rules = [rule('*', '*', 365, null), rule('profile', '*', 90, null), rule('*', 'personal', 30, 10), rule('profile', 'restricted', 7, 0)];
+    const rules = [
+      rule('*', '*', 365, null),
+      rule('profile', '*', 90, null),
+      rule('*', 'personal', 30, 10),
+      rule('profile', 'restricted', 7, 0),
+    ];
     expect(ruleFor(rules, 'profile', 'restricted')).toEqual(rules[3]);
     expect(ruleFor(rules, 'profile', 'personal')).toEqual(rules[2]);
     expect(ruleFor(rules, 'profile', 'normal')).toEqual(rules[1]);
@@ -61,10 +74,20 @@ describe('retention rules (pure)', () => {
     const rules = [rule('profile', '*', 30, 60)];
     expect(planRetention(entries, rules, at(29))).toEqual({ expire: [], erase: [] });
     expect(planRetention(entries, rules, at(30))).toEqual({ expire: [{ memoryId: 'm-ttl', expiresAt: at(30) }], erase: [] });
-    expect(planRetention(entries, rules, at(65))).toEqual({ expire: [{ memoryId: 'm-ttl', expiresAt: at(30) }], erase: [{ memoryId: 'm-archived', dueAt: at(65) }] });
+    expect(planRetention(entries, rules, at(65))).toEqual({
+      expire: [{ memoryId: 'm-ttl', expiresAt: at(30) }],
+      erase: [{ memoryId: 'm-archived', dueAt: at(65) }],
+    });
     expect(planRetention(entries, rules, at(160))).toEqual({
-      expire: [{ memoryId: 'm-ttl', expiresAt: at(30) }, { memoryId: 'm-explicit', expiresAt: at(100) }],
-      erase: [{ memoryId: 'm-ttl', dueAt: at(90) }, { memoryId: 'm-explicit', dueAt: at(160) }, { memoryId: 'm-archived', dueAt: at(65) }],
+      expire: [
+        { memoryId: 'm-ttl', expiresAt: at(30) },
+        { memoryId: 'm-explicit', expiresAt: at(100) },
+      ],
+      erase: [
+        { memoryId: 'm-ttl', dueAt: at(90) },
+        { memoryId: 'm-explicit', dueAt: at(160) },
+        { memoryId: 'm-archived', dueAt: at(65) },
+      ],
     });
   });
 });
@@ -88,24 +111,48 @@ describe('the retention sweeper', () => {
     expect((await policies.rules(c.tenant)).length).toBe(2);
     const record = async (entry: Record<string, unknown>) => ok(await recordMemory(world.ledger, c, entry)).memoryId;
     const address = await record(fact('home.address', '12 Quarry Lane, Leeds LS2 9JT', { sensitivity: 'personal' }));
-    const passport = await record({ kind: 'semantic', key: 'id.passport', value: { type: 'text', text: 'passport 533380006' }, sensitivity: 'restricted', source: { type: 'user_assertion' } });
-    const kept = await record({ kind: 'procedural', key: 'refund.flow', value: { type: 'text', text: 'check the order first' }, source: { type: 'human_review' } });
-    const explicit = await record(fact('contact.email', 'leeds-user@example.org', { expiresAt: new Date(Date.now() + 400 * DAY).toISOString() }));
+    const passport = await record({
+      kind: 'semantic',
+      key: 'id.passport',
+      value: { type: 'text', text: 'passport 533380006' },
+      sensitivity: 'restricted',
+      source: { type: 'user_assertion' },
+    });
+    const kept = await record({
+      kind: 'procedural',
+      key: 'refund.flow',
+      value: { type: 'text', text: 'check the order first' },
+      source: { type: 'human_review' },
+    });
+    const explicit = await record(
+      fact('contact.email', 'leeds-user@example.org', { expiresAt: new Date(Date.now() + 400 * DAY).toISOString() }),
+    );
     const beforeSweep = new Date().toISOString();
     const now = Date.now();
     const sweep = (days: number) => sweepSubject(world.ledger, policies, c, new Date(now + days * DAY).toISOString(), world.erasure(c));
     const events = async () => JSON.stringify(await readSubjectEvents(world.ledger.eventStore, world.ledger.keyStore, c));
-    const past = async () => JSON.stringify([await asOf(world.read, { ...c, systemTime: beforeSweep }), await replay(world.read, { ...c, systemTime: beforeSweep })]);
+    const past = async () =>
+      JSON.stringify([
+        await asOf(world.read, { ...c, systemTime: beforeSweep }),
+        await replay(world.read, { ...c, systemTime: beforeSweep }),
+      ]);
 
     const day31 = await sweep(31);
     expect([...day31.expired].sort()).toEqual([address, passport].sort());
-    expect(day31.erased).toMatchObject({ scope: 'retention', memoryIds: [passport], requestedBy: 'retention-sweeper', canonicalRecords: 1 });
+    expect(day31.erased).toMatchObject({
+      scope: 'retention',
+      memoryIds: [passport],
+      requestedBy: 'retention-sweeper',
+      canonicalRecords: 1,
+    });
     expect(day31.erased?.verification?.status, JSON.stringify(day31.erased?.verification)).toBe('passed');
     expect(await sweep(31)).toMatchObject({ expired: [], erased: null });
 
     // Archived: out of every context, still there for an auditor (what the system knew, and the log).
     await world.catchUp(c);
-    const recalled = JSON.stringify(await recall(world.read, { ...c, maxSensitivity: 'restricted', now: new Date(now + 31 * DAY).toISOString() }));
+    const recalled = JSON.stringify(
+      await recall(world.read, { ...c, maxSensitivity: 'restricted', now: new Date(now + 31 * DAY).toISOString() }),
+    );
     expect(recalled).not.toContain('Quarry Lane');
     expect(recalled).toContain('check the order first');
     expect(await past()).toContain('Quarry Lane');
@@ -138,20 +185,42 @@ describe('the retention sweeper', () => {
   });
 
   it('the CLI keeps rules per tenant and refuses a bad duration naming the option', async () => {
-    const set = await runCli(['retention', 'set', '--tenant', 'cli-t', '--kind', 'episodic', '--ttl', 'P14D', '--archive-for', 'P30D'], world.env);
+    const set = await runCli(
+      ['retention', 'set', '--tenant', 'cli-t', '--kind', 'episodic', '--ttl', 'P14D', '--archive-for', 'P30D'],
+      world.env,
+    );
     expect(set.code, set.stderr).toBe(0);
-    expect(JSON.parse(set.stdout)).toEqual({ tenant: 'cli-t', rules: [{ kind: 'episodic', sensitivity: '*', ttl: 'P14D', archiveFor: 'P30D' }] });
+    expect(JSON.parse(set.stdout)).toEqual({
+      tenant: 'cli-t',
+      rules: [{ kind: 'episodic', sensitivity: '*', ttl: 'P14D', archiveFor: 'P30D' }],
+    });
     const bad = await runCli(['retention', 'set', '--tenant', 'cli-t', '--ttl', 'two weeks'], world.env);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr)).toMatchObject({ error: 'invalid_input', field: 'ttl' });
     const list = await runCli(['retention', 'list', '--tenant', 'cli-t'], world.env);
     expect(JSON.parse(list.stdout).rules).toHaveLength(1);
     // The sweep: archived at day 15, erased (with a receipt) after 30 more days.
-    const m = ok(await recordMemory(world.ledger, { tenant: 'cli-t', subject: 'u-cli' }, { kind: 'episodic', key: 'visit.note', value: { type: 'text', text: 'asked about parcel 7781-QX' }, source: { type: 'user_assertion' } })).memoryId;
+    const m = ok(
+      await recordMemory(
+        world.ledger,
+        { tenant: 'cli-t', subject: 'u-cli' },
+        {
+          kind: 'episodic',
+          key: 'visit.note',
+          value: { type: 'text', text: 'asked about parcel 7781-QX' },
+          source: { type: 'user_assertion' },
+        },
+      ),
+    ).memoryId;
     const sweep = async (days: number) => {
-      const run = await runCli(['retention', 'sweep', '--tenant', 'cli-t', '--now', new Date(Date.now() + days * DAY).toISOString()], world.env);
+      const run = await runCli(
+        ['retention', 'sweep', '--tenant', 'cli-t', '--now', new Date(Date.now() + days * DAY).toISOString()],
+        world.env,
+      );
       expect(run.code, run.stderr).toBe(0);
-      return JSON.parse(run.stdout) as { subjects: Array<{ subject: string; expired: string[]; erased: { memoryIds: string[]; verification: { status: string } } | null }> };
+      return JSON.parse(run.stdout) as {
+        subjects: Array<{ subject: string; expired: string[]; erased: { memoryIds: string[]; verification: { status: string } } | null }>;
+      };
     };
     expect((await sweep(15)).subjects).toEqual([{ tenant: 'cli-t', subject: 'u-cli', expired: [m], erased: null }]);
     const erased = (await sweep(46)).subjects[0]!;

@@ -37,7 +37,12 @@ export async function openWorld(prefix: string, url?: string, start = Date.now()
   const clock = { now: start };
   const ledger = await openLedger({ env, clock: () => new Date(clock.now) });
   const read = await openReadSide(ledger, { tokenizer: true });
-  const services: ConsolidationServices = { summarizer: deterministicSummarizer(), countTokens: await loadTokenCounter(), tokenBudget: 4000, shadowMode: shadowTenantsFrom(undefined) };
+  const services: ConsolidationServices = {
+    summarizer: deterministicSummarizer(),
+    countTokens: await loadTokenCounter(),
+    tokenBudget: 4000,
+    shadowMode: shadowTenantsFrom(undefined),
+  };
   const catchUp = async (c: CommandContext) => void (await catchUpWith(read, [subjectStreamName(c.tenant, c.subject)]));
   return {
     ledger,
@@ -58,7 +63,12 @@ export async function openWorld(prefix: string, url?: string, start = Date.now()
 
 type Refusal = { readonly code: string; readonly message: string };
 
-export function ok<R>(outcome: { readonly ok: true; readonly result: R } | { readonly ok: false; readonly rejection: Refusal } | { readonly ok: false; readonly refusal: Refusal }): R {
+export function ok<R>(
+  outcome:
+    | { readonly ok: true; readonly result: R }
+    | { readonly ok: false; readonly rejection: Refusal }
+    | { readonly ok: false; readonly refusal: Refusal },
+): R {
   if (!outcome.ok) {
     const why = 'rejection' in outcome ? outcome.rejection : outcome.refusal;
     throw new Error(`refused: ${why.code}: ${why.message}`);
@@ -76,5 +86,9 @@ export function fact(key: string, value: string, extra: Record<string, unknown> 
 export async function manifestOf(world: Pick<World, 'ledger'>, artifactId: string) {
   const record = await readArtifact(world.ledger.eventStore, artifactId);
   if (!record.generated) throw new Error(`artifact ${artifactId} has no output`);
-  return { inputs: record.generated.manifest.inputs.map((i) => i.memoryId), parent: record.generated.manifest.parentArtifactId, outputKeyId: record.generated.output.keyId };
+  return {
+    inputs: record.generated.manifest.inputs.map((i) => i.memoryId),
+    parent: record.generated.manifest.parentArtifactId,
+    outputKeyId: record.generated.output.keyId,
+  };
 }

@@ -6,7 +6,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { associatedData } from '../../src/infrastructure/cipher/associated-data.js';
 
-const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.constantFrom('label', 'ünïcødé', '😀', '\u2028', '"\\', '\u0000', 'a\ud800', '\udc00b'));
+const text = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'grapheme' }),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom('label', 'ünïcødé', '😀', '\u2028', '"\\', '\u0000', 'a\ud800', '\udc00b'),
+);
 
 describe('associated data', () => {
   it('is the RFC 8785 canonical JSON of the fields and the label, for any keys and values', () => {
@@ -28,8 +33,14 @@ describe('associated data', () => {
   });
 
   it('matches the form stored ciphertexts were made with', () => {
-    expect(associatedData('memledger/memory-key/v1', { tenant: 'acme', subject: 'u-1', memoryId: 'm', keyId: 'mk_1', subjectKeyId: 'sk_1' }).toString()).toBe(
-      '{"keyId":"mk_1","label":"memledger/memory-key/v1","memoryId":"m","subject":"u-1","subjectKeyId":"sk_1","tenant":"acme"}',
-    );
+    expect(
+      associatedData('memledger/memory-key/v1', {
+        tenant: 'acme',
+        subject: 'u-1',
+        memoryId: 'm',
+        keyId: 'mk_1',
+        subjectKeyId: 'sk_1',
+      }).toString(),
+    ).toBe('{"keyId":"mk_1","label":"memledger/memory-key/v1","memoryId":"m","subject":"u-1","subjectKeyId":"sk_1","tenant":"acme"}');
   });
 });

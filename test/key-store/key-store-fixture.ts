@@ -84,10 +84,10 @@ export async function wrappedKeyOf(ref: SubjectRef, memoryId: string): Promise<B
 }
 
 export async function wrappedSecretOf(ref: SubjectRef): Promise<Buffer> {
-  const result = await admin().query<{ wrapped_secret: Buffer }>('SELECT wrapped_secret FROM key_store_subjects WHERE tenant = $1 AND subject = $2', [
-    ref.tenant,
-    ref.subject,
-  ]);
+  const result = await admin().query<{ wrapped_secret: Buffer }>(
+    'SELECT wrapped_secret FROM key_store_subjects WHERE tenant = $1 AND subject = $2',
+    [ref.tenant, ref.subject],
+  );
   return result.rows[0]!.wrapped_secret;
 }
 
@@ -106,10 +106,10 @@ export async function rowsHold(needle: Buffer): Promise<boolean> {
 export async function filesHold(needle: Buffer): Promise<boolean> {
   await admin().query('CHECKPOINT');
   for (const table of KEY_TABLES) {
-    const result = await admin().query<{ at: number }>('SELECT position($1::bytea in pg_read_binary_file(pg_relation_filepath($2::text))) AS at', [
-      needle,
-      table,
-    ]);
+    const result = await admin().query<{ at: number }>(
+      'SELECT position($1::bytea in pg_read_binary_file(pg_relation_filepath($2::text))) AS at',
+      [needle, table],
+    );
     if (result.rows[0]!.at > 0) return true;
   }
   return false;
@@ -135,6 +135,10 @@ export async function inChildProcess<T>(ref: SubjectRef, body: string): Promise<
       await store.close();
     }`;
   const env = { ...process.env, MEMLEDGER_MASTER_KEY: masterA.bytes.toString('base64') };
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, databaseUrl(), ref.tenant, ref.subject], { env });
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', script, databaseUrl(), ref.tenant, ref.subject],
+    { env },
+  );
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
 }

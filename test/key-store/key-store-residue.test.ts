@@ -23,7 +23,7 @@ import {
 useKeyStoreDatabase('key_store_residue');
 
 describe('key store residue', () => {
-  it('leaves no forgotten key bytes in the rows or in the tables\' files, and never stores keys or plaintext unwrapped', async () => {
+  it("leaves no forgotten key bytes in the rows or in the tables' files, and never stores keys or plaintext unwrapped", async () => {
     const ref = newSubject();
     const other = newSubject();
     const store = storeWith(masterA);
@@ -61,7 +61,7 @@ describe('key store residue', () => {
     }
   });
 
-  it('without the rewrite, a forgotten key\'s old row version stays in the table file (why the store rewrites)', async () => {
+  it("without the rewrite, a forgotten key's old row version stays in the table file (why the store rewrites)", async () => {
     const ref = newSubject();
     const store = storeWith(masterA, [], false);
     // Autovacuum could prune the dead version first (though pruning is not guaranteed to overwrite it either).

@@ -75,7 +75,10 @@ describe('master key file in the data folder', () => {
 
   it('refuses a corrupt key file, naming it', async () => {
     await writeFile(masterKeyFilePath(dir), 'short\n', { mode: 0o600 });
-    await expect(loadMasterKeyring({ env: {}, dataDir: dir })).rejects.toMatchObject({ name: 'MasterKeyInvalid', source: masterKeyFilePath(dir) });
+    await expect(loadMasterKeyring({ env: {}, dataDir: dir })).rejects.toMatchObject({
+      name: 'MasterKeyInvalid',
+      source: masterKeyFilePath(dir),
+    });
   });
 
   it('gives every process the same key when several start at once', async () => {

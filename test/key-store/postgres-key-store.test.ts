@@ -14,12 +14,20 @@ describe('PostgresKeyStore', () => {
     const first = storeWith(masterA);
     const subject = await first.subjectKeys(ref, { create: true });
     expect(subject).toMatchObject({ status: 'found', created: true });
-    expect(await first.subjectKeys(ref, { create: true })).toMatchObject({ status: 'found', created: false, key: { keyId: found(subject).keyId } });
+    expect(await first.subjectKeys(ref, { create: true })).toMatchObject({
+      status: 'found',
+      created: false,
+      key: { keyId: found(subject).keyId },
+    });
 
     const made = await first.memoryKey(ref, 'm-1', { create: true });
     expect(made).toMatchObject({ status: 'found', created: true, key: { memoryId: 'm-1' } });
     expect(found(made).keyId).toMatch(/^mk_/);
-    expect(await first.memoryKey(ref, 'm-1', { create: true })).toMatchObject({ status: 'found', created: false, key: { keyId: found(made).keyId } });
+    expect(await first.memoryKey(ref, 'm-1', { create: true })).toMatchObject({
+      status: 'found',
+      created: false,
+      key: { keyId: found(made).keyId },
+    });
 
     const envelope = await sealed(first, ref, 'm-1', '+1 555 0100 7788');
     expect(envelope.keyId).toBe(found(made).keyId);
@@ -105,7 +113,11 @@ describe('PostgresKeyStore', () => {
 
     for (const [id, envelope] of envelopes) expect(await opened(store, ref, id, envelope)).toBe('forgotten');
     const lookups: Array<KeyLookup<MemoryKey>> = [...(await store.memoryKeys(ref, ['m-1', 'm-2', 'm-new'])).values()];
-    expect(lookups.map((lookup) => (lookup.status === 'forgotten' ? lookup.scope : lookup.status))).toEqual(['subject', 'subject', 'subject']);
+    expect(lookups.map((lookup) => (lookup.status === 'forgotten' ? lookup.scope : lookup.status))).toEqual([
+      'subject',
+      'subject',
+      'subject',
+    ]);
     expect(await store.subjectKeys(ref, { create: true })).toMatchObject({ status: 'forgotten', scope: 'subject' });
     expect(await store.memoryKey(ref, 'm-new', { create: true })).toMatchObject({ status: 'forgotten', scope: 'subject' });
     expect(await store.forgetSubject(ref)).toMatchObject({ forgottenNow: false, destroyedKeyIds: [] });
@@ -141,7 +153,12 @@ describe('PostgresKeyStore', () => {
 
   it('rejects bad ids naming the field, and writes nothing', async () => {
     const store = storeWith(masterA);
-    const count = async () => (await admin().query<{ n: number }>('SELECT (SELECT count(*) FROM key_store_subjects) + (SELECT count(*) FROM key_store_memories) AS n')).rows[0]!.n;
+    const count = async () =>
+      (
+        await admin().query<{ n: number }>(
+          'SELECT (SELECT count(*) FROM key_store_subjects) + (SELECT count(*) FROM key_store_memories) AS n',
+        )
+      ).rows[0]!.n;
     const before = await count();
     const attempts: Array<[Promise<unknown>, string]> = [
       [store.subjectKeys({ tenant: '', subject: 'u' }, { create: true }), 'tenant'],

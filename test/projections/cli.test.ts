@@ -34,27 +34,54 @@ describe('memledger projections', () => {
     const run = await runCli(['projections', 'run', '--batch-size', '500'], env);
     expect(run.code, run.stderr).toBe(0);
     const [caughtUp] = JSON.parse(run.stdout);
-    expect(caughtUp).toMatchObject({ projection: 'memory', version: memoryProjection.version, applied: workload.count, checkpoint: head, head, appliedBy: 'this process' });
+    expect(caughtUp).toMatchObject({
+      projection: 'memory',
+      version: memoryProjection.version,
+      applied: workload.count,
+      checkpoint: head,
+      head,
+      appliedBy: 'this process',
+    });
 
     await logShows(store, (await appendChunk(store, workload.chunk(100)))!);
     const status = await runCli(['projections', 'status'], env);
     expect(status.code, status.stderr).toBe(0);
     const [memory] = JSON.parse(status.stdout);
-    expect(memory).toMatchObject({ projection: 'memory', code: { version: memoryProjection.version }, head: formatPosition((await store.headPosition())!) });
-    expect(memory.active).toMatchObject({ schema: caughtUp.schema, version: memoryProjection.version, matchesCode: true, checkpoint: head, eventsSeen: caughtUp.eventsSeen, lagIsLowerBound: false });
+    expect(memory).toMatchObject({
+      projection: 'memory',
+      code: { version: memoryProjection.version },
+      head: formatPosition((await store.headPosition())!),
+    });
+    expect(memory.active).toMatchObject({
+      schema: caughtUp.schema,
+      version: memoryProjection.version,
+      matchesCode: true,
+      checkpoint: head,
+      eventsSeen: caughtUp.eventsSeen,
+      lagIsLowerBound: false,
+    });
     expect(memory.active.lag).toBe(workload.count - caughtUp.eventsSeen);
 
     const rebuild = await runCli(['projections', 'rebuild', '--batch-size', '400'], env);
     expect(rebuild.code, rebuild.stderr).toBe(0);
     const [rebuilt] = JSON.parse(rebuild.stdout);
-    expect(rebuilt).toMatchObject({ projection: 'memory', version: memoryProjection.version, events: workload.count, previous: { schema: caughtUp.schema, version: memoryProjection.version }, dropped: [caughtUp.schema] });
+    expect(rebuilt).toMatchObject({
+      projection: 'memory',
+      version: memoryProjection.version,
+      events: workload.count,
+      previous: { schema: caughtUp.schema, version: memoryProjection.version },
+      dropped: [caughtUp.schema],
+    });
     expect(rebuilt.schema).toMatch(new RegExp(`^mlp_memory_v${memoryProjection.version}_[0-9a-f]{8}_b2$`));
     expect(rebuild.stderr).toContain(`rebuilding memory into ${rebuilt.schema}`);
     expect(rebuild.stderr).toMatch(new RegExp(`memory: ${workload.count} events in [0-9.]+ s, \\d+ events/s`));
   });
 
   it('run --follow applies events as they are appended, until stopped', async () => {
-    const child = spawn(process.execPath, [CLI, 'projections', 'run', '--follow', '--batch-size', '50'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'projections', 'run', '--follow', '--batch-size', '50'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -62,7 +89,10 @@ describe('memledger projections', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const seen = async (count: number) => {
       for (;;) {
-        const lines = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { eventsSeen: number });
+        const lines = stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { eventsSeen: number });
         if (lines.some((l) => l.eventsSeen === count)) return;
         if (child.exitCode !== null) throw new Error(`follow exited: ${stderr}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -77,7 +107,10 @@ describe('memledger projections', () => {
   }, 300_000);
 
   it('refuses a bad option with exit 2, naming it, before opening anything', async () => {
-    const bad = await runCli(['projections', 'run', '--batch-size', '0'], { ...env, MEMLEDGER_EVENTSTORE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    const bad = await runCli(['projections', 'run', '--batch-size', '0'], {
+      ...env,
+      MEMLEDGER_EVENTSTORE_URL: 'postgres://nobody@127.0.0.1:1/none',
+    });
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr)).toMatchObject({ error: 'invalid_input', field: 'batch-size' });
   });

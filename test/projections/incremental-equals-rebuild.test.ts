@@ -36,7 +36,9 @@ describe('the memory projection, incremental vs rebuilt', () => {
       last = (await appendChunk(world.store, workload.chunk(2000 + rand(4000)))) ?? last;
       for (let k = 1 + rand(3); k > 0; k--) {
         const batchSize = rand(4) === 0 ? 10 + rand(100) : 200 + rand(2500);
-        const owned = await tryOwn(world.db, schema, (conn) => applyUntil(conn, world.store, memoryProjection, schema, { batchSize, maxEvents: 100 + rand(3000) }));
+        const owned = await tryOwn(world.db, schema, (conn) =>
+          applyUntil(conn, world.store, memoryProjection, schema, { batchSize, maxEvents: 100 + rand(3000) }),
+        );
         expect(owned.owned).toBe(true);
         runs += 1;
       }
@@ -50,11 +52,16 @@ describe('the memory projection, incremental vs rebuilt', () => {
   it('was built in many small runs from a workload that exercises every rule', async () => {
     expect(runs).toBeGreaterThanOrEqual(20);
     expect(workload.count).toBeGreaterThanOrEqual(TOTAL_EVENTS);
-    const { rows: statuses } = await sql<{ status: string; n: number }>`select status, count(*)::int as n from ${sql.table(`${schema}.memory_versions`)} group by status`.execute(world.db);
+    const { rows: statuses } = await sql<{
+      status: string;
+      n: number;
+    }>`select status, count(*)::int as n from ${sql.table(`${schema}.memory_versions`)} group by status`.execute(world.db);
     const byStatus = Object.fromEntries(statuses.map((r) => [r.status, r.n]));
-    for (const status of ['active', 'superseded', 'retracted', 'expired', 'forgotten']) expect(byStatus[status] ?? 0, status).toBeGreaterThan(50);
+    for (const status of ['active', 'superseded', 'retracted', 'expired', 'forgotten'])
+      expect(byStatus[status] ?? 0, status).toBeGreaterThan(50);
     const count = async (from: string, where = 'true') =>
-      (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(`${schema}.${from}`)} where ${sql.raw(where)}`.execute(world.db)).rows[0]!.n;
+      (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(`${schema}.${from}`)} where ${sql.raw(where)}`.execute(world.db))
+        .rows[0]!.n;
     expect(await count('conflicts', "status = 'resolved'")).toBeGreaterThan(50);
     expect(await count('conflicts', "status = 'open'")).toBeGreaterThan(50);
     expect(await count('memory_corroborations')).toBeGreaterThan(50);
@@ -77,7 +84,11 @@ describe('the memory projection, incremental vs rebuilt', () => {
     let memories = 0;
     for (const clock of clocks.rows) {
       const state = states.get(clock.subject)!;
-      expect({ H: clock.high_water_mark, epoch: clock.input_epoch, forgotten: clock.forgotten }, clock.subject).toEqual({ H: state.highWaterMark, epoch: state.inputEpoch, forgotten: state.forgotten });
+      expect({ H: clock.high_water_mark, epoch: clock.input_epoch, forgotten: clock.forgotten }, clock.subject).toEqual({
+        H: state.highWaterMark,
+        epoch: state.inputEpoch,
+        forgotten: state.forgotten,
+      });
       for (const entry of state.entries.values()) {
         expect(statusOf.get(`${clock.subject}/${entry.memoryId}`), entry.memoryId).toBe(entry.status);
         memories += 1;
@@ -100,8 +111,12 @@ describe('the memory projection, incremental vs rebuilt', () => {
          or (next_version is not null and (next_version <> version + 1 or tx_to is distinct from next_from or closed_by is distinct from next_opened_by
              or tx_to_commit is distinct from next_commit or tx_to_prepare is distinct from next_prepare))`.execute(world.db);
     expect(rows[0]!.broken).toBe(0);
-    const firsts = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(`${schema}.memory_versions`)} where version = 1`.execute(world.db);
-    const current = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(`${schema}.memory_versions`)} where tx_to is null`.execute(world.db);
+    const firsts = await sql<{
+      n: number;
+    }>`select count(*)::int as n from ${sql.table(`${schema}.memory_versions`)} where version = 1`.execute(world.db);
+    const current = await sql<{
+      n: number;
+    }>`select count(*)::int as n from ${sql.table(`${schema}.memory_versions`)} where tx_to is null`.execute(world.db);
     expect(current.rows[0]!.n).toBe(firsts.rows[0]!.n);
   });
 
@@ -110,7 +125,9 @@ describe('the memory projection, incremental vs rebuilt', () => {
       select count(*)::int as n from ${sql.table(`${schema}.memory_versions`)} v
        where (value is not null or content is not null or value_hash is not null or content_hash is not null)
          and exists (select 1 from ${sql.table(`${schema}.memory_versions`)} f
-                      where f.tenant = v.tenant and f.subject = v.subject and f.memory_id = v.memory_id and f.status = 'forgotten')`.execute(world.db);
+                      where f.tenant = v.tenant and f.subject = v.subject and f.memory_id = v.memory_id and f.status = 'forgotten')`.execute(
+      world.db,
+    );
     expect(rows[0]!.n).toBe(0);
   });
 

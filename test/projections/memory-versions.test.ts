@@ -48,20 +48,36 @@ describe('memory_versions, bitemporal', () => {
   const record = async (subject: string, at: string, entry: Record<string, unknown>): Promise<RecordResult> => {
     now = new Date(at);
     await tick(); // distinct commit milliseconds
-    return ok(await recordMemory(test.ledger, { tenant: TENANT, subject }, { kind: 'profile', source: { type: 'user_assertion', refs: ['msg://thread-1/turn-1'] }, ...entry }));
+    return ok(
+      await recordMemory(
+        test.ledger,
+        { tenant: TENANT, subject },
+        { kind: 'profile', source: { type: 'user_assertion', refs: ['msg://thread-1/turn-1'] }, ...entry },
+      ),
+    );
   };
 
   const catchUp = (subject: string) => catchUpWith(test.ledger.eventStore, projections.db, [subjectStreamName(TENANT, subject)]);
   const believed = async (subject: string, key: string, systemTime: Date, validTime: string) => {
     await catchUp(subject);
-    return readActive(projections.db, 'memory', (tables: Kysely<MemoryProjectionDb>) => believedAt(tables, { tenant: TENANT, subject, key, systemTime, validTime: ms(validTime) }));
+    return readActive(projections.db, 'memory', (tables: Kysely<MemoryProjectionDb>) =>
+      believedAt(tables, { tenant: TENANT, subject, key, systemTime, validTime: ms(validTime) }),
+    );
   };
   const memoryIds = (rows: { memory_id: string }[]) => rows.map((r) => r.memory_id);
 
   it('003: a preference valid from 07-01, recorded on 07-05, changed on 07-10', async () => {
     const key = 'notification.preference';
-    const email = await record('u-pref', '2026-07-05T09:00:00Z', { key, value: { type: 'text', text: 'email' }, validFrom: '2026-07-01T00:00:00Z' });
-    const sms = await record('u-pref', '2026-07-10T09:00:00Z', { key, value: { type: 'text', text: 'sms' }, validFrom: '2026-07-10T00:00:00Z' });
+    const email = await record('u-pref', '2026-07-05T09:00:00Z', {
+      key,
+      value: { type: 'text', text: 'email' },
+      validFrom: '2026-07-01T00:00:00Z',
+    });
+    const sms = await record('u-pref', '2026-07-10T09:00:00Z', {
+      key,
+      value: { type: 'text', text: 'sms' },
+      validFrom: '2026-07-10T00:00:00Z',
+    });
     expect(sms.decision).toBe('SUPERSEDES');
     expect(sms.supersedes).toEqual([email.memoryId]);
     const recordedEmail = email.recordedAt;
@@ -88,7 +104,15 @@ describe('memory_versions, bitemporal', () => {
     const versions = await readActive(projections.db, 'memory', (tables: Kysely<MemoryProjectionDb>) =>
       tables.selectFrom('memory_versions').selectAll().where('memory_id', '=', email.memoryId).orderBy('version').execute(),
     );
-    expect(versions.map((v) => [v.version, v.status, v.tx_from.toISOString(), v.tx_to?.toISOString() ?? null, v.valid_to?.toISOString() ?? null])).toEqual([
+    expect(
+      versions.map((v) => [
+        v.version,
+        v.status,
+        v.tx_from.toISOString(),
+        v.tx_to?.toISOString() ?? null,
+        v.valid_to?.toISOString() ?? null,
+      ]),
+    ).toEqual([
       [1, 'active', recordedEmail, recordedSms, null],
       [2, 'superseded', recordedSms, null, '2026-07-10T00:00:00.000Z'],
     ]);
@@ -99,8 +123,16 @@ describe('memory_versions, bitemporal', () => {
 
   it('004: a phone number changed in January, recorded in March; asked as of February and as of April', async () => {
     const key = 'contact.phone';
-    const old = await record('u-phone', '2026-01-02T10:00:00Z', { key, value: { type: 'text', text: '+86-138-0000-0001' }, validFrom: '2025-06-01T00:00:00Z' });
-    const changed = await record('u-phone', '2026-03-10T10:00:00Z', { key, value: { type: 'text', text: '+86-139-0000-0002' }, validFrom: '2026-01-15T00:00:00Z' });
+    const old = await record('u-phone', '2026-01-02T10:00:00Z', {
+      key,
+      value: { type: 'text', text: '+86-138-0000-0001' },
+      validFrom: '2025-06-01T00:00:00Z',
+    });
+    const changed = await record('u-phone', '2026-03-10T10:00:00Z', {
+      key,
+      value: { type: 'text', text: '+86-139-0000-0002' },
+      validFrom: '2026-01-15T00:00:00Z',
+    });
     expect(changed.decision).toBe('SUPERSEDES');
     // "February": any system time before the March recording — the system still held the old number, for February too.
     const february = before(changed.recordedAt);
@@ -116,10 +148,16 @@ describe('memory_versions, bitemporal', () => {
 
   it('a retracted memory is no longer believed from the retraction on; the past answer stays', async () => {
     const key = 'shipping.city';
-    const city = await record('u-city', '2026-04-01T00:00:00Z', { key, value: { type: 'text', text: 'Hangzhou' }, validFrom: '2026-03-01T00:00:00Z' });
+    const city = await record('u-city', '2026-04-01T00:00:00Z', {
+      key,
+      value: { type: 'text', text: 'Hangzhou' },
+      validFrom: '2026-03-01T00:00:00Z',
+    });
     now = new Date('2026-04-02T00:00:00Z');
     await tick();
-    const retracted = ok(await retractMemory(test.ledger, { tenant: TENANT, subject: 'u-city' }, city.memoryId, 'the user said it was a typo'));
+    const retracted = ok(
+      await retractMemory(test.ledger, { tenant: TENANT, subject: 'u-city' }, city.memoryId, 'the user said it was a typo'),
+    );
     expect(retracted.recordedAt).not.toBeNull();
     await catchUp('u-city');
     const versions = await readActive(projections.db, 'memory', (tables: Kysely<MemoryProjectionDb>) =>
@@ -133,8 +171,15 @@ describe('memory_versions, bitemporal', () => {
   });
 
   it('erasure: every version of a forgotten memory loses its ciphertext and keyed hashes; the skeleton stays', async () => {
-    const first = await record('u-forget', '2026-05-01T00:00:00Z', { key: 'contact.phone', value: { type: 'text', text: '+86-138-1111-2222' }, content: 'call me on my mobile' });
-    const second = await record('u-forget', '2026-05-02T00:00:00Z', { key: 'contact.phone', value: { type: 'text', text: '+86-139-3333-4444' } });
+    const first = await record('u-forget', '2026-05-01T00:00:00Z', {
+      key: 'contact.phone',
+      value: { type: 'text', text: '+86-138-1111-2222' },
+      content: 'call me on my mobile',
+    });
+    const second = await record('u-forget', '2026-05-02T00:00:00Z', {
+      key: 'contact.phone',
+      value: { type: 'text', text: '+86-139-3333-4444' },
+    });
     expect(second.supersedes).toEqual([first.memoryId]);
     await catchUp('u-forget'); // the first versions are stored before the erasure
     now = new Date('2026-05-03T00:00:00Z');

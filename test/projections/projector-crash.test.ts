@@ -50,7 +50,9 @@ describe('projector processes killed with SIGKILL', () => {
   });
 
   function start(): Projector {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, world.database.url, killedDb.url, '400'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, world.database.url, killedDb.url, '400'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const projector: Projector = { process: child, batches: 0, lastBatchAt: 0, stoodBy: false, tookOver: false, exited: false };
     let buffered = '';
     child.stdout!.on('data', (data) => {

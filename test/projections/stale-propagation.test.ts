@@ -16,7 +16,14 @@ import { inputRoot } from '../../src/domain/canonical/input-root.js';
 import { encodeEvent } from '../../src/domain/events/decode.js';
 import type { Manifest } from '../../src/domain/events/manifest.js';
 import { artifactStreamName, subjectStreamName } from '../../src/domain/events/stream-names.js';
-import { memoryProjection, openProjectionDatabase, readActive, rebuildProjection, type MemoryProjectionDb, type ProjectionDatabase } from '../../src/projections/index.js';
+import {
+  memoryProjection,
+  openProjectionDatabase,
+  readActive,
+  rebuildProjection,
+  type MemoryProjectionDb,
+  type ProjectionDatabase,
+} from '../../src/projections/index.js';
 import { activeSchema } from '../../src/projections/runtime/registry.js';
 import { openTestLedger, type TestLedger } from '../support/ledger.js';
 import { digestSchema } from './support/digest.js';
@@ -41,7 +48,12 @@ describe('STALE propagation through lineage', () => {
   const context = (subject: string) => ({ tenant: TENANT, subject });
   async function record(subject: string, key: string, text: string): Promise<string> {
     written.add(subjectStreamName(TENANT, subject));
-    const outcome = await recordMemory(test.ledger, context(subject), { kind: 'semantic', key, value: { type: 'text', text }, source: { type: 'user_assertion', refs: [`msg://${subject}/${key}`] } });
+    const outcome = await recordMemory(test.ledger, context(subject), {
+      kind: 'semantic',
+      key,
+      value: { type: 'text', text },
+      source: { type: 'user_assertion', refs: [`msg://${subject}/${key}`] },
+    });
     if (!outcome.ok) throw new Error(outcome.rejection.message);
     return outcome.result.memoryId;
   }
@@ -51,7 +63,12 @@ describe('STALE propagation through lineage', () => {
     const { state } = await test.ledger.subjects.load(subjectStreamName(TENANT, subject));
     const manifestInputs = inputs.map((id) => {
       const entry = state.entries.get(id)!;
-      return { memoryId: id, sequence: entry.sequence, valueHash: entry.valueHash, ...(entry.contentHash ? { contentHash: entry.contentHash } : {}) };
+      return {
+        memoryId: id,
+        sequence: entry.sequence,
+        valueHash: entry.valueHash,
+        ...(entry.contentHash ? { contentHash: entry.contentHash } : {}),
+      };
     });
     return {
       artifactId,
@@ -74,7 +91,16 @@ describe('STALE propagation through lineage', () => {
   async function publish(m: Manifest, options: { switchAlias: boolean } = { switchAlias: true }): Promise<void> {
     const now = new Date().toISOString();
     const events = [
-      encodeEvent({ type: 'ArtifactGenerated', data: { artifactId: m.artifactId, manifest: m, output: { alg: 'A256GCM', keyId: 'k-1', iv: 'AAAAAAAAAAAAAAAA', ct: Buffer.from(m.artifactId).toString('base64') }, outputHash: hex(m.artifactId), generatedAt: now } }),
+      encodeEvent({
+        type: 'ArtifactGenerated',
+        data: {
+          artifactId: m.artifactId,
+          manifest: m,
+          output: { alg: 'A256GCM', keyId: 'k-1', iv: 'AAAAAAAAAAAAAAAA', ct: Buffer.from(m.artifactId).toString('base64') },
+          outputHash: hex(m.artifactId),
+          generatedAt: now,
+        },
+      }),
       encodeEvent({ type: 'GatePassed', data: { artifactId: m.artifactId, mustPreserveCount: m.inputs.length, checkedAt: now } }),
     ];
     written.add(artifactStreamName(m.artifactId));
@@ -84,13 +110,18 @@ describe('STALE propagation through lineage', () => {
       { expectedRevision: 'no_stream' },
     );
     if (!options.switchAlias) return;
-    const outcome = await executeSubjectCommand(test.ledger, { stream: subjectStreamName(TENANT, m.subject), commandId: randomUUID() }, (_loaded, at) => ({ type: 'SwitchSummaryAlias', manifest: m, now: at }));
+    const outcome = await executeSubjectCommand(
+      test.ledger,
+      { stream: subjectStreamName(TENANT, m.subject), commandId: randomUUID() },
+      (_loaded, at) => ({ type: 'SwitchSummaryAlias', manifest: m, now: at }),
+    );
     if (!outcome.ok) throw new Error(`switch refused: ${outcome.rejection.code}`);
   }
 
   const tables = <T>(read: (t: Kysely<MemoryProjectionDb>) => Promise<T>) => readActive(projections.db, 'memory', read);
   const staleRows = () => tables((t) => t.selectFrom('stale_artifacts').selectAll().orderBy('artifact_id').execute());
-  const artifact = (id: string) => tables((t) => t.selectFrom('artifacts').selectAll().where('artifact_id', '=', id).executeTakeFirstOrThrow());
+  const artifact = (id: string) =>
+    tables((t) => t.selectFrom('artifacts').selectAll().where('artifact_id', '=', id).executeTakeFirstOrThrow());
   /** Every stream this file writes: the projections must show all of them. */
   const written = new Set<string>();
   const catchUp = () => catchUpWith(test.ledger.eventStore, projections.db, [...written]);
@@ -110,7 +141,15 @@ describe('STALE propagation through lineage', () => {
     await catchUp();
     expect(await staleRows()).toEqual([]);
     expect((await artifact('a-3')).status).toBe('published');
-    const edges = await tables((t) => t.selectFrom('lineage_edges').select(['artifact_id', 'kind', 'target_id', 'target_version']).where('artifact_id', 'in', ['a-2', 'a-3']).orderBy('artifact_id').orderBy('kind').execute());
+    const edges = await tables((t) =>
+      t
+        .selectFrom('lineage_edges')
+        .select(['artifact_id', 'kind', 'target_id', 'target_version'])
+        .where('artifact_id', 'in', ['a-2', 'a-3'])
+        .orderBy('artifact_id')
+        .orderBy('kind')
+        .execute(),
+    );
     expect(edges).toEqual([
       { artifact_id: 'a-2', kind: 'artifact', target_id: 'a-1', target_version: null },
       { artifact_id: 'a-2', kind: 'memory', target_id: m4, target_version: 1 },
@@ -121,7 +160,10 @@ describe('STALE propagation through lineage', () => {
     const retraction = await retractMemory(test.ledger, context('u-1'), m2, 'the user took it back');
     if (!retraction.ok) throw new Error(retraction.rejection.message);
     await catchUp();
-    const retractionEvent = await test.ledger.eventStore.readStream(subjectStreamName(TENANT, 'u-1'), { direction: 'backwards', maxCount: 1 });
+    const retractionEvent = await test.ledger.eventStore.readStream(subjectStreamName(TENANT, 'u-1'), {
+      direction: 'backwards',
+      maxCount: 1,
+    });
     const stale = await staleRows();
     expect(stale.map((s) => [s.artifact_id, s.cause_type, s.cause_event_id, s.cause_memory_id, s.via_artifact_id])).toEqual([
       ['a-1', 'MemoryRetracted', retractionEvent[0]!.id, m2, null],
@@ -143,13 +185,16 @@ describe('STALE propagation through lineage', () => {
     if (!forgotten.ok) throw new Error(forgotten.rejection.message);
     await catchUp();
     expect((await artifact('a-1')).output).not.toBeNull();
-    for (const id of ['a-2', 'a-3', 'a-4']) expect([id, (await artifact(id)).output, (await artifact(id)).output_erased]).toEqual([id, null, true]);
-    expect(((await staleRows()).map((s) => s.artifact_id))).toEqual(['a-1', 'a-2', 'a-3', 'a-4']);
+    for (const id of ['a-2', 'a-3', 'a-4'])
+      expect([id, (await artifact(id)).output, (await artifact(id)).output_erased]).toEqual([id, null, true]);
+    expect((await staleRows()).map((s) => s.artifact_id)).toEqual(['a-1', 'a-2', 'a-3', 'a-4']);
     expect((await artifact('b-1')).output).not.toBeNull();
 
     // The same rows when rebuilt from position 0.
     const incremental = await digestSchema(projections.db, (await activeSchema(projections.db, 'memory'))!.schema_name);
-    const rebuilt = await rebuildProjection(projections.db, test.ledger.eventStore, memoryProjection, { until: (await lastPositionOf(test.ledger.eventStore, [...written]))! });
+    const rebuilt = await rebuildProjection(projections.db, test.ledger.eventStore, memoryProjection, {
+      until: (await lastPositionOf(test.ledger.eventStore, [...written]))!,
+    });
     expect(await digestSchema(projections.db, rebuilt.schema)).toEqual(incremental);
   });
 
@@ -173,7 +218,9 @@ describe('STALE propagation through lineage', () => {
       ['p-1', 'MemoryRetracted', m1, null],
     ]);
     const incremental = await digestSchema(projections.db, (await activeSchema(projections.db, 'memory'))!.schema_name);
-    const rebuilt = await rebuildProjection(projections.db, test.ledger.eventStore, memoryProjection, { until: (await lastPositionOf(test.ledger.eventStore, [...written]))! });
+    const rebuilt = await rebuildProjection(projections.db, test.ledger.eventStore, memoryProjection, {
+      until: (await lastPositionOf(test.ledger.eventStore, [...written]))!,
+    });
     expect(await digestSchema(projections.db, rebuilt.schema)).toEqual(incremental);
   });
 });

@@ -28,7 +28,10 @@ const v2: ProjectionDefinition = { ...memoryProjection, version: memoryProjectio
 /** Same version, one more index: a different definition hash. */
 const reindexed: ProjectionDefinition = {
   ...memoryProjection,
-  tables: (db, schema) => [...memoryTables(db, schema), db.schema.withSchema(schema).createIndex('memory_versions_by_status').on('memory_versions').column('status')],
+  tables: (db, schema) => [
+    ...memoryTables(db, schema),
+    db.schema.withSchema(schema).createIndex('memory_versions_by_status').on('memory_versions').column('status'),
+  ],
 };
 
 async function schemaExists(db: Kysely<any>, schema: string): Promise<boolean> {
@@ -103,7 +106,10 @@ describe('versioned projections', () => {
     const read = readActive(world.db, 'memory', async (tables: Kysely<any>, schema) => {
       reading.open();
       await swapped.wait;
-      const { n } = await tables.selectFrom('memory_versions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const { n } = await tables
+        .selectFrom('memory_versions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return { schema: schema.schema_name, rows: Number(n) };
     });
     await reading.wait;

@@ -20,8 +20,12 @@ beforeAll(async () => {
 afterAll(async () => world?.close());
 
 const fact = (key: string) => ({ kind: 'profile', key, value: { type: 'text', text: key }, source: { type: 'user_assertion' } });
-const keysRecalled = async () => (await recall(world.read, { tenant: 'acme', subject: 'sw' })).items.map((i) => (i.type === 'memory' ? i.key : '')).sort();
-const keysBelieved = async () => (await asOf(world.read, { tenant: 'acme', subject: 'sw', systemTime: new Date(Date.now() + 60_000).toISOString() })).beliefs.map((b) => b.key).sort();
+const keysRecalled = async () =>
+  (await recall(world.read, { tenant: 'acme', subject: 'sw' })).items.map((i) => (i.type === 'memory' ? i.key : '')).sort();
+const keysBelieved = async () =>
+  (await asOf(world.read, { tenant: 'acme', subject: 'sw', systemTime: new Date(Date.now() + 60_000).toISOString() })).beliefs
+    .map((b) => b.key)
+    .sort();
 
 describe('the active schema under a rebuild', () => {
   it('follows a swap whose old schema was dropped', async () => {

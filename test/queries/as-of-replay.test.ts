@@ -85,7 +85,9 @@ describe('replay == asOf', () => {
 
   it('opens personal fields in memory, and marks erased ones instead of failing', async () => {
     const now = iso(Date.now() + 60_000);
-    const answers = await Promise.all(SUBJECTS.map((subject) => asOf(world.read, { tenant: 'acme', subject, systemTime: now, validTime: iso(world.clock.now) })));
+    const answers = await Promise.all(
+      SUBJECTS.map((subject) => asOf(world.read, { tenant: 'acme', subject, systemTime: now, validTime: iso(world.clock.now) })),
+    );
     const readable = answers.flatMap((a) => a.beliefs).filter((b) => b.personal.status === 'readable');
     expect(readable.length).toBeGreaterThan(0);
     for (const b of readable) expect(b.personal).toMatchObject({ status: 'readable', value: { type: 'text' } });
@@ -100,8 +102,13 @@ describe('replay == asOf', () => {
   });
 
   it('bad input is a typed error naming the field', async () => {
-    await expect(asOf(world.read, { tenant: 'acme', subject: 'u-1', systemTime: 'yesterday' })).rejects.toMatchObject({ name: 'InvalidInput', field: 'systemTime' });
+    await expect(asOf(world.read, { tenant: 'acme', subject: 'u-1', systemTime: 'yesterday' })).rejects.toMatchObject({
+      name: 'InvalidInput',
+      field: 'systemTime',
+    });
     await expect(replay(world.read, { tenant: 'acme', subject: 'u 1', systemTime: iso(0) })).rejects.toBeInstanceOf(InvalidInput);
-    await expect(replay(world.read, { tenant: 'acme', subject: 'u-1', systemTime: iso(0), validTime: '2026-13-01T00:00:00Z' })).rejects.toMatchObject({ field: 'validTime' });
+    await expect(
+      replay(world.read, { tenant: 'acme', subject: 'u-1', systemTime: iso(0), validTime: '2026-13-01T00:00:00Z' }),
+    ).rejects.toMatchObject({ field: 'validTime' });
   });
 });

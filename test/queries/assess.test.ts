@@ -21,7 +21,12 @@ beforeAll(async () => {
 });
 afterAll(async () => world?.close());
 
-const fact = (key: string, value: string, kind = 'profile') => ({ kind, key, value: { type: 'text', text: value }, source: { type: 'user_assertion', refs: [`msg://${key}`] } });
+const fact = (key: string, value: string, kind = 'profile') => ({
+  kind,
+  key,
+  value: { type: 'text', text: value },
+  source: { type: 'user_assertion', refs: [`msg://${key}`] },
+});
 
 async function published(subject: string, entries: Array<Record<string, unknown>>): Promise<{ artifactId: string; ids: string[] }> {
   const ids: string[] = [];
@@ -33,27 +38,53 @@ async function published(subject: string, entries: Array<Record<string, unknown>
 
 async function assessed(artifactId: string, extra: { tenant?: string; subject?: string; contract?: Record<string, string> } = {}) {
   await world.catchUpArtifact(extra.tenant ?? 'acme', artifactId);
-  return assess(world.read, { tenant: extra.tenant ?? 'acme', artifactId, ...(extra.subject ? { subject: extra.subject } : {}), ...(extra.contract ? { contract: extra.contract } : {}) });
+  return assess(world.read, {
+    tenant: extra.tenant ?? 'acme',
+    artifactId,
+    ...(extra.subject ? { subject: extra.subject } : {}),
+    ...(extra.contract ? { contract: extra.contract } : {}),
+  });
 }
 
 describe('assess', () => {
   it('ready: a current, published artifact whose inputs can all be read and all are stated', async () => {
     const { artifactId } = await published('a-ready', [fact('notification.preference', 'sms'), fact('language', 'zh')]);
-    const result = await assessed(artifactId, { subject: 'a-ready', contract: { promptVersion: 'template-v1', modelSnapshot: 'deterministic-v1' } });
-    expect(result).toMatchObject({ status: 'ready', findings: [], artifact: { subject: 'a-ready', current: true, inputs: 2, selectorVersion: 'selector-v1' } });
+    const result = await assessed(artifactId, {
+      subject: 'a-ready',
+      contract: { promptVersion: 'template-v1', modelSnapshot: 'deterministic-v1' },
+    });
+    expect(result).toMatchObject({
+      status: 'ready',
+      findings: [],
+      artifact: { subject: 'a-ready', current: true, inputs: 2, selectorVersion: 'selector-v1' },
+    });
   });
 
   it('blocked: another tenant (told nothing about it), or another subject', async () => {
     const { artifactId } = await published('a-blocked', [fact('notification.preference', 'sms')]);
     const foreign = await assessed(artifactId, { tenant: 'globex' });
-    expect(foreign).toEqual({ tenant: 'globex', artifactId, status: 'blocked', findings: [expect.objectContaining({ code: 'not_in_tenant' })] });
-    expect(await assessed('summary:does-not-exist', { tenant: 'globex' })).toMatchObject({ status: 'blocked', findings: [{ code: 'not_in_tenant' }] });
-    expect(await assessed(artifactId, { subject: 'someone-else' })).toMatchObject({ status: 'blocked', findings: [{ code: 'subject_mismatch' }] });
+    expect(foreign).toEqual({
+      tenant: 'globex',
+      artifactId,
+      status: 'blocked',
+      findings: [expect.objectContaining({ code: 'not_in_tenant' })],
+    });
+    expect(await assessed('summary:does-not-exist', { tenant: 'globex' })).toMatchObject({
+      status: 'blocked',
+      findings: [{ code: 'not_in_tenant' }],
+    });
+    expect(await assessed(artifactId, { subject: 'someone-else' })).toMatchObject({
+      status: 'blocked',
+      findings: [{ code: 'subject_mismatch' }],
+    });
   });
 
   it('needs_rehydration: the epoch moved and the artifact is STALE; or the summarizer contract changed', async () => {
     const { artifactId, ids } = await published('a-rehydrate', [fact('notification.preference', 'sms'), fact('language', 'zh')]);
-    expect(await assessed(artifactId, { contract: { modelSnapshot: 'gpt-4o-2024-08-06' } })).toMatchObject({ status: 'needs_rehydration', findings: [{ code: 'contract_changed' }] });
+    expect(await assessed(artifactId, { contract: { modelSnapshot: 'gpt-4o-2024-08-06' } })).toMatchObject({
+      status: 'needs_rehydration',
+      findings: [{ code: 'contract_changed' }],
+    });
     ok(await retractMemory(world.t.ledger, ctx('a-rehydrate'), ids[0]!, 'withdrawn'));
     const result = await assessed(artifactId);
     expect(result.status).toBe('needs_rehydration');
@@ -65,14 +96,19 @@ describe('assess', () => {
     ok(await forgetMemory(world.t.ledger, ctx('a-evidence'), ids[1]!, 'asked to forget'));
     const result = await assessed(artifactId);
     expect(result.status).toBe('needs_evidence');
-    expect(result.findings).toContainEqual(expect.objectContaining({ status: 'needs_evidence', code: 'input_unreadable', memoryId: ids[1] }));
+    expect(result.findings).toContainEqual(
+      expect.objectContaining({ status: 'needs_evidence', code: 'input_unreadable', memoryId: ids[1] }),
+    );
   });
 
   it('needs_review: an input the output neither states nor discards with a reason', async () => {
     const s = 'a-review';
     const kept = ok(await recordMemory(world.t.ledger, ctx(s), fact('notification.preference', 'sms'))).memoryId;
     const dropped = ok(await recordMemory(world.t.ledger, ctx(s), fact('chat.note', 'asked about weekends', 'episodic'))).memoryId;
-    const artifactId = await forceArtifact(world.t.ledger, services, ctx(s), (o) => ({ ...o, claims: o.claims.filter((c) => c.key !== 'chat.note') }));
+    const artifactId = await forceArtifact(world.t.ledger, services, ctx(s), (o) => ({
+      ...o,
+      claims: o.claims.filter((c) => c.key !== 'chat.note'),
+    }));
     const result = await assessed(artifactId);
     expect(result).toMatchObject({ status: 'needs_review', findings: [{ code: 'discard_without_reason', memoryId: dropped }] });
     expect(result.findings.some((f) => f.memoryId === kept)).toBe(false);

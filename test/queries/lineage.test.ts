@@ -19,17 +19,31 @@ let second: string;
 const firstInputs: string[] = [];
 const secondInputs: string[] = [];
 
-const fact = (key: string, value: string) => ({ kind: 'profile', key, value: { type: 'text', text: value }, source: { type: 'user_assertion', refs: [`msg://${key}`] } });
+const fact = (key: string, value: string) => ({
+  kind: 'profile',
+  key,
+  value: { type: 'text', text: value },
+  source: { type: 'user_assertion', refs: [`msg://${key}`] },
+});
 
 beforeAll(async () => {
   world = await openReadWorld('queries_lineage');
   services = await consolidationServices();
   const c = ctx('l-1');
-  for (const [k, v] of [['notification.preference', 'sms'], ['shipping.city', 'Hangzhou'], ['language', 'zh']] as const) firstInputs.push(ok(await recordMemory(world.t.ledger, c, fact(k, v))).memoryId);
+  for (const [k, v] of [
+    ['notification.preference', 'sms'],
+    ['shipping.city', 'Hangzhou'],
+    ['language', 'zh'],
+  ] as const)
+    firstInputs.push(ok(await recordMemory(world.t.ledger, c, fact(k, v))).memoryId);
   const one = ok(await runConsolidation(world.t.ledger, services, c));
   if (one.status !== 'switched') throw new Error(`first consolidation: ${one.status}`);
   first = one.prepare.artifactId;
-  for (const [k, v] of [['delivery.delay', '72h'], ['contact.hours', '09-18']] as const) secondInputs.push(ok(await recordMemory(world.t.ledger, c, fact(k, v))).memoryId);
+  for (const [k, v] of [
+    ['delivery.delay', '72h'],
+    ['contact.hours', '09-18'],
+  ] as const)
+    secondInputs.push(ok(await recordMemory(world.t.ledger, c, fact(k, v))).memoryId);
   const two = ok(await runConsolidation(world.t.ledger, services, c));
   if (two.status !== 'switched') throw new Error(`second consolidation: ${two.status}`);
   second = two.prepare.artifactId;
@@ -57,11 +71,17 @@ describe('lineage', () => {
     const doc = JSON.parse(JSON.stringify(toProvJson(await lineage(world.read, 'acme', second))));
     expect(provJsonProblems(doc)).toEqual([]);
     for (const memoryId of [...firstInputs, ...secondInputs]) expect(Object.keys(doc.entity)).toContain(memoryEntityId(memoryId, 1));
-    for (const artifactId of [first, second]) expect(doc.entity[artifactEntityId(artifactId)]).toMatchObject({ 'prov:type': { $: 'ml:SummaryArtifact', type: 'xsd:QName' } });
+    for (const artifactId of [first, second])
+      expect(doc.entity[artifactEntityId(artifactId)]).toMatchObject({ 'prov:type': { $: 'ml:SummaryArtifact', type: 'xsd:QName' } });
     const derived = Object.values(doc.wasDerivedFrom) as Array<Record<string, string>>;
-    expect(derived).toContainEqual(expect.objectContaining({ 'prov:generatedEntity': artifactEntityId(second), 'prov:usedEntity': artifactEntityId(first) }));
+    expect(derived).toContainEqual(
+      expect.objectContaining({ 'prov:generatedEntity': artifactEntityId(second), 'prov:usedEntity': artifactEntityId(first) }),
+    );
     for (const memoryId of firstInputs) {
-      for (const artifactId of [first, second]) expect(derived).toContainEqual(expect.objectContaining({ 'prov:generatedEntity': artifactEntityId(artifactId), 'prov:usedEntity': memoryEntityId(memoryId, 1) }));
+      for (const artifactId of [first, second])
+        expect(derived).toContainEqual(
+          expect.objectContaining({ 'prov:generatedEntity': artifactEntityId(artifactId), 'prov:usedEntity': memoryEntityId(memoryId, 1) }),
+        );
     }
     expect(Object.values(doc.wasGeneratedBy).length).toBeGreaterThanOrEqual(2);
     expect(Object.keys(doc.agent)).toEqual(['ml:model/deterministic-v1']);
@@ -78,7 +98,10 @@ describe('lineage', () => {
     expect(graph.stale).toBe(true);
     for (const a of graph.artifacts) {
       expect(a.stale).toMatchObject({ causeType: 'MemoryRetracted', causeMemoryId: retracted });
-      expect(a.inputs.find((i) => i.memoryId === retracted)).toMatchObject({ statusNow: 'retracted', invalidatedBy: { type: 'MemoryRetracted', at: result.recordedAt } });
+      expect(a.inputs.find((i) => i.memoryId === retracted)).toMatchObject({
+        statusNow: 'retracted',
+        invalidatedBy: { type: 'MemoryRetracted', at: result.recordedAt },
+      });
     }
     const doc = toProvJson(graph);
     expect(provJsonProblems(JSON.parse(JSON.stringify(doc)))).toEqual([]);

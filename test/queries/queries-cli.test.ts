@@ -36,7 +36,14 @@ async function cli(args: string[], expectCode = 0): Promise<any> {
   return expectCode === 0 ? JSON.parse(run.stdout) : { stdout: run.stdout, error: JSON.parse(run.stderr.trim().split('\n').at(-1)!) };
 }
 
-const entry = (key: string, text: string, extra: Record<string, unknown> = {}) => JSON.stringify({ kind: 'profile', key, value: { type: 'text', text }, source: { type: 'user_assertion', refs: [`msg://${key}`] }, ...extra });
+const entry = (key: string, text: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    kind: 'profile',
+    key,
+    value: { type: 'text', text },
+    source: { type: 'user_assertion', refs: [`msg://${key}`] },
+    ...extra,
+  });
 const S = ['--tenant', 'acme', '--subject', 'c-1'];
 
 describe('memledger CLI, read side', () => {
@@ -47,14 +54,23 @@ describe('memledger CLI, read side', () => {
     const first = ok(await recordMemory(ledger, c, JSON.parse(entry('notification.preference', 'sms'))));
     ok(await recordMemory(ledger, c, JSON.parse(entry('shipping.city', 'Hangzhou', { scopes: { project: 'shop-a' } }))));
     const raw = await cli(['recall', ...S]);
-    expect(raw).toMatchObject({ source: 'raw', reason: 'no_alias', items: [{ type: 'memory', key: 'notification.preference', provenance: { memoryId: first.memoryId, version: 1 } }], excluded: { out_of_scope: 1 } });
+    expect(raw).toMatchObject({
+      source: 'raw',
+      reason: 'no_alias',
+      items: [{ type: 'memory', key: 'notification.preference', provenance: { memoryId: first.memoryId, version: 1 } }],
+      excluded: { out_of_scope: 1 },
+    });
     const run = ok(await runConsolidation(ledger, services, c));
     if (run.status !== 'switched') throw new Error(run.status);
     artifactId = run.prepare.artifactId;
     const summary = await cli(['recall', ...S, '--scope', 'project=shop-a', '--budget', '500']);
     expect(summary).toMatchObject({ source: 'summary', reason: 'summary_current', alias: { artifactId }, budget: { limit: 500 } });
     expect(summary.items.map((i: { key: string }) => i.key).sort()).toEqual(['notification.preference', 'shipping.city']);
-    expect(summary.items.every((i: { type: string; provenance: { artifactId: string } }) => i.type === 'claim' && i.provenance.artifactId === artifactId)).toBe(true);
+    expect(
+      summary.items.every(
+        (i: { type: string; provenance: { artifactId: string } }) => i.type === 'claim' && i.provenance.artifactId === artifactId,
+      ),
+    ).toBe(true);
   }, 120_000);
 
   it('as-of and replay give the same answer', async () => {
@@ -82,10 +98,30 @@ describe('memledger CLI, read side', () => {
 
     const c = { tenant: 'bad', subject: 'b-1' };
     const id = ok(await recordMemory(ledger, c, JSON.parse(entry('notification.preference', 'sms')))).memoryId;
-    await forceArtifact(ledger, services, c, (o) => ({ ...o, claims: [...o.claims, { key: 'notification.preference', scopes: {}, value: { type: 'text', text: 'carrier pigeon' }, polarity: 'affirmed', derivedFrom: [id] }] }));
+    await forceArtifact(ledger, services, c, (o) => ({
+      ...o,
+      claims: [
+        ...o.claims,
+        {
+          key: 'notification.preference',
+          scopes: {},
+          value: { type: 'text', text: 'carrier pigeon' },
+          polarity: 'affirmed',
+          derivedFrom: [id],
+        },
+      ],
+    }));
     const failed = await cli(['verify', '--tenant', 'bad'], 3);
-    expect(failed.error).toMatchObject({ error: 'verification_failed', message: expect.stringMatching(/published summaries state false new facts/) });
-    expect(JSON.parse(failed.stdout)).toMatchObject({ passed: false, findings: [expect.objectContaining({ check: 'false_new_fact', statement: expect.objectContaining({ why: 'differs_from_its_sources' }) })] });
+    expect(failed.error).toMatchObject({
+      error: 'verification_failed',
+      message: expect.stringMatching(/published summaries state false new facts/),
+    });
+    expect(JSON.parse(failed.stdout)).toMatchObject({
+      passed: false,
+      findings: [
+        expect.objectContaining({ check: 'false_new_fact', statement: expect.objectContaining({ why: 'differs_from_its_sources' }) }),
+      ],
+    });
   }, 120_000);
 
   it('bad input exits 2 with the field, before anything is read', async () => {

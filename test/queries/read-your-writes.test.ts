@@ -16,9 +16,16 @@ beforeAll(async () => {
 afterAll(async () => world?.close());
 
 describe('read your own writes', () => {
-  it('catchUpWith waits for the projections to reach the caller\'s write; a plain catch-up to the stable head does not', async () => {
+  it("catchUpWith waits for the projections to reach the caller's write; a plain catch-up to the stable head does not", async () => {
     const c = ctx('ryow');
-    ok(await recordMemory(world.t.ledger, c, { kind: 'profile', key: 'language', value: { type: 'text', text: 'zh' }, source: { type: 'user_assertion' } }));
+    ok(
+      await recordMemory(world.t.ledger, c, {
+        kind: 'profile',
+        key: 'language',
+        value: { type: 'text', text: 'zh' },
+        source: { type: 'user_assertion' },
+      }),
+    );
     await world.catchUp(c);
     // A transaction on the same server that holds an xid: everything committed after it is beyond the stable head.
     const blocker = new pg.Client({ connectionString: world.t.database.url });
@@ -26,7 +33,14 @@ describe('read your own writes', () => {
     try {
       await blocker.query('begin');
       await blocker.query('select pg_current_xact_id()');
-      const written = ok(await recordMemory(world.t.ledger, c, { kind: 'profile', key: 'notification.preference', value: { type: 'text', text: 'sms' }, source: { type: 'user_assertion' } }));
+      const written = ok(
+        await recordMemory(world.t.ledger, c, {
+          kind: 'profile',
+          key: 'notification.preference',
+          value: { type: 'text', text: 'sms' },
+          source: { type: 'user_assertion' },
+        }),
+      );
       await catchUp(world.read);
       const before = await recall(world.read, { tenant: 'acme', subject: 'ryow' });
       expect(before.items.map((i) => (i.type === 'memory' ? i.memoryId : ''))).not.toContain(written.memoryId);

@@ -22,21 +22,29 @@ beforeAll(async () => {
 });
 afterAll(async () => world?.close());
 
-const said = (key: string, text: string, ref: string, type = 'verified_tool_fact') => ({ kind: 'semantic', key, value: { type: 'text', text }, source: { type, refs: [ref] } });
+const said = (key: string, text: string, ref: string, type = 'verified_tool_fact') => ({
+  kind: 'semantic',
+  key,
+  value: { type: 'text', text },
+  source: { type, refs: [ref] },
+});
 
 async function recalled(subject: string): Promise<RecallAnswer> {
   await world.catchUp(ctx(subject));
   return recall(world.read, { tenant: 'acme', subject, maxSensitivity: 'restricted' });
 }
 
-const memories = (answer: RecallAnswer) => answer.items.flatMap((i) => (i.type === 'memory' ? [{ id: i.memoryId, trust: i.provenance.trust }] : []));
+const memories = (answer: RecallAnswer) =>
+  answer.items.flatMap((i) => (i.type === 'memory' ? [{ id: i.memoryId, trust: i.provenance.trust }] : []));
 
 describe('recall and trust changes', () => {
   it('re-ranks and reports a lowered source, and leaves out an untrusted one', async () => {
     const s = 'trust-raw';
     const crm = ok(await recordMemory(world.t.ledger, ctx(s), said('billing.plan', 'enterprise annual', 'tool://crm/acct-7'))).memoryId;
     const erp = ok(await recordMemory(world.t.ledger, ctx(s), said('billing.currency', 'EUR', 'tool://erp/acct-7'))).memoryId;
-    const scraped = ok(await recordMemory(world.t.ledger, ctx(s), said('billing.contact', 'ap@acme.example', 'tool://scraper/acct-7'))).memoryId;
+    const scraped = ok(
+      await recordMemory(world.t.ledger, ctx(s), said('billing.contact', 'ap@acme.example', 'tool://scraper/acct-7')),
+    ).memoryId;
     // Same kind and trust: the later entry first.
     expect(memories(await recalled(s)).map((m) => m.id)).toEqual([scraped, erp, crm]);
 

@@ -19,18 +19,48 @@ import { ctx, ok, openReadWorld, type ReadWorld } from './support/read-world.js'
 let world: ReadWorld;
 let services: ConsolidationServices;
 
-const text = (key: string, value: string, extra: Record<string, unknown> = {}) => ({ kind: 'profile', key, value: { type: 'text', text: value }, content: `The user said ${key} is ${value}, more than once.`, source: { type: 'user_assertion', refs: [`msg://${key}`] }, ...extra });
+const text = (key: string, value: string, extra: Record<string, unknown> = {}) => ({
+  kind: 'profile',
+  key,
+  value: { type: 'text', text: value },
+  content: `The user said ${key} is ${value}, more than once.`,
+  source: { type: 'user_assertion', refs: [`msg://${key}`] },
+  ...extra,
+});
 const subjectEntries = (i: number) => [
   text('notification.preference', i % 2 ? 'sms' : 'email'),
   text('shipping.city', 'Hangzhou'),
-  { kind: 'constraint', key: 'contact.phone_calls', value: { type: 'boolean', value: true }, polarity: 'negated', content: 'Never phone the user.', source: { type: 'user_assertion', refs: ['msg://t/2'] } },
-  { kind: 'semantic', key: 'delivery.delay', value: { type: 'number', amount: String(24 * (i + 1)), unit: 'h' }, source: { type: 'verified_tool_fact', refs: ['tool://wms'] } },
-  { kind: 'procedural', key: 'task.refund', value: { type: 'text', text: 'refund for ORD-A1B2C3D4 awaits approval' }, source: { type: 'verified_tool_fact', refs: ['tool://oms'] } },
+  {
+    kind: 'constraint',
+    key: 'contact.phone_calls',
+    value: { type: 'boolean', value: true },
+    polarity: 'negated',
+    content: 'Never phone the user.',
+    source: { type: 'user_assertion', refs: ['msg://t/2'] },
+  },
+  {
+    kind: 'semantic',
+    key: 'delivery.delay',
+    value: { type: 'number', amount: String(24 * (i + 1)), unit: 'h' },
+    source: { type: 'verified_tool_fact', refs: ['tool://wms'] },
+  },
+  {
+    kind: 'procedural',
+    key: 'task.refund',
+    value: { type: 'text', text: 'refund for ORD-A1B2C3D4 awaits approval' },
+    source: { type: 'verified_tool_fact', refs: ['tool://oms'] },
+  },
   text('language', 'zh'),
   // Lower trust, same slot, another value: a conflict both sides of which must survive.
   { ...text('language', 'en'), source: { type: 'model_inference', refs: ['model://guess'] } },
   // Small talk a summary compresses, so the token reduction is clearly above zero whatever the random ids cost in tokens.
-  ...[1, 2, 3, 4].map((k) => ({ kind: 'episodic', key: `chat.turn${k}`, value: { type: 'text', text: `turn ${k}` }, content: `The user asked about the delivery window of the parcel again during turn ${k}, and then about the courier, the weekend and the invoice once more.`, source: { type: 'user_assertion', refs: [`msg://chat/${k}`] } })),
+  ...[1, 2, 3, 4].map((k) => ({
+    kind: 'episodic',
+    key: `chat.turn${k}`,
+    value: { type: 'text', text: `turn ${k}` },
+    content: `The user asked about the delivery window of the parcel again during turn ${k}, and then about the courier, the weekend and the invoice once more.`,
+    source: { type: 'user_assertion', refs: [`msg://chat/${k}`] },
+  })),
 ];
 
 async function fill(tenant: string, subject: string, i: number): Promise<string[]> {
@@ -70,14 +100,20 @@ describe('verify', () => {
     const b = await verify(world.read, services, { tenant: 'acme', sample: 2, seed: 's1' });
     expect(a.sampled).toHaveLength(2);
     expect(b.sampled).toEqual(a.sampled);
-    await expect(verify(world.read, services, { tenant: 'acme', sample: 0 })).rejects.toMatchObject({ name: 'InvalidInput', field: 'sample' });
+    await expect(verify(world.read, services, { tenant: 'acme', sample: 0 })).rejects.toMatchObject({
+      name: 'InvalidInput',
+      field: 'sample',
+    });
   });
 
   it('fails on a summary with a false new fact forced past the gate', async () => {
     const ids = await fill('bad-facts', 'f-1', 1);
     const artifactId = await forceArtifact(world.t.ledger, services, ctx('f-1', 'bad-facts'), (o) => ({
       ...o,
-      claims: [...o.claims, { key: 'refund.approved', scopes: {}, value: { type: 'boolean', value: true }, polarity: 'affirmed', derivedFrom: [ids[0]!] }],
+      claims: [
+        ...o.claims,
+        { key: 'refund.approved', scopes: {}, value: { type: 'boolean', value: true }, polarity: 'affirmed', derivedFrom: [ids[0]!] },
+      ],
     }));
     await world.catchUp(ctx('f-1', 'bad-facts'));
     expect((await recall(world.read, { tenant: 'bad-facts', subject: 'f-1' })).alias?.artifactId).toBe(artifactId);
@@ -85,7 +121,13 @@ describe('verify', () => {
     expect(report.passed).toBe(false);
     expect(report.rebuilt.falseNewFactRate).toBe(0);
     expect(report.published.falseNewFactRate).toBeGreaterThan(0);
-    expect(report.findings).toContainEqual({ subject: 'f-1', check: 'false_new_fact', summary: 'published', artifactId, statement: { kind: 'claim', key: 'refund.approved', derivedFrom: [ids[0]], why: 'no_source_about_its_key' } });
+    expect(report.findings).toContainEqual({
+      subject: 'f-1',
+      check: 'false_new_fact',
+      summary: 'published',
+      artifactId,
+      statement: { kind: 'claim', key: 'refund.approved', derivedFrom: [ids[0]], why: 'no_source_about_its_key' },
+    });
   });
 
   it('fails when a STALE summary is visible through recall (the projection lost its STALE mark)', async () => {
@@ -96,13 +138,19 @@ describe('verify', () => {
     await world.catchUp(ctx('s-1', 'bad-stale'));
     expect((await verify(world.read, services, { tenant: 'bad-stale' })).passed).toBe(true);
     // The fault: the projection forgets the epoch change and the STALE mark.
-    const { rows } = await sql<{ schema_name: string }>`select schema_name from projection_schemas where projection = 'memory' and state = 'active'`.execute(world.read.projections);
+    const { rows } = await sql<{
+      schema_name: string;
+    }>`select schema_name from projection_schemas where projection = 'memory' and state = 'active'`.execute(world.read.projections);
     const schema = rows[0]!.schema_name;
-    await sql`update ${sql.table(`${schema}.subject_clock`)} c set input_epoch = a.source_epoch from ${sql.table(`${schema}.summary_alias`)} a where c.tenant = 'bad-stale' and a.tenant = c.tenant and a.subject = c.subject`.execute(world.read.projections);
+    await sql`update ${sql.table(`${schema}.subject_clock`)} c set input_epoch = a.source_epoch from ${sql.table(`${schema}.summary_alias`)} a where c.tenant = 'bad-stale' and a.tenant = c.tenant and a.subject = c.subject`.execute(
+      world.read.projections,
+    );
     await sql`delete from ${sql.table(`${schema}.stale_artifacts`)} where tenant = 'bad-stale'`.execute(world.read.projections);
     expect((await recall(world.read, { tenant: 'bad-stale', subject: 's-1' })).source).toBe('summary');
     const report = await verify(world.read, services, { tenant: 'bad-stale' });
     expect(report).toMatchObject({ passed: false, staleVisible: 1 });
-    expect(report.findings).toContainEqual(expect.objectContaining({ subject: 's-1', check: 'stale_visible', artifactId: run.prepare.artifactId }));
+    expect(report.findings).toContainEqual(
+      expect.objectContaining({ subject: 's-1', check: 'stale_visible', artifactId: run.prepare.artifactId }),
+    );
   });
 });

@@ -7,7 +7,13 @@
 // check and revoked after it (auth/own-requests.ts).
 import type { FastifyInstance } from 'fastify';
 import { findNeedles } from '../../commands/forgetting/needles.js';
-import { checkedMoments, passedOrFailed, subjectArtifactIds, type ErasureCheck, type ErasureTarget } from '../../commands/forgetting/verification.js';
+import {
+  checkedMoments,
+  passedOrFailed,
+  subjectArtifactIds,
+  type ErasureCheck,
+  type ErasureTarget,
+} from '../../commands/forgetting/verification.js';
 import type { KeyStore } from '../../infrastructure/key-store/port.js';
 import type { OwnRequestKeys } from '../auth/own-requests.js';
 
@@ -55,7 +61,12 @@ async function readUrls(deps: HttpApiCheckDeps, target: ErasureTarget): Promise<
     ...moments.flatMap((t) => [`${subject}/as-of?systemTime=${t}`, `${subject}/replay?at=${t}`]),
     ...artifactIds.flatMap((id) => {
       const artifact = `/v1/artifacts/${encodeURIComponent(id)}`;
-      return [artifact, `${artifact}/lineage`, `${artifact}/lineage?format=prov-json`, `${artifact}/assessment?subject=${encodeURIComponent(target.ref.subject)}`];
+      return [
+        artifact,
+        `${artifact}/lineage`,
+        `${artifact}/lineage?format=prov-json`,
+        `${artifact}/assessment?subject=${encodeURIComponent(target.ref.subject)}`,
+      ];
     }),
   ];
 }

@@ -36,7 +36,13 @@ export const artifactViewSchema = z.object({
   promptVersion: z.string(),
   modelSnapshot: z.string(),
   generatedAt: z.string().nullable(),
-  gate: z.object({ passed: z.boolean(), mustPreserveCount: z.number().int().optional(), reasons: z.array(z.looseObject({ code: z.string(), message: z.string() })).optional() }).nullable(),
+  gate: z
+    .object({
+      passed: z.boolean(),
+      mustPreserveCount: z.number().int().optional(),
+      reasons: z.array(z.looseObject({ code: z.string(), message: z.string() })).optional(),
+    })
+    .nullable(),
   generationError: z.object({ code: z.string(), message: z.string() }).nullable(),
   rejection: z.object({ reason: z.string(), message: z.string(), rejectedAt: z.string() }).nullable(),
   approval: z.object({ approvedBy: z.string().optional(), approvedAt: z.string() }).nullable(),
@@ -44,7 +50,11 @@ export const artifactViewSchema = z.object({
   stale: z.boolean(),
 });
 
-export async function tenantArtifact(services: ApiServices, tenant: string, artifactId: string): Promise<ArtifactRecord & { manifest: NonNullable<ArtifactRecord['generated']>['manifest'] }> {
+export async function tenantArtifact(
+  services: ApiServices,
+  tenant: string,
+  artifactId: string,
+): Promise<ArtifactRecord & { manifest: NonNullable<ArtifactRecord['generated']>['manifest'] }> {
   const record = await readArtifact(services.ledger.eventStore, artifactId);
   const manifest = record.generated?.manifest ?? record.generationFailed?.manifest;
   if (record.revision < 0 || !manifest || manifest.tenant !== tenant) {
@@ -100,8 +110,15 @@ export function artifactRoutes(services: ApiServices): RouteSpec[] {
             generatedAt: record.generated?.generatedAt ?? null,
             gate,
             generationError: record.generationFailed?.error ?? null,
-            rejection: record.rejected ? { reason: record.rejected.reason, message: record.rejected.message, rejectedAt: record.rejected.rejectedAt } : null,
-            approval: record.approved ? { ...(record.approved.approvedBy ? { approvedBy: record.approved.approvedBy } : {}), approvedAt: record.approved.approvedAt } : null,
+            rejection: record.rejected
+              ? { reason: record.rejected.reason, message: record.rejected.message, rejectedAt: record.rejected.rejectedAt }
+              : null,
+            approval: record.approved
+              ? {
+                  ...(record.approved.approvedBy ? { approvedBy: record.approved.approvedBy } : {}),
+                  approvedAt: record.approved.approvedAt,
+                }
+              : null,
             current: state.alias?.artifactId === record.artifactId,
             stale: artifactStaleness(m, state).stale,
           },
@@ -133,12 +150,21 @@ export function artifactRoutes(services: ApiServices): RouteSpec[] {
       path: '/v1/artifacts/{artifactId}/assessment',
       operationId: 'assessArtifact',
       summary: 'May the artifact be resumed from: ready, blocked, needs_rehydration, needs_evidence or needs_review',
-      description: "Judged against this service's summarizer (prompt and model) and the current selector; `subject` checks that the artifact belongs to that subject.",
+      description:
+        "Judged against this service's summarizer (prompt and model) and the current selector; `subject` checks that the artifact belongs to that subject.",
       tag: 'artifacts',
       permission: 'memories:read',
       params: artifactParams,
       query: z.strictObject({ subject: subjectIdSchema.optional() }),
-      responses: { 200: { description: 'the assessment and its findings', schema: z.looseObject({ status: z.enum(ASSESSMENT_STATUSES), findings: z.array(z.looseObject({ code: z.string(), message: z.string() })) }) } },
+      responses: {
+        200: {
+          description: 'the assessment and its findings',
+          schema: z.looseObject({
+            status: z.enum(ASSESSMENT_STATUSES),
+            findings: z.array(z.looseObject({ code: z.string(), message: z.string() })),
+          }),
+        },
+      },
       handler: async (call) => {
         const tenant = call.principal!.tenant;
         await tenantArtifact(services, tenant, call.params.artifactId);

@@ -22,7 +22,8 @@ export function auditRoutes(services: ApiServices): RouteSpec[] {
       handler: async (call) => {
         const ref = { tenant: call.principal!.tenant, subject: call.params.subject };
         const events = await readSubjectEvents(services.ledger.eventStore, services.ledger.keyStore, ref);
-        if (events.length === 0) throw problemError(404, 'subject_not_found', `subject ${ref.subject} does not exist`, { field: 'subject' });
+        if (events.length === 0)
+          throw problemError(404, 'subject_not_found', `subject ${ref.subject} does not exist`, { field: 'subject' });
         return { status: 200, body: events };
       },
     }),

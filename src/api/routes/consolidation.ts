@@ -19,7 +19,11 @@ import { requireSubject } from './subject-exists.js';
 const consolidationBody = z
   .strictObject({
     mode: z.enum(['run', 'prepare'], { error: 'must be run or prepare' }).default('run'),
-    through: z.number({ error: 'must be a whole number of at least 1' }).int({ error: 'must be a whole number of at least 1' }).min(1, { error: 'must be a whole number of at least 1' }).optional(),
+    through: z
+      .number({ error: 'must be a whole number of at least 1' })
+      .int({ error: 'must be a whole number of at least 1' })
+      .min(1, { error: 'must be a whole number of at least 1' })
+      .optional(),
     fromRaw: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .optional();
@@ -35,9 +39,15 @@ function prepareAnswer(prepare: PrepareResult): RouteReply {
   if (prepare.status === 'gate_passed') return { status: 201, body: prepare };
   if (prepare.status === 'gate_failed') {
     const codes = [...new Set((prepare.gate.reasons ?? []).map((r) => r.code))].join(', ');
-    throw problemError(422, 'gate_failed', `artifact ${prepare.artifactId} did not pass the loss gate (${codes || 'no reasons'})`, { artifactId: prepare.artifactId, result: prepare });
+    throw problemError(422, 'gate_failed', `artifact ${prepare.artifactId} did not pass the loss gate (${codes || 'no reasons'})`, {
+      artifactId: prepare.artifactId,
+      result: prepare,
+    });
   }
-  throw problemError(502, 'generation_failed', `the summarizer failed: ${prepare.generationError?.code ?? 'unknown'}`, { artifactId: prepare.artifactId, result: prepare });
+  throw problemError(502, 'generation_failed', `the summarizer failed: ${prepare.generationError?.code ?? 'unknown'}`, {
+    artifactId: prepare.artifactId,
+    result: prepare,
+  });
 }
 
 function publishAnswer(publish: PublishResult, prepare?: unknown): RouteReply {
@@ -93,7 +103,10 @@ export function consolidationRoutes(services: ApiServices): RouteSpec[] {
       permission: 'consolidation:run',
       params: artifactParams,
       responses: { 200: result('switched'), 202: result('waits for approval (shadow mode)') },
-      handler: async (call) => publishAnswer(settled(await publishArtifact(ledger, consolidation, artifactContext(call.principal!, call.requestId), call.params.artifactId))),
+      handler: async (call) =>
+        publishAnswer(
+          settled(await publishArtifact(ledger, consolidation, artifactContext(call.principal!, call.requestId), call.params.artifactId)),
+        ),
     }),
 
     defineRoute({
@@ -105,7 +118,10 @@ export function consolidationRoutes(services: ApiServices): RouteSpec[] {
       permission: 'consolidation:approve',
       params: artifactParams,
       responses: { 200: result('approved and switched'), 202: result('approved; still waiting (should not happen)') },
-      handler: async (call) => publishAnswer(settled(await approveArtifact(ledger, consolidation, artifactContext(call.principal!, call.requestId), call.params.artifactId))),
+      handler: async (call) =>
+        publishAnswer(
+          settled(await approveArtifact(ledger, consolidation, artifactContext(call.principal!, call.requestId), call.params.artifactId)),
+        ),
     }),
   ];
 }

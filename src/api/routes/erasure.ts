@@ -17,7 +17,12 @@ import { subjectReceipts } from '../../queries/erasure/receipts.js';
 import { reverifyErasure } from '../../queries/erasure/verify-erasure.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { memoryParams, reasonSchema, subjectParams } from '../schemas/common.js';
-import { deletionReceiptSchema, erasureReverificationSchema, sourceRefErasureEverywhereSchema, subjectReceiptsSchema } from '../schemas/results.js';
+import {
+  deletionReceiptSchema,
+  erasureReverificationSchema,
+  sourceRefErasureEverywhereSchema,
+  subjectReceiptsSchema,
+} from '../schemas/results.js';
 import type { ApiServices } from '../services.js';
 import { resultOf } from './outcome.js';
 
@@ -37,14 +42,20 @@ export function erasureRoutes(services: ApiServices, apiChecks: () => ErasureChe
       method: 'DELETE',
       path: '/v1/subjects/{subject}/memories/{memoryId}',
       operationId: 'forgetMemory',
-      summary: 'Erase one memory: its key and the keys of the summaries deriving from it are destroyed; tombstone, checks, deletion receipt',
+      summary:
+        'Erase one memory: its key and the keys of the summaries deriving from it are destroyed; tombstone, checks, deletion receipt',
       tag: 'erasure',
       permission: 'memories:write',
       idempotent: true,
       params: memoryParams,
       query: reasonQuery,
       responses: receipt,
-      handler: async (call) => ({ status: 200, body: resultOf(await forgetMemory(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.query.reason, options())) }),
+      handler: async (call) => ({
+        status: 200,
+        body: resultOf(
+          await forgetMemory(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.query.reason, options()),
+        ),
+      }),
     }),
 
     defineRoute({
@@ -58,7 +69,12 @@ export function erasureRoutes(services: ApiServices, apiChecks: () => ErasureChe
       params: subjectParams,
       query: sourceRefQuery,
       responses: receipt,
-      handler: async (call) => ({ status: 200, body: resultOf(await forgetSourceRef(ledger, call.commandContext(call.params.subject), call.query.sourceRef, call.query.reason, options())) }),
+      handler: async (call) => ({
+        status: 200,
+        body: resultOf(
+          await forgetSourceRef(ledger, call.commandContext(call.params.subject), call.query.sourceRef, call.query.reason, options()),
+        ),
+      }),
     }),
 
     defineRoute({
@@ -72,7 +88,10 @@ export function erasureRoutes(services: ApiServices, apiChecks: () => ErasureChe
       params: subjectParams,
       query: reasonQuery,
       responses: receipt,
-      handler: async (call) => ({ status: 200, body: resultOf(await forgetSubject(ledger, call.commandContext(call.params.subject), call.query.reason, options())) }),
+      handler: async (call) => ({
+        status: 200,
+        body: resultOf(await forgetSubject(ledger, call.commandContext(call.params.subject), call.query.reason, options())),
+      }),
     }),
 
     defineRoute({
@@ -88,7 +107,13 @@ export function erasureRoutes(services: ApiServices, apiChecks: () => ErasureChe
       handler: async (call) => {
         // One key for the whole request; each subject's erasure scopes it further by subject.
         const { tenant, actor, idempotencyKey } = call.commandContext('*');
-        const result = await forgetSourceRefEverywhere(ledger, { tenant, ...(actor ? { actor } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) }, call.query.sourceRef, call.query.reason, () => options());
+        const result = await forgetSourceRefEverywhere(
+          ledger,
+          { tenant, ...(actor ? { actor } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
+          call.query.sourceRef,
+          call.query.reason,
+          () => options(),
+        );
         return { status: 200, body: result };
       },
     }),
@@ -121,7 +146,16 @@ export function erasureRoutes(services: ApiServices, apiChecks: () => ErasureChe
       handler: async (call) => {
         const { tenant, subject } = call.commandContext(call.params.subject);
         await services.readYourWrites();
-        return { status: 200, body: await reverifyErasure(services.read, { tenant, subject, receiptId: call.params.receiptId, plaintexts: call.body.searchFor, checks: apiChecks() }) };
+        return {
+          status: 200,
+          body: await reverifyErasure(services.read, {
+            tenant,
+            subject,
+            receiptId: call.params.receiptId,
+            plaintexts: call.body.searchFor,
+            checks: apiChecks(),
+          }),
+        };
       },
     }),
   ];

@@ -16,14 +16,24 @@ export const NDJSON = 'application/x-ndjson';
 export const MAX_IMPORT_ENTRIES = 100_000;
 export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
-const batchSize = z.number({ error: 'must be a whole number from 1 to 10000' }).int({ error: 'must be a whole number from 1 to 10000' }).min(1, { error: 'must be a whole number from 1 to 10000' }).max(10_000, { error: 'must be a whole number from 1 to 10000' });
+const batchSize = z
+  .number({ error: 'must be a whole number from 1 to 10000' })
+  .int({ error: 'must be a whole number from 1 to 10000' })
+  .min(1, { error: 'must be a whole number from 1 to 10000' })
+  .max(10_000, { error: 'must be a whole number from 1 to 10000' });
 
 const importJsonBody = z.strictObject({
-  entries: z.array(z.unknown(), { error: 'must be an array of entries' }).min(1, { error: 'must hold at least one entry' }).max(MAX_IMPORT_ENTRIES, { error: `must hold at most ${MAX_IMPORT_ENTRIES} entries` }),
+  entries: z
+    .array(z.unknown(), { error: 'must be an array of entries' })
+    .min(1, { error: 'must hold at least one entry' })
+    .max(MAX_IMPORT_ENTRIES, { error: `must hold at most ${MAX_IMPORT_ENTRIES} entries` }),
   batchSize: batchSize.optional(),
 });
 
-const documentedJsonBody = z.strictObject({ entries: z.array(entrySchema).min(1).max(MAX_IMPORT_ENTRIES), batchSize: batchSize.optional() });
+const documentedJsonBody = z.strictObject({
+  entries: z.array(entrySchema).min(1).max(MAX_IMPORT_ENTRIES),
+  batchSize: batchSize.optional(),
+});
 
 export function importRoutes(services: ApiServices): RouteSpec[] {
   return [
@@ -48,7 +58,10 @@ export function importRoutes(services: ApiServices): RouteSpec[] {
           .update(scope)
           .update(call.idempotencyKey !== undefined ? `key:${call.idempotencyKey}` : `content:${fingerprint}`)
           .digest('hex');
-        const result = await importEntries(services.ledger, context, entries, { importId, ...(size !== undefined ? { batchSize: size } : {}) });
+        const result = await importEntries(services.ledger, context, entries, {
+          importId,
+          ...(size !== undefined ? { batchSize: size } : {}),
+        });
         return { status: 200, body: result };
       },
     }),
@@ -74,7 +87,11 @@ function parseImportBody(raw: unknown) {
   if (!parsed.ok) throw parsed.error.field === '' ? new InvalidInput('body', parsed.error.reason) : parsed.error;
   try {
     const entries = validateImportLines(parsed.value.entries);
-    return { entries, size: parsed.value.batchSize, fingerprint: createHash('sha256').update(JSON.stringify(parsed.value.entries)).digest('hex') };
+    return {
+      entries,
+      size: parsed.value.batchSize,
+      fingerprint: createHash('sha256').update(JSON.stringify(parsed.value.entries)).digest('hex'),
+    };
   } catch (error) {
     // validateImportLines names `line N: field`; in a JSON body the entry is entries.(N-1).
     const m = error instanceof InvalidInput ? /^line (\d+): (.*)$/.exec(error.field) : null;

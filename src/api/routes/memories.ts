@@ -50,7 +50,8 @@ export function memoryRoutes(services: ApiServices): RouteSpec[] {
       params: memoryParams,
       body: entrySchema,
       responses: recordResponses,
-      handler: async (call) => recorded(resultOf(await supersedeMemory(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.rawBody))),
+      handler: async (call) =>
+        recorded(resultOf(await supersedeMemory(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.rawBody))),
     }),
 
     defineRoute({
@@ -64,7 +65,10 @@ export function memoryRoutes(services: ApiServices): RouteSpec[] {
       params: memoryParams,
       body: z.strictObject({ reason: reasonSchema }),
       responses: { 200: { description: 'retracted', schema: lifecycleResultSchema } },
-      handler: async (call) => ({ status: 200, body: resultOf(await retractMemory(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.body.reason)) }),
+      handler: async (call) => ({
+        status: 200,
+        body: resultOf(await retractMemory(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.body.reason)),
+      }),
     }),
 
     defineRoute({
@@ -78,7 +82,15 @@ export function memoryRoutes(services: ApiServices): RouteSpec[] {
       responses: { 200: { description: 'open conflicts, oldest first', schema: z.array(openConflictSchema) } },
       handler: async (call) => {
         const loaded = await requireSubject(ledger, call.principal!.tenant, call.params.subject);
-        return { status: 200, body: openConflicts(loaded.state).map((c) => ({ conflictId: c.conflictId, key: c.key, scopes: c.scopes, memoryIds: [...c.memoryIds] })) };
+        return {
+          status: 200,
+          body: openConflicts(loaded.state).map((c) => ({
+            conflictId: c.conflictId,
+            key: c.key,
+            scopes: c.scopes,
+            memoryIds: [...c.memoryIds],
+          })),
+        };
       },
     }),
 
@@ -95,7 +107,15 @@ export function memoryRoutes(services: ApiServices): RouteSpec[] {
       responses: { 200: { description: 'resolved', schema: lifecycleResultSchema } },
       handler: async (call) => ({
         status: 200,
-        body: resultOf(await resolveConflict(ledger, call.commandContext(call.params.subject), call.params.conflictId, call.body.winner, call.body.reason)),
+        body: resultOf(
+          await resolveConflict(
+            ledger,
+            call.commandContext(call.params.subject),
+            call.params.conflictId,
+            call.body.winner,
+            call.body.reason,
+          ),
+        ),
       }),
     }),
   ];

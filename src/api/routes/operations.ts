@@ -57,7 +57,9 @@ export function operationRoutes(services: ApiServices, openApi: () => unknown): 
       operationId: 'openApi',
       summary: 'This API as an OpenAPI 3.1 document',
       tag: 'operations',
-      responses: { 200: { description: 'the document', schema: z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) }) } },
+      responses: {
+        200: { description: 'the document', schema: z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) }) },
+      },
       handler: async () => ({ status: 200, body: openApi() }),
     }),
   ];

@@ -36,7 +36,9 @@ export function policyRoutes(services: ApiServices): RouteSpec[] {
       responses: lifecycle,
       handler: async (call) => ({
         status: 200,
-        body: resultOf(await changeTrust(ledger, call.commandContext(call.params.subject), call.body.sourceRef, call.body.level, call.body.reason)),
+        body: resultOf(
+          await changeTrust(ledger, call.commandContext(call.params.subject), call.body.sourceRef, call.body.level, call.body.reason),
+        ),
       }),
     }),
 
@@ -57,7 +59,13 @@ export function policyRoutes(services: ApiServices): RouteSpec[] {
       responses: lifecycle,
       handler: async (call) => ({
         status: 200,
-        body: resultOf(await escalateTaintPolicy(ledger, call.commandContext(call.params.subject), { refPatterns: call.body.refPatterns, sourceTypes: call.body.sourceTypes, reason: call.body.reason })),
+        body: resultOf(
+          await escalateTaintPolicy(ledger, call.commandContext(call.params.subject), {
+            refPatterns: call.body.refPatterns,
+            sourceTypes: call.body.sourceTypes,
+            reason: call.body.reason,
+          }),
+        ),
       }),
     }),
 

@@ -43,7 +43,14 @@ function scopesOf(query: Record<string, unknown>): Record<string, string> {
   return scopes;
 }
 
-const beliefAnswer = z.looseObject({ tenant: z.string(), subject: z.string(), systemTime: z.string(), validTime: z.string(), from: z.enum(['memory_versions', 'event_stream']), beliefs: z.array(z.looseObject({ memoryId: z.string() })) });
+const beliefAnswer = z.looseObject({
+  tenant: z.string(),
+  subject: z.string(),
+  systemTime: z.string(),
+  validTime: z.string(),
+  from: z.enum(['memory_versions', 'event_stream']),
+  beliefs: z.array(z.looseObject({ memoryId: z.string() })),
+});
 const asOfQuery = z.strictObject({ systemTime: instantSchema, validTime: instantSchema.optional() });
 const replayQuery = z.strictObject({ at: instantSchema, validTime: instantSchema.optional() });
 
@@ -54,7 +61,7 @@ export function readRoutes(services: ApiServices): RouteSpec[] {
       method: 'GET',
       path: '/v1/subjects/{subject}/recall',
       operationId: 'recall',
-      summary: "What an agent may put in its context about a subject, within a token budget",
+      summary: 'What an agent may put in its context about a subject, within a token budget',
       description:
         'Hard filters first (scopes, sensitivity ceiling, valid now, not expired, superseded, retracted or forgotten); then the published summary only if it is current and not STALE, otherwise raw entries (`source` and `reason` say which and why). Scopes as `scope.<name>=<value>` parameters, e.g. `scope.project=shop-a`.',
       tag: 'reads',
@@ -64,7 +71,12 @@ export function readRoutes(services: ApiServices): RouteSpec[] {
       responses: {
         200: {
           description: 'the recalled items, each with its provenance',
-          schema: z.looseObject({ source: z.enum(['summary', 'raw']), reason: z.string(), items: z.array(z.unknown()), budget: z.looseObject({ used: z.number() }) }),
+          schema: z.looseObject({
+            source: z.enum(['summary', 'raw']),
+            reason: z.string(),
+            items: z.array(z.unknown()),
+            budget: z.looseObject({ used: z.number() }),
+          }),
         },
       },
       handler: async (call) => {
@@ -100,7 +112,15 @@ export function readRoutes(services: ApiServices): RouteSpec[] {
         await requireSubject(ledger, tenant, call.params.subject);
         await services.readYourWrites();
         const q = call.query;
-        return { status: 200, body: await asOf(read, { tenant, subject: call.params.subject, systemTime: q.systemTime, ...(q.validTime !== undefined ? { validTime: q.validTime } : {}) }) };
+        return {
+          status: 200,
+          body: await asOf(read, {
+            tenant,
+            subject: call.params.subject,
+            systemTime: q.systemTime,
+            ...(q.validTime !== undefined ? { validTime: q.validTime } : {}),
+          }),
+        };
       },
     }),
 
@@ -118,7 +138,15 @@ export function readRoutes(services: ApiServices): RouteSpec[] {
         const tenant = call.principal!.tenant;
         await requireSubject(ledger, tenant, call.params.subject);
         const q = call.query;
-        return { status: 200, body: await replay(read, { tenant, subject: call.params.subject, systemTime: q.at, ...(q.validTime !== undefined ? { validTime: q.validTime } : {}) }) };
+        return {
+          status: 200,
+          body: await replay(read, {
+            tenant,
+            subject: call.params.subject,
+            systemTime: q.at,
+            ...(q.validTime !== undefined ? { validTime: q.validTime } : {}),
+          }),
+        };
       },
     }),
 
@@ -130,7 +158,15 @@ export function readRoutes(services: ApiServices): RouteSpec[] {
       tag: 'audit',
       permission: 'audit:read',
       params: subjectParams,
-      responses: { 200: { description: 'the STALE set', schema: z.looseObject({ alias: z.looseObject({ artifactId: z.string(), stale: z.boolean() }).nullable(), stale: z.array(z.looseObject({ artifactId: z.string() })) }) } },
+      responses: {
+        200: {
+          description: 'the STALE set',
+          schema: z.looseObject({
+            alias: z.looseObject({ artifactId: z.string(), stale: z.boolean() }).nullable(),
+            stale: z.array(z.looseObject({ artifactId: z.string() })),
+          }),
+        },
+      },
       handler: async (call) => {
         const tenant = call.principal!.tenant;
         await requireSubject(ledger, tenant, call.params.subject);

@@ -26,7 +26,15 @@ export const lifecycleResultSchema = z.object({
 export const erasureVerificationResultSchema = z.object({
   status: z.enum(['passed', 'failed', 'not_run']),
   searchedFor: z.array(z.enum(['plaintext', 'keyed_hash', 'sha256'])),
-  checks: z.array(z.object({ path: z.string(), status: z.enum(['passed', 'failed', 'skipped']), searched: z.number().int(), findings: z.number().int(), note: z.string().optional() })),
+  checks: z.array(
+    z.object({
+      path: z.string(),
+      status: z.enum(['passed', 'failed', 'skipped']),
+      searched: z.number().int(),
+      findings: z.number().int(),
+      note: z.string().optional(),
+    }),
+  ),
   verifiedAt: instantText,
 });
 

@@ -5,7 +5,14 @@
 import type { EventStore, Position, StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { ServiceMetrics } from '../metrics.js';
 
-const OUTCOME_EVENTS = ['GatePassed', 'GateFailed', 'GenerationFailed', 'ConsolidationRejected', 'ArtifactApproved', 'SummaryAliasSwitched'];
+const OUTCOME_EVENTS = [
+  'GatePassed',
+  'GateFailed',
+  'GenerationFailed',
+  'ConsolidationRejected',
+  'ArtifactApproved',
+  'SummaryAliasSwitched',
+];
 
 export function countOutcome(metrics: ServiceMetrics, event: Pick<StoredEvent, 'type' | 'data'>): void {
   const data = (event.data ?? {}) as Record<string, unknown>;
@@ -21,7 +28,10 @@ export function countOutcome(metrics: ServiceMetrics, event: Pick<StoredEvent, '
       break;
     }
     case 'GenerationFailed':
-      metrics.consolidationOutcomes.inc({ outcome: 'generation_failed', reason: text((data.error as { code?: unknown } | undefined)?.code) });
+      metrics.consolidationOutcomes.inc({
+        outcome: 'generation_failed',
+        reason: text((data.error as { code?: unknown } | undefined)?.code),
+      });
       break;
     case 'ConsolidationRejected':
       metrics.consolidationOutcomes.inc({ outcome: 'rejected', reason: text(data.reason) });
@@ -38,7 +48,12 @@ export function countOutcome(metrics: ServiceMetrics, event: Pick<StoredEvent, '
 }
 
 /** Follows the log until `signal` aborts; resubscribes after an error from where it stopped. */
-export async function observeConsolidationOutcomes(store: EventStore, metrics: ServiceMetrics, signal: AbortSignal, onError: (error: unknown) => void): Promise<void> {
+export async function observeConsolidationOutcomes(
+  store: EventStore,
+  metrics: ServiceMetrics,
+  signal: AbortSignal,
+  onError: (error: unknown) => void,
+): Promise<void> {
   let after: Position | undefined = await store.headPosition();
   while (!signal.aborted) {
     const subscription = store.subscribeAll({ ...(after ? { after } : {}), filter: { eventTypePrefixes: OUTCOME_EVENTS } });

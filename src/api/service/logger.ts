@@ -5,6 +5,7 @@ import pretty from 'pino-pretty';
 
 export function serviceLogger(level: string, options: { readonly pretty?: boolean } = {}): Logger {
   const base = { level, base: { service: 'memledger' } };
-  if (options.pretty ?? process.stdout.isTTY === true) return pino(base, pretty({ colorize: process.env.NO_COLOR === undefined, destination: 1, sync: true }));
+  if (options.pretty ?? process.stdout.isTTY === true)
+    return pino(base, pretty({ colorize: process.env.NO_COLOR === undefined, destination: 1, sync: true }));
   return pino(base);
 }

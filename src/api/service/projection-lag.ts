@@ -50,9 +50,22 @@ export class ProjectionLagProbe {
       if (first.length === 0) return { ...common, lagEvents: 0, lagIsLowerBound: false, lagSeconds: 0 };
       const limit = this.options.countLimit ?? 10_000;
       const counted = (await this.store.readAll({ ...after, maxCount: limit })).length;
-      return { ...common, lagEvents: counted, lagIsLowerBound: counted >= limit, lagSeconds: Math.max(0, (now - first[0]!.recordedAt.getTime()) / 1000) };
+      return {
+        ...common,
+        lagEvents: counted,
+        lagIsLowerBound: counted >= limit,
+        lagSeconds: Math.max(0, (now - first[0]!.recordedAt.getTime()) / 1000),
+      };
     } catch (error) {
-      return { ...base, schema: null, checkpoint: null, lagEvents: 0, lagIsLowerBound: false, lagSeconds: 0, error: (error as Error).message };
+      return {
+        ...base,
+        schema: null,
+        checkpoint: null,
+        lagEvents: 0,
+        lagIsLowerBound: false,
+        lagSeconds: 0,
+        error: (error as Error).message,
+      };
     }
   }
 }

@@ -9,7 +9,13 @@
 // process owns the projection) or has not reported yet, fall back to the
 // runtime's catch-up, which applies or waits for the owner.
 import type { Kysely } from 'kysely';
-import { comparePositions, LogHorizonTimeout, parsePosition, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
+import {
+  comparePositions,
+  LogHorizonTimeout,
+  parsePosition,
+  type EventStore,
+  type Position,
+} from '../../infrastructure/event-store/port.js';
 import { catchUpProjections, type ProjectionDefinition } from '../../projections/index.js';
 import type { BatchProgress } from '../../projections/runtime/apply-loop.js';
 

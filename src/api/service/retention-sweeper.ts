@@ -9,7 +9,12 @@ import type { RetentionPolicies } from '../../infrastructure/retention/postgres-
 import type { ErasureCheck } from '../../commands/forgetting/verification.js';
 
 /** `checks`: the read paths each erasure is verified against (the read side's and the HTTP API's). */
-export async function sweepRetentionOnce(ledger: Ledger, checks: readonly ErasureCheck[], readYourWrites: () => Promise<void>, policies: RetentionPolicies): Promise<SubjectSweep[]> {
+export async function sweepRetentionOnce(
+  ledger: Ledger,
+  checks: readonly ErasureCheck[],
+  readYourWrites: () => Promise<void>,
+  policies: RetentionPolicies,
+): Promise<SubjectSweep[]> {
   const swept: SubjectSweep[] = [];
   for (const tenant of await policies.tenants()) {
     swept.push(...(await sweepTenant(ledger, policies, tenant, undefined, { checks, beforeVerify: readYourWrites })));

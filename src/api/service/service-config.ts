@@ -33,15 +33,21 @@ function whole(env: NodeJS.ProcessEnv, variable: string, fallback: number, min: 
   const text = env[variable]?.trim();
   if (text === undefined || text === '') return fallback;
   const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(variable, `must be a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max)
+    throw new ConfigError(variable, `must be a whole number from ${min} to ${max}`);
   return n;
 }
 
-export function readServiceConfig(env: NodeJS.ProcessEnv, overrides: { readonly host?: string; readonly port?: number } = {}): ServiceConfig {
+export function readServiceConfig(
+  env: NodeJS.ProcessEnv,
+  overrides: { readonly host?: string; readonly port?: number } = {},
+): ServiceConfig {
   const host = overrides.host ?? (env.MEMLEDGER_HOST?.trim() || '127.0.0.1');
-  if (!HOST.test(host)) throw new ConfigError(overrides.host !== undefined ? 'host' : 'MEMLEDGER_HOST', 'must be a host name or IP address');
+  if (!HOST.test(host))
+    throw new ConfigError(overrides.host !== undefined ? 'host' : 'MEMLEDGER_HOST', 'must be a host name or IP address');
   const logLevel = env.MEMLEDGER_LOG_LEVEL?.trim() || 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError('MEMLEDGER_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
+    throw new ConfigError('MEMLEDGER_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   return {
     host,
     port: overrides.port ?? whole(env, 'MEMLEDGER_PORT', 8080, 0, 65535),

@@ -65,7 +65,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
     // Appends go through the timed store; folded reads keep the ledger's repository (and its cache).
     const measured: Ledger = { eventStore, keyStore: ledger.keyStore, subjects: ledger.subjects, clock: ledger.clock };
 
-    const read = { projections: projections.db, eventStore: ledger.eventStore, keyStore: ledger.keyStore, subjects: ledger.subjects, clock: ledger.clock, countTokens: consolidation.countTokens };
+    const read = {
+      projections: projections.db,
+      eventStore: ledger.eventStore,
+      keyStore: ledger.keyStore,
+      subjects: ledger.subjects,
+      clock: ledger.clock,
+      countTokens: consolidation.countTokens,
+    };
     const freshness = new ReadYourWrites(ledger.eventStore, projections.db, PROJECTIONS);
     const ownKeys = new OwnRequestKeys();
     app = buildApi(
@@ -94,22 +101,51 @@ export async function startService(options: StartOptions): Promise<RunningServic
     }
     for (let i = 0; i < config.consolidationWorkers; i++) {
       keepRunning(`consolidation-worker:${i + 1}`, () =>
-        runWorker(measured, consolidation, { threshold: config.consolidationThreshold, pollMs: config.consolidationPollMs, signal, report: (line) => logger.info({ worker: i + 1, ...line }, 'consolidation') }),
-      );
-    }
-    if (config.sweepIntervalMs > 0) {
-      keepRunning('ttl-sweeper', () => runTtlSweeper(measured, projections.db, { intervalMs: config.sweepIntervalMs, signal, report: (r) => logger.info(r, 'ttl sweep expired memories') }));
-      const retention = new PostgresRetentionPolicies(ledger.databaseUrl);
-      closers.push(() => retention.close());
-      keepRunning('retention-sweeper', () =>
-        runRetentionSweeper(measured, [...readSideErasureChecks(read), httpApiErasureCheck({ app: api, ownKeys, keyStore: ledger.keyStore, clock: ledger.clock })], () => freshness.awaitHead(), retention, {
-          intervalMs: config.sweepIntervalMs,
+        runWorker(measured, consolidation, {
+          threshold: config.consolidationThreshold,
+          pollMs: config.consolidationPollMs,
           signal,
-          report: (swept) => logger.info({ subjects: swept.length, expired: swept.reduce((n, s) => n + s.expired.length, 0), receipts: swept.flatMap((s) => (s.erased ? [s.erased.receiptId] : [])) }, 'retention sweep'),
+          report: (line) => logger.info({ worker: i + 1, ...line }, 'consolidation'),
         }),
       );
     }
-    keepRunning('consolidation-outcomes', () => observeConsolidationOutcomes(ledger.eventStore, metrics, signal, (error) => logger.warn({ err: error }, 'outcome subscription failed; resubscribing')));
+    if (config.sweepIntervalMs > 0) {
+      keepRunning('ttl-sweeper', () =>
+        runTtlSweeper(measured, projections.db, {
+          intervalMs: config.sweepIntervalMs,
+          signal,
+          report: (r) => logger.info(r, 'ttl sweep expired memories'),
+        }),
+      );
+      const retention = new PostgresRetentionPolicies(ledger.databaseUrl);
+      closers.push(() => retention.close());
+      keepRunning('retention-sweeper', () =>
+        runRetentionSweeper(
+          measured,
+          [...readSideErasureChecks(read), httpApiErasureCheck({ app: api, ownKeys, keyStore: ledger.keyStore, clock: ledger.clock })],
+          () => freshness.awaitHead(),
+          retention,
+          {
+            intervalMs: config.sweepIntervalMs,
+            signal,
+            report: (swept) =>
+              logger.info(
+                {
+                  subjects: swept.length,
+                  expired: swept.reduce((n, s) => n + s.expired.length, 0),
+                  receipts: swept.flatMap((s) => (s.erased ? [s.erased.receiptId] : [])),
+                },
+                'retention sweep',
+              ),
+          },
+        ),
+      );
+    }
+    keepRunning('consolidation-outcomes', () =>
+      observeConsolidationOutcomes(ledger.eventStore, metrics, signal, (error) =>
+        logger.warn({ err: error }, 'outcome subscription failed; resubscribing'),
+      ),
+    );
     closers.push(async () => {
       stopping.abort();
       await Promise.all(loops);
@@ -126,7 +162,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
       stop: () =>
         (stopped ??= (async () => {
           logger.info('draining');
-          await closeWithin(api.close(), config.drainTimeoutMs, () => logger.warn({ drainTimeoutMs: config.drainTimeoutMs }, 'requests still running after the drain timeout'));
+          await closeWithin(api.close(), config.drainTimeoutMs, () =>
+            logger.warn({ drainTimeoutMs: config.drainTimeoutMs }, 'requests still running after the drain timeout'),
+          );
           await closeAll();
           logger.info('stopped');
         })()),

@@ -41,7 +41,11 @@ export async function sweepOnce(ledger: Ledger, db: Kysely<any>): Promise<SweepR
   return { subjects: due.length, expired };
 }
 
-export async function runTtlSweeper(ledger: Ledger, db: Kysely<any>, options: { readonly intervalMs: number; readonly signal: AbortSignal; readonly report: (result: SweepResult) => void }): Promise<void> {
+export async function runTtlSweeper(
+  ledger: Ledger,
+  db: Kysely<any>,
+  options: { readonly intervalMs: number; readonly signal: AbortSignal; readonly report: (result: SweepResult) => void },
+): Promise<void> {
   while (!options.signal.aborted) {
     const result = await sweepOnce(ledger, db);
     if (result.expired > 0) options.report(result);

@@ -21,12 +21,16 @@ export const PAUSE_AFTER_ARTIFACT = 'MEMLEDGER_CONSOLIDATE_PAUSE_AFTER_ARTIFACT'
 function wholeNumber(option: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) throw new InvalidInput(option, `must be a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max)
+    throw new InvalidInput(option, `must be a whole number from ${min} to ${max}`);
   return n;
 }
 
 /** Prints the domain's refusal as the CLI's error and sets the exit code; returns the result to print on stdout. */
-function settle<R>(outcome: ConsolidationOutcome<R>, judge: (result: R) => { code: string; message: string; exit: number } | undefined): R | undefined {
+function settle<R>(
+  outcome: ConsolidationOutcome<R>,
+  judge: (result: R) => { code: string; message: string; exit: number } | undefined,
+): R | undefined {
   if (!outcome.ok) {
     const { code, message, field } = outcome.refusal;
     const exitCode = code === 'generation_failed' ? EXIT.failure : EXIT.refused;
@@ -46,12 +50,25 @@ function publishVerdict(result: PublishResult) {
   return result.status === 'rejected' ? { code: result.reason, message: result.message, exit: EXIT.refused } : undefined;
 }
 
-function artifactVerdict(result: { status: string; gate?: { reasons?: ReadonlyArray<{ code: string; message: string }> }; generationError?: { code: string; message: string } }) {
+function artifactVerdict(result: {
+  status: string;
+  gate?: { reasons?: ReadonlyArray<{ code: string; message: string }> };
+  generationError?: { code: string; message: string };
+}) {
   if (result.status === 'gate_failed') {
     const reasons = result.gate?.reasons ?? [];
-    return { code: 'gate_failed', message: reasons.map((r) => `${r.code}: ${r.message}`).join('; ') || 'the loss gate failed', exit: EXIT.refused };
+    return {
+      code: 'gate_failed',
+      message: reasons.map((r) => `${r.code}: ${r.message}`).join('; ') || 'the loss gate failed',
+      exit: EXIT.refused,
+    };
   }
-  if (result.status === 'generation_failed') return { code: 'generation_failed', message: result.generationError ? `${result.generationError.code}: ${result.generationError.message}` : 'generation failed', exit: EXIT.failure };
+  if (result.status === 'generation_failed')
+    return {
+      code: 'generation_failed',
+      message: result.generationError ? `${result.generationError.code}: ${result.generationError.message}` : 'generation failed',
+      exit: EXIT.failure,
+    };
   return undefined;
 }
 
@@ -67,47 +84,70 @@ function pauseHook(): RunHooks | undefined {
 }
 
 export function registerConsolidateCommands(program: Command): void {
-  const consolidate = program.command('consolidate').description('summaries bound to input snapshots, gated for loss, published by a fenced alias switch');
-  const subject = (cmd: Command) => cmd.requiredOption('--tenant <tenant>', 'tenant id').requiredOption('--subject <subject>', 'subject id');
+  const consolidate = program
+    .command('consolidate')
+    .description('summaries bound to input snapshots, gated for loss, published by a fenced alias switch');
+  const subject = (cmd: Command) =>
+    cmd.requiredOption('--tenant <tenant>', 'tenant id').requiredOption('--subject <subject>', 'subject id');
   const artifact = (cmd: Command) =>
-    cmd.requiredOption('--tenant <tenant>', 'tenant id').option('--subject <subject>', 'subject id (checked against the artifact)').requiredOption('--artifact <id>', 'artifact id');
+    cmd
+      .requiredOption('--tenant <tenant>', 'tenant id')
+      .option('--subject <subject>', 'subject id (checked against the artifact)')
+      .requiredOption('--artifact <id>', 'artifact id');
 
   subject(consolidate.command('prepare').description('snapshot, generate and gate an artifact (not readable until published)'))
     .option('--through <H>', 'cover entries with sequence <= H (default: the last)')
     .option('--from-raw', 'build from raw entries even when the current summary could serve as parent')
-    .action((o) => run(async (ledger) => {
-      const context = contextOf(o);
-      const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
-      const services = await consolidationServicesFromEnv(process.env);
-      const outcome = await prepareConsolidation(await ledger(), services, context, { ...(through !== undefined ? { through } : {}), ...(o.fromRaw ? { fromRaw: true } : {}) });
-      return settle(outcome, artifactVerdict);
-    }));
+    .action((o) =>
+      run(async (ledger) => {
+        const context = contextOf(o);
+        const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
+        const services = await consolidationServicesFromEnv(process.env);
+        const outcome = await prepareConsolidation(await ledger(), services, context, {
+          ...(through !== undefined ? { through } : {}),
+          ...(o.fromRaw ? { fromRaw: true } : {}),
+        });
+        return settle(outcome, artifactVerdict);
+      }),
+    );
 
-  artifact(consolidate.command('publish').description('switch the alias to a gated artifact, fenced by the subject stream revision'))
-    .action((o) => run(async (ledger) => {
+  artifact(
+    consolidate.command('publish').description('switch the alias to a gated artifact, fenced by the subject stream revision'),
+  ).action((o) =>
+    run(async (ledger) => {
       const context = artifactContext(o);
       const services = await consolidationServicesFromEnv(process.env, { tokenizer: false });
       return settle(await publishArtifact(await ledger(), services, context, requireId('artifact', o.artifact)), publishVerdict);
-    }));
+    }),
+  );
 
-  artifact(consolidate.command('approve').description('shadow mode: approve a gated artifact and publish it'))
-    .action((o) => run(async (ledger) => {
+  artifact(consolidate.command('approve').description('shadow mode: approve a gated artifact and publish it')).action((o) =>
+    run(async (ledger) => {
       const context = artifactContext(o);
       const services = await consolidationServicesFromEnv(process.env, { tokenizer: false });
       return settle(await approveArtifact(await ledger(), services, context, requireId('artifact', o.artifact)), publishVerdict);
-    }));
+    }),
+  );
 
   subject(consolidate.command('run').description('prepare and publish; a refused switch is followed by forward recovery'))
     .option('--through <H>', 'cover entries with sequence <= H (default: the last)')
     .option('--from-raw', 'forward recovery: rebuild from the raw valid inputs')
-    .action((o) => run(async (ledger) => {
-      const context = contextOf(o);
-      const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
-      const services = await consolidationServicesFromEnv(process.env);
-      const hooks = pauseHook();
-      const outcome = await runConsolidation(await ledger(), services, context, { ...(through !== undefined ? { through } : {}), ...(o.fromRaw ? { fromRaw: true } : {}), ...(hooks ? { hooks } : {}) });
-      return settle(outcome, (result) => ('publish' in result ? publishVerdict(result.publish) : 'prepare' in result ? artifactVerdict(result.prepare) : undefined));
-    }));
+    .action((o) =>
+      run(async (ledger) => {
+        const context = contextOf(o);
+        const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
+        const services = await consolidationServicesFromEnv(process.env);
+        const hooks = pauseHook();
+        const outcome = await runConsolidation(await ledger(), services, context, {
+          ...(through !== undefined ? { through } : {}),
+          ...(o.fromRaw ? { fromRaw: true } : {}),
+          ...(hooks ? { hooks } : {}),
+        });
+        return settle(outcome, (result) =>
+          'publish' in result ? publishVerdict(result.publish) : 'prepare' in result ? artifactVerdict(result.prepare) : undefined,
+        );
+      }),
+    );
 
   consolidate
     .command('worker')
@@ -115,24 +155,26 @@ export function registerConsolidateCommands(program: Command): void {
     .option('--tenant <tenant>', 'only this tenant (default: all)')
     .option('--threshold <N>', 'new entries since the alias coverage that make a subject due', '50')
     .option('--idle-exit-ms <ms>', 'exit after this long without a due subject')
-    .action((o) => run(async (ledger) => {
-      const tenant = o.tenant === undefined ? undefined : requireId('tenant', o.tenant);
-      const threshold = wholeNumber('threshold', o.threshold, 1, 1_000_000)!;
-      const idleExitMs = wholeNumber('idle-exit-ms', o.idleExitMs, 0, 86_400_000);
-      const services = await consolidationServicesFromEnv(process.env);
-      const stop = new AbortController();
-      process.once('SIGTERM', () => stop.abort());
-      process.once('SIGINT', () => stop.abort());
-      const hooks = pauseHook();
-      return runWorker(await ledger(), services, {
-        ...(tenant !== undefined ? { tenant } : {}),
-        threshold,
-        ...(idleExitMs !== undefined ? { idleExitMs } : {}),
-        signal: stop.signal,
-        ...(hooks ? { hooks } : {}),
-        report: (line) => process.stderr.write(`${JSON.stringify(line)}\n`),
-      });
-    }));
+    .action((o) =>
+      run(async (ledger) => {
+        const tenant = o.tenant === undefined ? undefined : requireId('tenant', o.tenant);
+        const threshold = wholeNumber('threshold', o.threshold, 1, 1_000_000)!;
+        const idleExitMs = wholeNumber('idle-exit-ms', o.idleExitMs, 0, 86_400_000);
+        const services = await consolidationServicesFromEnv(process.env);
+        const stop = new AbortController();
+        process.once('SIGTERM', () => stop.abort());
+        process.once('SIGINT', () => stop.abort());
+        const hooks = pauseHook();
+        return runWorker(await ledger(), services, {
+          ...(tenant !== undefined ? { tenant } : {}),
+          threshold,
+          ...(idleExitMs !== undefined ? { idleExitMs } : {}),
+          signal: stop.signal,
+          ...(hooks ? { hooks } : {}),
+          report: (line) => process.stderr.write(`${JSON.stringify(line)}\n`),
+        });
+      }),
+    );
 }
 
 function artifactContext(o: { tenant?: string; subject?: string }) {

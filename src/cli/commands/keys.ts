@@ -40,8 +40,11 @@ export function registerKeyCommands(program: Command): void {
       run(async () => {
         const tenant = requireId('tenant', o.tenant);
         const role: ApiRole = oneOf('role', API_ROLES, o.role);
-        if (o.label !== undefined && (o.label.trim() === '' || o.label.length > 200)) throw new InvalidInput('label', 'must be 1-200 characters');
-        return withKeyStore((store) => store.create({ tenant, role, ...(o.label !== undefined ? { label: o.label } : {}), now: new Date() }));
+        if (o.label !== undefined && (o.label.trim() === '' || o.label.length > 200))
+          throw new InvalidInput('label', 'must be 1-200 characters');
+        return withKeyStore((store) =>
+          store.create({ tenant, role, ...(o.label !== undefined ? { label: o.label } : {}), now: new Date() }),
+        );
       }),
     );
 
@@ -63,7 +66,8 @@ export function registerKeyCommands(program: Command): void {
     .action((o) =>
       run(async () => {
         const keyId = String(o.keyId ?? '').trim();
-        if (!/^[a-z0-9]{16}$/.test(keyId)) throw new InvalidInput('key-id', 'must be a key id as keys list shows it (16 lowercase letters and digits)');
+        if (!/^[a-z0-9]{16}$/.test(keyId))
+          throw new InvalidInput('key-id', 'must be a key id as keys list shows it (16 lowercase letters and digits)');
         return withKeyStore((store) => store.revoke(keyId, new Date()));
       }),
     );

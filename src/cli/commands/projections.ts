@@ -98,7 +98,10 @@ export function registerProjectionCommands(program: Command): void {
           const result = [];
           for (const definition of definitions) {
             const dropped = await dropLeftovers(db, definition.name);
-            result.push({ ...(await catchUpProjection(db, ledger.eventStore, definition, batchSize ? { batchSize } : {})), droppedSchemas: dropped });
+            result.push({
+              ...(await catchUpProjection(db, ledger.eventStore, definition, batchSize ? { batchSize } : {})),
+              droppedSchemas: dropped,
+            });
           }
           return result;
         }
@@ -107,11 +110,17 @@ export function registerProjectionCommands(program: Command): void {
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
         const line = (p: BatchProgress): void => {
-          process.stdout.write(`${JSON.stringify({ projection: p.projection, schema: p.schema, applied: p.applied, eventsSeen: p.eventsSeen, checkpoint: formatPosition(p.checkpoint) })}\n`);
+          process.stdout.write(
+            `${JSON.stringify({ projection: p.projection, schema: p.schema, applied: p.applied, eventsSeen: p.eventsSeen, checkpoint: formatPosition(p.checkpoint) })}\n`,
+          );
         };
         await Promise.all(
           definitions.map((definition) =>
-            followProjection(db, ledger.eventStore, definition, { signal: controller.signal, onBatch: line, ...(batchSize ? { batchSize } : {}) }),
+            followProjection(db, ledger.eventStore, definition, {
+              signal: controller.signal,
+              onBatch: line,
+              ...(batchSize ? { batchSize } : {}),
+            }),
           ),
         );
         return undefined;
@@ -132,7 +141,13 @@ export function registerProjectionCommands(program: Command): void {
         for (const definition of definitions) {
           const progress = progressReporter(definition.name);
           try {
-            result.push(await rebuildProjection(db, ledger.eventStore, definition, { ...(batchSize ? { batchSize } : {}), onStart: progress.start, onBatch: progress.batch }));
+            result.push(
+              await rebuildProjection(db, ledger.eventStore, definition, {
+                ...(batchSize ? { batchSize } : {}),
+                onStart: progress.start,
+                onBatch: progress.batch,
+              }),
+            );
           } finally {
             progress.stop();
           }
@@ -156,7 +171,12 @@ function progressReporter(projection: string): ProgressReporter {
   let applied = 0;
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar(
-        { format: `${projection} |{bar}| {value}/{total} events | {rate} events/s | ETA {eta_formatted}`, stream: process.stderr, hideCursor: true, etaBuffer: 50 },
+        {
+          format: `${projection} |{bar}| {value}/{total} events | {rate} events/s | ETA {eta_formatted}`,
+          stream: process.stderr,
+          hideCursor: true,
+          etaBuffer: 50,
+        },
         cliProgress.Presets.shades_classic,
       )
     : undefined;
@@ -185,7 +205,10 @@ function progressReporter(projection: string): ProgressReporter {
     },
     stop() {
       if (bar) bar.stop();
-      else if (started > 0) process.stderr.write(`${projection}: ${applied} events in ${((performance.now() - started) / 1000).toFixed(1)} s, ${rate(applied)} events/s\n`);
+      else if (started > 0)
+        process.stderr.write(
+          `${projection}: ${applied} events in ${((performance.now() - started) / 1000).toFixed(1)} s, ${rate(applied)} events/s\n`,
+        );
     },
   };
 }

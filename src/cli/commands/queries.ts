@@ -31,7 +31,11 @@ interface ReadOptions<T> {
 }
 
 /** Validates first (bad input opens nothing), then opens the read side, catches the projections up and answers. */
-function withReadSide<T>(validate: () => T, answer: (read: OpenReadSide, input: T) => Promise<unknown>, options: ReadOptions<T> = {}): Promise<void> {
+function withReadSide<T>(
+  validate: () => T,
+  answer: (read: OpenReadSide, input: T) => Promise<unknown>,
+  options: ReadOptions<T> = {},
+): Promise<void> {
   return run(async (ledger) => {
     const input = validate();
     const read = await openReadSide(await ledger(), { tokenizer: options.tokenizer ?? false });
@@ -56,7 +60,8 @@ function timeQuery(o: { tenant?: string; subject?: string; validTime?: string },
 function wholeNumber(option: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) throw new InvalidInput(option, `must be a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max)
+    throw new InvalidInput(option, `must be a whole number from ${min} to ${max}`);
   return n;
 }
 
@@ -80,11 +85,16 @@ function instant(option: string, value: string): string {
 }
 
 export function registerQueryCommands(program: Command): void {
-  const subject = (cmd: Command) => cmd.requiredOption('--tenant <tenant>', 'tenant id').requiredOption('--subject <subject>', 'subject id');
+  const subject = (cmd: Command) =>
+    cmd.requiredOption('--tenant <tenant>', 'tenant id').requiredOption('--subject <subject>', 'subject id');
 
-  subject(program.command('recall').description('what an agent may put in its context now: hard filters, then the current summary or raw entries, with provenance'))
+  subject(
+    program
+      .command('recall')
+      .description('what an agent may put in its context now: hard filters, then the current summary or raw entries, with provenance'),
+  )
     .option('--budget <tokens>', 'pack whole items into this many tokens (cl100k_base), by priority; open conflicts always')
-    .option('--scope <key=value>', 'the reader\'s scope (project, thread, agent); repeatable', collect, [])
+    .option('--scope <key=value>', "the reader's scope (project, thread, agent); repeatable", collect, [])
     .option('--max-sensitivity <level>', 'highest sensitivity returned: public, normal, personal (default), confidential, restricted')
     .option('--now <instant>', 'judge validity and expiry at this time (default: now)')
     .action((o) =>
@@ -151,7 +161,7 @@ export function registerQueryCommands(program: Command): void {
       ),
     );
 
-  subject(program.command('stale').description('the subject\'s STALE artifacts and the events that made them so')).action((o) =>
+  subject(program.command('stale').description("the subject's STALE artifacts and the events that made them so")).action((o) =>
     withReadSide(
       () => contextOf(o),
       (read, context) => staleSet(read, context.tenant, context.subject),
@@ -188,7 +198,9 @@ export function registerQueryCommands(program: Command): void {
 
   program
     .command('verify')
-    .description('rebuild summaries for a sample of subjects from the raw layer and measure them; exit 3 on a false new fact or a STALE summary visible through recall')
+    .description(
+      'rebuild summaries for a sample of subjects from the raw layer and measure them; exit 3 on a false new fact or a STALE summary visible through recall',
+    )
     .requiredOption('--tenant <tenant>', 'tenant id')
     .option('--sample <n>', 'subjects to sample (default 20)')
     .option('--seed <text>', 'which subjects the sample picks')
@@ -202,12 +214,23 @@ export function registerQueryCommands(program: Command): void {
         },
         async (read, sample) => {
           const services = await consolidationServicesFromEnv(process.env);
-          const report = await verify(read, services, { tenant: o.tenant, ...(sample !== undefined ? { sample } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}), ...(o.now !== undefined ? { now: o.now } : {}) });
+          const report = await verify(read, services, {
+            tenant: o.tenant,
+            ...(sample !== undefined ? { sample } : {}),
+            ...(o.seed !== undefined ? { seed: o.seed } : {}),
+            ...(o.now !== undefined ? { now: o.now } : {}),
+          });
           if (!report.passed) {
             const why = [
-              report.rebuilt.falseNewFactRate > 0 ? `rebuilt summaries state false new facts (rate ${report.rebuilt.falseNewFactRate.toFixed(4)})` : '',
-              report.published.falseNewFactRate > 0 ? `published summaries state false new facts (rate ${report.published.falseNewFactRate.toFixed(4)})` : '',
-              report.staleVisible > 0 ? `${report.staleVisible} STALE summar${report.staleVisible === 1 ? 'y is' : 'ies are'} visible through recall` : '',
+              report.rebuilt.falseNewFactRate > 0
+                ? `rebuilt summaries state false new facts (rate ${report.rebuilt.falseNewFactRate.toFixed(4)})`
+                : '',
+              report.published.falseNewFactRate > 0
+                ? `published summaries state false new facts (rate ${report.published.falseNewFactRate.toFixed(4)})`
+                : '',
+              report.staleVisible > 0
+                ? `${report.staleVisible} STALE summar${report.staleVisible === 1 ? 'y is' : 'ies are'} visible through recall`
+                : '',
             ].filter((s) => s !== '');
             printError({ exitCode: EXIT.refused, body: { error: 'verification_failed', message: why.join('; ') } });
             process.exitCode = EXIT.refused;

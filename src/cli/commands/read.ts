@@ -9,9 +9,11 @@ export function registerReadCommands(program: Command): void {
     .description('the decoded subject stream (personal fields opened, or marked forgotten)')
     .requiredOption('--tenant <tenant>', 'tenant id')
     .requiredOption('--subject <subject>', 'subject id')
-    .action((o) => run(async (ledger) => {
-      const context = contextOf(o);
-      const l = await ledger();
-      return readSubjectEvents(l.eventStore, l.keyStore, context);
-    }));
+    .action((o) =>
+      run(async (ledger) => {
+        const context = contextOf(o);
+        const l = await ledger();
+        return readSubjectEvents(l.eventStore, l.keyStore, context);
+      }),
+    );
 }

@@ -20,7 +20,9 @@ function portOf(value: string | undefined): number | undefined {
 export function registerServeCommand(program: Command): void {
   program
     .command('serve')
-    .description('run the HTTP API, the projector, the consolidation workers and the TTL sweeper (on the embedded PostgreSQL when nothing is configured)')
+    .description(
+      'run the HTTP API, the projector, the consolidation workers and the TTL sweeper (on the embedded PostgreSQL when nothing is configured)',
+    )
     .option('--port <port>', 'listen port (default MEMLEDGER_PORT or 8080; 0 = any free port)')
     .option('--host <host>', 'listen address (default MEMLEDGER_HOST or 127.0.0.1)')
     .action(async (o) => {
@@ -36,7 +38,10 @@ export function registerServeCommand(program: Command): void {
       process.on('SIGINT', onSignal);
       try {
         const port = portOf(o.port);
-        const config = readServiceConfig(process.env, { ...(port !== undefined ? { port } : {}), ...(o.host !== undefined ? { host: o.host } : {}) });
+        const config = readServiceConfig(process.env, {
+          ...(port !== undefined ? { port } : {}),
+          ...(o.host !== undefined ? { host: o.host } : {}),
+        });
         const logger = serviceLogger(config.logLevel);
         const service = await startService({ config, env: process.env, logger });
         logger.info({ url: service.url, port: service.port }, 'memledger serving');

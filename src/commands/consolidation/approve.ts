@@ -12,7 +12,12 @@ import type { ConsolidationServices } from './services.js';
 
 const ATTEMPTS = 10;
 
-export async function approveArtifact(ledger: Ledger, services: ConsolidationServices, context: ArtifactContext, artifactIdInput: string): Promise<ConsolidationOutcome<PublishResult>> {
+export async function approveArtifact(
+  ledger: Ledger,
+  services: ConsolidationServices,
+  context: ArtifactContext,
+  artifactIdInput: string,
+): Promise<ConsolidationOutcome<PublishResult>> {
   const artifactId = requireId('artifact', artifactIdInput);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const record = await readArtifact(ledger.eventStore, artifactId);
@@ -21,7 +26,13 @@ export async function approveArtifact(ledger: Ledger, services: ConsolidationSer
     if (record.approved || record.rejected) break;
     try {
       const data = { artifactId, ...(context.actor ? { approvedBy: context.actor } : {}), approvedAt: instantOf(ledger.clock()) };
-      await appendArtifactEvents(ledger.eventStore, artifactId, [{ type: 'ArtifactApproved', data }], { commandId: `approve:${artifactId}`, ...(context.actor ? { actor: context.actor } : {}) }, record.revision);
+      await appendArtifactEvents(
+        ledger.eventStore,
+        artifactId,
+        [{ type: 'ArtifactApproved', data }],
+        { commandId: `approve:${artifactId}`, ...(context.actor ? { actor: context.actor } : {}) },
+        record.revision,
+      );
       break;
     } catch (error) {
       if (!(error instanceof WrongExpectedVersion)) throw error;

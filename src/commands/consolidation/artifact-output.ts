@@ -22,7 +22,13 @@ export function citedMemoryIds(output: SummarizerOutput): string[] {
 }
 
 /** `derivation` defaults to what the output cites, with no parent. */
-export async function sealOutput(keys: KeyStore, ref: SubjectRef, artifactId: string, output: SummarizerOutput, derivation?: ArtifactDerivation): Promise<SealedOutput> {
+export async function sealOutput(
+  keys: KeyStore,
+  ref: SubjectRef,
+  artifactId: string,
+  output: SummarizerOutput,
+  derivation?: ArtifactDerivation,
+): Promise<SealedOutput> {
   const text = canonicalJson(output);
   const cited = citedMemoryIds(output);
   const lineage: ArtifactDerivation = {
@@ -35,10 +41,17 @@ export async function sealOutput(keys: KeyStore, ref: SubjectRef, artifactId: st
 }
 
 /** The opened output, or undefined when its key is gone (erased) or the stored output no longer validates. */
-export async function openOutput(keys: KeyStore, ref: SubjectRef, artifactId: string, sealed: Sealed): Promise<SummarizerOutput | undefined> {
+export async function openOutput(
+  keys: KeyStore,
+  ref: SubjectRef,
+  artifactId: string,
+  sealed: Sealed,
+): Promise<SummarizerOutput | undefined> {
   const place = { tenant: ref.tenant, subject: ref.subject };
   // Artifacts sealed before artifacts had keys of their own used the subject's data key (sk_…).
-  const opened = sealed.keyId.startsWith('sk_') ? await openSubjectField(keys, place, artifactId, FIELD, sealed) : await openArtifactField(keys, place, artifactId, FIELD, sealed);
+  const opened = sealed.keyId.startsWith('sk_')
+    ? await openSubjectField(keys, place, artifactId, FIELD, sealed)
+    : await openArtifactField(keys, place, artifactId, FIELD, sealed);
   if (opened.status !== 'opened') return undefined;
   const parsed = parseSummarizerOutput(JSON.parse(opened.plaintext));
   return parsed.ok ? parsed.output : undefined;

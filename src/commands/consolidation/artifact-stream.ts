@@ -25,7 +25,11 @@ export interface ArtifactRecord {
 export async function readArtifact(store: EventStore, artifactId: string): Promise<ArtifactRecord> {
   const stream = artifactStreamName(artifactId);
   const stored = await store.readStream(stream);
-  const record: { -readonly [K in keyof ArtifactRecord]: ArtifactRecord[K] } = { artifactId, stream, revision: stored.at(-1)?.streamRevision ?? -1 };
+  const record: { -readonly [K in keyof ArtifactRecord]: ArtifactRecord[K] } = {
+    artifactId,
+    stream,
+    revision: stored.at(-1)?.streamRevision ?? -1,
+  };
   for (const s of stored) {
     const event = decodeStoredEvent(s);
     switch (event.type) {
@@ -61,7 +65,13 @@ export interface ArtifactOrigin {
 }
 
 /** Appends to an artifact stream. Event ids are fresh: two writers racing for a stream must not pass as one idempotent retry. */
-export async function appendArtifactEvents(store: EventStore, artifactId: string, events: readonly ArtifactEvent[], origin: ArtifactOrigin, expectedRevision: ExpectedRevision): Promise<void> {
+export async function appendArtifactEvents(
+  store: EventStore,
+  artifactId: string,
+  events: readonly ArtifactEvent[],
+  origin: ArtifactOrigin,
+  expectedRevision: ExpectedRevision,
+): Promise<void> {
   const batch: NewEvent[] = events.map((event) => {
     const encoded = encodeEvent(event);
     return {

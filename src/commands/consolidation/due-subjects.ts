@@ -44,7 +44,11 @@ export class DueSubjects {
   private async discover(): Promise<void> {
     const prefix = this.tenant !== undefined ? tenantStreamPrefix(this.tenant) : SUBJECT_STREAM_PREFIX;
     for (;;) {
-      const events = await this.store.readAll({ ...(this.position ? { after: this.position } : {}), maxCount: PAGE, filter: { streamPrefixes: [prefix] } });
+      const events = await this.store.readAll({
+        ...(this.position ? { after: this.position } : {}),
+        maxCount: PAGE,
+        filter: { streamPrefixes: [prefix] },
+      });
       for (const event of events) {
         const ref = parseSubjectStreamName(event.stream);
         if (ref) this.pending.set(event.stream, ref);

@@ -14,14 +14,22 @@ const PAGE = 4096;
 /** The key store reads at most 10,000 keys per call. */
 const KEY_CHUNK = 5000;
 
-export async function openEntries(store: EventStore, keys: KeyStore, ref: SubjectRef, stream: string, throughRevision: number, memoryIds: ReadonlySet<string>): Promise<OpenEntry> {
+export async function openEntries(
+  store: EventStore,
+  keys: KeyStore,
+  ref: SubjectRef,
+  stream: string,
+  throughRevision: number,
+  memoryIds: ReadonlySet<string>,
+): Promise<OpenEntry> {
   const sealed = new Map<string, { value: Sealed; content?: Sealed }>();
   for (let from = 0; from <= throughRevision; from += PAGE) {
     const page = await store.readStream(stream, { fromRevision: from, maxCount: Math.min(PAGE, throughRevision - from + 1) });
     for (const event of page) {
       if (event.type !== 'MemoryRecorded') continue;
       const data = event.data as SubjectEventData<'MemoryRecorded'>;
-      if (memoryIds.has(data.memoryId)) sealed.set(data.memoryId, { value: data.value, ...(data.content ? { content: data.content } : {}) });
+      if (memoryIds.has(data.memoryId))
+        sealed.set(data.memoryId, { value: data.value, ...(data.content ? { content: data.content } : {}) });
     }
     if (page.length < PAGE) break;
   }

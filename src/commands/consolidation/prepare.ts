@@ -54,8 +54,14 @@ export interface PrepareOptions {
 /** A later try of the same snapshot after a failed generation gets a new artifact id; this bounds the tries. */
 const MAX_ATTEMPTS = 10;
 
-export async function prepareConsolidation(ledger: Ledger, services: ConsolidationServices, context: CommandContext, options: PrepareOptions = {}): Promise<ConsolidationOutcome<PrepareResult>> {
-  if (options.through !== undefined && (!Number.isInteger(options.through) || options.through < 1)) throw new InvalidInput('through', 'must be a whole number of at least 1');
+export async function prepareConsolidation(
+  ledger: Ledger,
+  services: ConsolidationServices,
+  context: CommandContext,
+  options: PrepareOptions = {},
+): Promise<ConsolidationOutcome<PrepareResult>> {
+  if (options.through !== undefined && (!Number.isInteger(options.through) || options.through < 1))
+    throw new InvalidInput('through', 'must be a whole number of at least 1');
   const stream = subjectStreamName(context.tenant, context.subject);
   const ref = { tenant: context.tenant, subject: context.subject };
   const loaded = await ledger.subjects.load(stream);
@@ -63,7 +69,11 @@ export async function prepareConsolidation(ledger: Ledger, services: Consolidati
   const refusal = precondition(state, options.through);
   if (refusal) return refusal;
   const now = instantOf(ledger.clock());
-  const selectionOptions = { now, ...(options.through !== undefined ? { through: options.through } : {}), ...(services.selectorVersion ? { version: services.selectorVersion } : {}) };
+  const selectionOptions = {
+    now,
+    ...(options.through !== undefined ? { through: options.through } : {}),
+    ...(services.selectorVersion ? { version: services.selectorVersion } : {}),
+  };
   const candidates = new Set(selectEntries(state, selectionOptions).entries.map((e) => e.memoryId));
   const open = await openEntries(ledger.eventStore, ledger.keyStore, ref, stream, loaded.revision, candidates);
   const parent = options.fromRaw ? undefined : await loadParent(ledger, ref, state);
@@ -80,7 +90,8 @@ export async function prepareConsolidation(ledger: Ledger, services: Consolidati
       ...(options.fromRaw ? { fromRaw: true } : {}),
       attempt,
     });
-    const result = (record: ArtifactRecord, reused: boolean, tokens?: PrepareResult['tokens']) => resultOf(snapshot, record, loaded.revision, state.highWaterMark, reused, tokens);
+    const result = (record: ArtifactRecord, reused: boolean, tokens?: PrepareResult['tokens']) =>
+      resultOf(snapshot, record, loaded.revision, state.highWaterMark, reused, tokens);
     const existing = await readArtifact(ledger.eventStore, snapshot.manifest.artifactId);
     if (existing.revision >= 0) {
       if (existing.generationFailed) continue;
@@ -88,8 +99,13 @@ export async function prepareConsolidation(ledger: Ledger, services: Consolidati
     }
     const written = await generateAndGate(ledger, services, context, snapshot);
     if (written === 'subject_forgotten') return refuse('subject_forgotten', 'the subject was forgotten', 'subject');
-    if (written === 'input_forgotten') return refuse('input_forgotten', 'something the summary derives from was erased while it was generated; consolidate again');
-    const origin = { commandId: `prepare:${snapshot.manifest.artifactId}`, ...(context.actor ? { actor: context.actor } : {}), ...(context.correlationId ? { correlationId: context.correlationId } : {}) };
+    if (written === 'input_forgotten')
+      return refuse('input_forgotten', 'something the summary derives from was erased while it was generated; consolidate again');
+    const origin = {
+      commandId: `prepare:${snapshot.manifest.artifactId}`,
+      ...(context.actor ? { actor: context.actor } : {}),
+      ...(context.correlationId ? { correlationId: context.correlationId } : {}),
+    };
     try {
       await appendArtifactEvents(ledger.eventStore, snapshot.manifest.artifactId, written.events, origin, 'no_stream');
     } catch (error) {
@@ -141,7 +157,15 @@ async function generateAndGate(ledger: Ledger, services: ConsolidationServices, 
   const at = instantOf(ledger.clock());
   if (!generation.ok) {
     const events: ArtifactEvent[] = [
-      { type: 'GenerationFailed', data: { artifactId: manifest.artifactId, manifest, error: { code: generation.failure.code, message: clip(generation.failure.message) }, failedAt: at } },
+      {
+        type: 'GenerationFailed',
+        data: {
+          artifactId: manifest.artifactId,
+          manifest,
+          error: { code: generation.failure.code, message: clip(generation.failure.message) },
+          failedAt: at,
+        },
+      },
     ];
     return { events };
   }
@@ -153,11 +177,21 @@ async function generateAndGate(ledger: Ledger, services: ConsolidationServices, 
   const events: ArtifactEvent[] = [
     {
       type: 'ArtifactGenerated',
-      data: { artifactId: manifest.artifactId, manifest, output: sealed.output, outputHash: sealed.outputHash, ...(snapshot.coldTier.length > 0 ? { coldTier: [...snapshot.coldTier] } : {}), generatedAt: at },
+      data: {
+        artifactId: manifest.artifactId,
+        manifest,
+        output: sealed.output,
+        outputHash: sealed.outputHash,
+        ...(snapshot.coldTier.length > 0 ? { coldTier: [...snapshot.coldTier] } : {}),
+        generatedAt: at,
+      },
     },
     gate.passed
       ? { type: 'GatePassed', data: { artifactId: manifest.artifactId, mustPreserveCount: gate.mustPreserveCount, checkedAt: at } }
-      : { type: 'GateFailed', data: { artifactId: manifest.artifactId, reasons: gate.reasons.map((r) => ({ ...r, message: clip(r.message) })), checkedAt: at } },
+      : {
+          type: 'GateFailed',
+          data: { artifactId: manifest.artifactId, reasons: gate.reasons.map((r) => ({ ...r, message: clip(r.message) })), checkedAt: at },
+        },
   ];
   const rawInputs = snapshot.inputs.reduce((sum, input) => sum + services.countTokens(renderRawEntry(input)), 0);
   return { events, tokens: { rawInputs, summary: services.countTokens(generation.output.summary) } };
@@ -167,7 +201,14 @@ function clip(message: string): string {
   return message.length <= 1000 ? message : `${message.slice(0, 997)}...`;
 }
 
-function resultOf(snapshot: ConsolidationSnapshot, record: ArtifactRecord, revision: number, highWaterMark: number, reused: boolean, tokens?: PrepareResult['tokens']): PrepareResult {
+function resultOf(
+  snapshot: ConsolidationSnapshot,
+  record: ArtifactRecord,
+  revision: number,
+  highWaterMark: number,
+  reused: boolean,
+  tokens?: PrepareResult['tokens'],
+): PrepareResult {
   const manifest = record.generated?.manifest ?? record.generationFailed?.manifest ?? snapshot.manifest;
   const status: ArtifactStatus = record.generationFailed ? 'generation_failed' : record.gatePassed ? 'gate_passed' : 'gate_failed';
   return {

@@ -27,31 +27,68 @@ export interface ArtifactContext {
 }
 
 export type PublishResult =
-  | { readonly status: 'switched'; readonly artifactId: string; readonly alias: AliasTuple; readonly previous: AliasTuple | null; readonly revision: number; readonly replayed: boolean }
-  | { readonly status: 'rejected'; readonly artifactId: string; readonly reason: FenceFailure; readonly message: string; readonly replayed: boolean }
+  | {
+      readonly status: 'switched';
+      readonly artifactId: string;
+      readonly alias: AliasTuple;
+      readonly previous: AliasTuple | null;
+      readonly revision: number;
+      readonly replayed: boolean;
+    }
+  | {
+      readonly status: 'rejected';
+      readonly artifactId: string;
+      readonly reason: FenceFailure;
+      readonly message: string;
+      readonly replayed: boolean;
+    }
   | { readonly status: 'awaiting_approval'; readonly artifactId: string };
 
 const REJECTION_ATTEMPTS = 10;
 
-export async function publishArtifact(ledger: Ledger, services: ConsolidationServices, context: ArtifactContext, artifactIdInput: string): Promise<ConsolidationOutcome<PublishResult>> {
+export async function publishArtifact(
+  ledger: Ledger,
+  services: ConsolidationServices,
+  context: ArtifactContext,
+  artifactIdInput: string,
+): Promise<ConsolidationOutcome<PublishResult>> {
   const artifactId = requireId('artifact', artifactIdInput);
   const record = await readArtifact(ledger.eventStore, artifactId);
   const checked = publishable(record, context);
   if (!checked.ok) return checked;
   const manifest = checked.result;
-  if (record.rejected) return { ok: true, result: { status: 'rejected', artifactId, reason: record.rejected.reason, message: record.rejected.message, replayed: true } };
+  if (record.rejected)
+    return {
+      ok: true,
+      result: { status: 'rejected', artifactId, reason: record.rejected.reason, message: record.rejected.message, replayed: true },
+    };
   if (services.shadowMode(manifest.tenant) && !record.approved) return { ok: true, result: { status: 'awaiting_approval', artifactId } };
 
   const stream = subjectStreamName(manifest.tenant, manifest.subject);
-  const origin = { ...(context.actor ? { actor: context.actor } : {}), ...(context.correlationId ? { correlationId: context.correlationId } : {}) };
-  const outcome = await executeSubjectCommand(ledger, { stream, commandId: `publish:${artifactId}`, ...origin }, (_loaded, now) => ({ type: 'SwitchSummaryAlias', manifest, now }));
+  const origin = {
+    ...(context.actor ? { actor: context.actor } : {}),
+    ...(context.correlationId ? { correlationId: context.correlationId } : {}),
+  };
+  const outcome = await executeSubjectCommand(ledger, { stream, commandId: `publish:${artifactId}`, ...origin }, (_loaded, now) => ({
+    type: 'SwitchSummaryAlias',
+    manifest,
+    now,
+  }));
   if (outcome.ok) {
     const switched = outcome.result.events.find((e) => e.event.type === 'SummaryAliasSwitched');
-    if (!switched || switched.event.type !== 'SummaryAliasSwitched') throw new Error(`publishing ${artifactId} appended no SummaryAliasSwitched`);
+    if (!switched || switched.event.type !== 'SummaryAliasSwitched')
+      throw new Error(`publishing ${artifactId} appended no SummaryAliasSwitched`);
     const { data } = switched.event;
     return {
       ok: true,
-      result: { status: 'switched', artifactId, alias: { artifactId, sourceEpoch: data.sourceEpoch, coversThrough: data.coversThrough }, previous: data.previous, revision: switched.stored.streamRevision, replayed: outcome.result.replayed },
+      result: {
+        status: 'switched',
+        artifactId,
+        alias: { artifactId, sourceEpoch: data.sourceEpoch, coversThrough: data.coversThrough },
+        previous: data.previous,
+        revision: switched.stored.streamRevision,
+        replayed: outcome.result.replayed,
+      },
     };
   }
   const reason = outcome.rejection.code as FenceFailure;
@@ -65,12 +102,25 @@ export async function publishArtifact(ledger: Ledger, services: ConsolidationSer
 }
 
 /** The manifest of an artifact that may be published, or why not. Another tenant's artifact does not exist for the caller. */
-export function publishable(record: ArtifactRecord, context: ArtifactContext): ConsolidationOutcome<NonNullable<ArtifactRecord['generated']>['manifest']> {
+export function publishable(
+  record: ArtifactRecord,
+  context: ArtifactContext,
+): ConsolidationOutcome<NonNullable<ArtifactRecord['generated']>['manifest']> {
   const manifest = record.generated?.manifest ?? record.generationFailed?.manifest;
-  if (record.revision < 0 || !manifest || manifest.tenant !== context.tenant || (context.subject !== undefined && manifest.subject !== context.subject)) {
+  if (
+    record.revision < 0 ||
+    !manifest ||
+    manifest.tenant !== context.tenant ||
+    (context.subject !== undefined && manifest.subject !== context.subject)
+  ) {
     return refuse('artifact_not_found', `artifact ${record.artifactId} does not exist`, 'artifact');
   }
-  if (record.generationFailed || !record.generated) return refuse('generation_failed', `artifact ${record.artifactId} has no output: ${record.generationFailed?.error.code ?? 'unknown'}`, 'artifact');
+  if (record.generationFailed || !record.generated)
+    return refuse(
+      'generation_failed',
+      `artifact ${record.artifactId} has no output: ${record.generationFailed?.error.code ?? 'unknown'}`,
+      'artifact',
+    );
   if (!record.gatePassed) {
     const codes = [...new Set((record.gateFailed?.reasons ?? []).map((r) => r.code))].join(', ');
     return refuse('gate_failed', `artifact ${record.artifactId} did not pass the loss gate (${codes || 'not gated'})`, 'artifact');
@@ -78,13 +128,25 @@ export function publishable(record: ArtifactRecord, context: ArtifactContext): C
   return { ok: true, result: record.generated.manifest };
 }
 
-async function recordRejection(ledger: Ledger, artifactId: string, reason: FenceFailure, message: string, origin: { actor?: string; correlationId?: string }) {
+async function recordRejection(
+  ledger: Ledger,
+  artifactId: string,
+  reason: FenceFailure,
+  message: string,
+  origin: { actor?: string; correlationId?: string },
+) {
   for (let attempt = 1; attempt <= REJECTION_ATTEMPTS; attempt++) {
     const record = await readArtifact(ledger.eventStore, artifactId);
     if (record.rejected) return record.rejected;
     const data = { artifactId, reason, message, rejectedAt: instantOf(ledger.clock()) };
     try {
-      await appendArtifactEvents(ledger.eventStore, artifactId, [{ type: 'ConsolidationRejected', data }], { commandId: `reject:${artifactId}`, ...origin }, record.revision);
+      await appendArtifactEvents(
+        ledger.eventStore,
+        artifactId,
+        [{ type: 'ConsolidationRejected', data }],
+        { commandId: `reject:${artifactId}`, ...origin },
+        record.revision,
+      );
       return data;
     } catch (error) {
       if (!(error instanceof WrongExpectedVersion)) throw error;
@@ -93,13 +155,21 @@ async function recordRejection(ledger: Ledger, artifactId: string, reason: Fence
   throw new Error(`could not record the rejection of ${artifactId}: its stream kept changing`);
 }
 
-async function earlierSwitch(store: EventStore, stream: string, artifactId: string): Promise<{ alias: AliasTuple; previous: AliasTuple | null; revision: number } | undefined> {
+async function earlierSwitch(
+  store: EventStore,
+  stream: string,
+  artifactId: string,
+): Promise<{ alias: AliasTuple; previous: AliasTuple | null; revision: number } | undefined> {
   const events = await store.readStream(stream, { direction: 'backwards' });
   for (const stored of events) {
     if (stored.type !== 'SummaryAliasSwitched') continue;
     const event = decodeStoredEvent(stored);
     if (event.type === 'SummaryAliasSwitched' && event.data.artifactId === artifactId) {
-      return { alias: { artifactId, sourceEpoch: event.data.sourceEpoch, coversThrough: event.data.coversThrough }, previous: event.data.previous, revision: stored.streamRevision };
+      return {
+        alias: { artifactId, sourceEpoch: event.data.sourceEpoch, coversThrough: event.data.coversThrough },
+        previous: event.data.previous,
+        revision: stored.streamRevision,
+      };
     }
   }
   return undefined;

@@ -17,7 +17,8 @@ export interface ConsolidationRefusal {
   readonly field?: string;
 }
 
-export type ConsolidationOutcome<R> = { readonly ok: true; readonly result: R } | { readonly ok: false; readonly refusal: ConsolidationRefusal };
+export type ConsolidationOutcome<R> =
+  { readonly ok: true; readonly result: R } | { readonly ok: false; readonly refusal: ConsolidationRefusal };
 
 export function refuse(code: ConsolidationRefusalCode, message: string, field?: string): { ok: false; refusal: ConsolidationRefusal } {
   return { ok: false, refusal: field === undefined ? { code, message } : { code, message, field } };

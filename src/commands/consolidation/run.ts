@@ -24,7 +24,13 @@ export type RunResult =
   | { readonly status: PublishResult['status']; readonly prepare: PrepareResult; readonly publish: PublishResult; readonly rounds: number };
 
 /** Fence failures that a fresh snapshot can get past. */
-const RECOVERABLE: ReadonlySet<FenceFailure> = new Set(['epoch_changed', 'alias_changed', 'input_not_active', 'input_hash_changed', 'new_conflict']);
+const RECOVERABLE: ReadonlySet<FenceFailure> = new Set([
+  'epoch_changed',
+  'alias_changed',
+  'input_not_active',
+  'input_hash_changed',
+  'new_conflict',
+]);
 const MAX_ROUNDS = 3;
 
 export async function runConsolidation(
@@ -55,7 +61,12 @@ export async function runConsolidation(
 }
 
 /** Forward recovery on demand: rebuild from the raw valid inputs, never on top of the current summary. */
-export function recoverForward(ledger: Ledger, services: ConsolidationServices, context: CommandContext, hooks?: RunHooks): Promise<ConsolidationOutcome<RunResult>> {
+export function recoverForward(
+  ledger: Ledger,
+  services: ConsolidationServices,
+  context: CommandContext,
+  hooks?: RunHooks,
+): Promise<ConsolidationOutcome<RunResult>> {
   return runConsolidation(ledger, services, context, { fromRaw: true, ...(hooks ? { hooks } : {}) });
 }
 

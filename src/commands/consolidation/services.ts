@@ -22,14 +22,20 @@ export const CONSOLIDATION_ENV = { tokenBudget: 'MEMLEDGER_SUMMARY_TOKEN_BUDGET'
 export const DEFAULT_TOKEN_BUDGET = 4000;
 
 export function shadowTenantsFrom(value: string | undefined): (tenant: string) => boolean {
-  const names = (value ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const names = (value ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   if (names.includes('*')) return () => true;
   const set = new Set(names);
   return (tenant) => set.has(tenant);
 }
 
 /** `tokenizer: false` for commands that only publish (loading the tokenizer takes a moment). */
-export async function consolidationServicesFromEnv(env: Readonly<Record<string, string | undefined>>, options: { readonly tokenizer?: boolean } = {}): Promise<ConsolidationServices> {
+export async function consolidationServicesFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  options: { readonly tokenizer?: boolean } = {},
+): Promise<ConsolidationServices> {
   const budgetText = env[CONSOLIDATION_ENV.tokenBudget]?.trim() || String(DEFAULT_TOKEN_BUDGET);
   const tokenBudget = Number(budgetText);
   if (!Number.isInteger(tokenBudget) || tokenBudget < 1 || tokenBudget > 10_000_000) {

@@ -48,7 +48,12 @@ export async function runWorker(ledger: Ledger, services: ConsolidationServices,
       if (options.signal?.aborted) break;
       stats.runs++;
       try {
-        const outcome = await runConsolidation(ledger, services, { tenant: subject.tenant, subject: subject.subject, actor: 'consolidation-worker' }, options.hooks ? { hooks: options.hooks } : {});
+        const outcome = await runConsolidation(
+          ledger,
+          services,
+          { tenant: subject.tenant, subject: subject.subject, actor: 'consolidation-worker' },
+          options.hooks ? { hooks: options.hooks } : {},
+        );
         const status = outcome.ok ? outcome.result.status : outcome.refusal.code;
         if (status === 'switched') stats.switched++;
         else if (status === 'rejected') stats.rejected++;

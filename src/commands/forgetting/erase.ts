@@ -55,7 +55,12 @@ export type ErasureStep = 'keys_destroyed' | 'tombstoned';
 const ERASED_INDEXES = ['memory_versions', 'lineage_edges'] as const;
 const ERASED_ARTIFACT_INDEXES = ['artifacts', 'stale_artifacts'] as const;
 
-export async function erase(ledger: Ledger, context: CommandContext, request: ErasureRequest, options: ErasureOptions = {}): Promise<CommandOutcome<DeletionReceipt>> {
+export async function erase(
+  ledger: Ledger,
+  context: CommandContext,
+  request: ErasureRequest,
+  options: ErasureOptions = {},
+): Promise<CommandOutcome<DeletionReceipt>> {
   const checked = validRequest(request);
   const reason = options.reason === undefined ? undefined : validReason(options.reason);
   const stream = subjectStreamName(context.tenant, context.subject);
@@ -66,15 +71,23 @@ export async function erase(ledger: Ledger, context: CommandContext, request: Er
 
   const loaded = await ledger.subjects.load(stream);
   const history = await readErasureHistory(ledger.eventStore, stream);
-  const done = loaded.commands.has(receiptCommand) ? history.receipts.find((r) => r.data.receiptId === derivedId('r', commandId, 'receipt')) : undefined;
-  if (done) return { ok: true, result: { tenant: ref.tenant, subject: ref.subject, ...done.data, revision: done.revision, recordedAt: done.recordedAt } };
+  const done = loaded.commands.has(receiptCommand)
+    ? history.receipts.find((r) => r.data.receiptId === derivedId('r', commandId, 'receipt'))
+    : undefined;
+  if (done)
+    return {
+      ok: true,
+      result: { tenant: ref.tenant, subject: ref.subject, ...done.data, revision: done.revision, recordedAt: done.recordedAt },
+    };
   const resolved = resolveScope(loaded.state, history, checked);
   if (!resolved.ok) return resolved;
   const memoryIds = resolved.memoryIds;
-  if (memoryIds.length === 0 && checked.scope !== 'subject') return { ok: false, rejection: { code: 'memory_not_found', message: 'no entry left to erase', field: 'memoryIds' } };
+  if (memoryIds.length === 0 && checked.scope !== 'subject')
+    return { ok: false, rejection: { code: 'memory_not_found', message: 'no entry left to erase', field: 'memoryIds' } };
 
   const needles = await takeNeedles(ledger.eventStore, ledger.keyStore, ref, stream, loaded.revision, loaded.state, memoryIds);
-  const destroyed = checked.scope === 'subject' ? await ledger.keyStore.forgetSubject(ref) : await ledger.keyStore.forgetMemories(ref, memoryIds);
+  const destroyed =
+    checked.scope === 'subject' ? await ledger.keyStore.forgetSubject(ref) : await ledger.keyStore.forgetMemories(ref, memoryIds);
   await options.afterStep?.('keys_destroyed');
 
   const envelope = { stream, commandId, ...actorOf(context) };
@@ -87,7 +100,10 @@ export async function erase(ledger: Ledger, context: CommandContext, request: Er
   await options.afterStep?.('tombstoned');
 
   const keyIds = await erasedKeyIds(ledger, ref, checked.scope, memoryIds);
-  const artifacts = checked.scope === 'subject' ? await ledger.keyStore.listArtifactKeyIds(ref) : await ledger.keyStore.artifactsDerivedFrom(ref, memoryIds);
+  const artifacts =
+    checked.scope === 'subject'
+      ? await ledger.keyStore.listArtifactKeyIds(ref)
+      : await ledger.keyStore.artifactsDerivedFrom(ref, memoryIds);
   const artifactIds = [...new Set([...artifacts.map((a) => a.artifactId), ...(destroyed.invalidatedArtifactIds ?? [])])].sort();
   const destroyedKeyIds = [...new Set([...keyIds, ...artifacts.flatMap((a) => (a.keyId === null ? [] : [a.keyId]))])];
 
@@ -101,7 +117,11 @@ export async function erase(ledger: Ledger, context: CommandContext, request: Er
     needles,
     recordedAt: memoryIds.flatMap((id) => history.recordedAt.get(id) ?? []),
   };
-  const verification = await runChecks([...ledgerChecks(ledger.eventStore, ledger.keyStore), ...(options.checks ?? [])], target, ledger.clock);
+  const verification = await runChecks(
+    [...ledgerChecks(ledger.eventStore, ledger.keyStore), ...(options.checks ?? [])],
+    target,
+    ledger.clock,
+  );
 
   const receipt = {
     receiptId: derivedId('r', commandId, 'receipt'),
@@ -129,15 +149,28 @@ export async function erase(ledger: Ledger, context: CommandContext, request: Er
   if (!event || event.event.type !== 'DeletionReceiptIssued') throw new Error('an erasure appended no deletion receipt');
   return {
     ok: true,
-    result: { tenant: ref.tenant, subject: ref.subject, ...event.event.data, revision: event.stored.streamRevision, recordedAt: event.stored.recordedAt.toISOString() },
+    result: {
+      tenant: ref.tenant,
+      subject: ref.subject,
+      ...event.event.data,
+      revision: event.stored.streamRevision,
+      recordedAt: event.stored.recordedAt.toISOString(),
+    },
   };
 }
 
 /** Key ids (memory keys, and the subject's for a subject erasure) of what was erased; tombstone rows keep them. */
-async function erasedKeyIds(ledger: Ledger, ref: { tenant: string; subject: string }, scope: ErasureRequest['scope'], memoryIds: readonly string[]): Promise<string[]> {
+async function erasedKeyIds(
+  ledger: Ledger,
+  ref: { tenant: string; subject: string },
+  scope: ErasureRequest['scope'],
+  memoryIds: readonly string[],
+): Promise<string[]> {
   const listed = await ledger.keyStore.listKeyIds(ref);
   const wanted = new Set(memoryIds);
-  const memories = listed.memories.filter((m) => scope === 'subject' || wanted.has(m.memoryId)).flatMap((m) => (m.keyId === null ? [] : [m.keyId]));
+  const memories = listed.memories
+    .filter((m) => scope === 'subject' || wanted.has(m.memoryId))
+    .flatMap((m) => (m.keyId === null ? [] : [m.keyId]));
   const subject = scope === 'subject' && listed.subject?.keyId ? [listed.subject.keyId] : [];
   return [...subject, ...memories];
 }

@@ -49,7 +49,10 @@ export function eventLogCheck(store: EventStore, keys: KeyStore): ErasureCheck {
   return {
     path: 'event_log',
     async run(target) {
-      const streams = [subjectStreamName(target.ref.tenant, target.ref.subject), ...(await subjectArtifactIds(keys, target)).map(artifactStreamName)];
+      const streams = [
+        subjectStreamName(target.ref.tenant, target.ref.subject),
+        ...(await subjectArtifactIds(keys, target)).map(artifactStreamName),
+      ];
       let searched = 0;
       let findings = 0;
       for (const stream of streams) {

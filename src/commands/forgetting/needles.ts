@@ -31,7 +31,15 @@ export type NeedleKind = 'plaintext' | 'sha256' | 'keyed_hash';
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** The needles of the erased entries; texts that a remaining entry also says are left out (read paths rightly return those). */
-export async function takeNeedles(store: EventStore, keys: KeyStore, ref: { tenant: string; subject: string }, stream: string, revision: number, state: SubjectState, erased: readonly string[]): Promise<ErasureNeedles> {
+export async function takeNeedles(
+  store: EventStore,
+  keys: KeyStore,
+  ref: { tenant: string; subject: string },
+  stream: string,
+  revision: number,
+  state: SubjectState,
+  erased: readonly string[],
+): Promise<ErasureNeedles> {
   const erasedSet = new Set(erased);
   const all = new Set([...state.entries.values()].filter((e) => e.status !== 'forgotten').map((e) => e.memoryId));
   const open = await openEntries(store, keys, ref, stream, revision, all);
@@ -66,7 +74,11 @@ export async function takeNeedles(store: EventStore, keys: KeyStore, ref: { tena
 }
 
 /** Needles found in a text, by kind (counts of needles, not of occurrences). */
-export function findNeedles(text: string, needles: ErasureNeedles, kinds: readonly NeedleKind[] = ['plaintext', 'sha256', 'keyed_hash']): number {
+export function findNeedles(
+  text: string,
+  needles: ErasureNeedles,
+  kinds: readonly NeedleKind[] = ['plaintext', 'sha256', 'keyed_hash'],
+): number {
   let found = 0;
   if (kinds.includes('plaintext')) found += needles.plaintexts.filter((n) => text.includes(n)).length;
   if (kinds.includes('sha256')) found += needles.sha256.filter((n) => text.includes(n)).length;

@@ -35,7 +35,13 @@ export interface SubjectSweep {
 
 export const RETENTION_ACTOR = 'retention-sweeper';
 
-export async function sweepSubject(ledger: Ledger, policies: RetentionRules, context: CommandContext, at?: Instant, options: Omit<ErasureOptions, 'reason'> = {}): Promise<SubjectSweep> {
+export async function sweepSubject(
+  ledger: Ledger,
+  policies: RetentionRules,
+  context: CommandContext,
+  at?: Instant,
+  options: Omit<ErasureOptions, 'reason'> = {},
+): Promise<SubjectSweep> {
   const now = at ?? instantOf(ledger.clock());
   const stream = subjectStreamName(context.tenant, context.subject);
   const actor = { ...context, actor: context.actor ?? RETENTION_ACTOR };
@@ -47,18 +53,38 @@ export async function sweepSubject(ledger: Ledger, policies: RetentionRules, con
     const recordedAt = history.recordedAt.get(e.memoryId);
     if (recordedAt === undefined) return [];
     const dueAt = history.expiredDueAt.get(e.memoryId);
-    return [{ memoryId: e.memoryId, sequence: e.sequence, kind: e.kind, sensitivity: e.sensitivity, status: e.status, recordedAt, ...(e.expiresAt ? { expiresAt: e.expiresAt } : {}), ...(dueAt ? { expiredDueAt: dueAt } : {}) }];
+    return [
+      {
+        memoryId: e.memoryId,
+        sequence: e.sequence,
+        kind: e.kind,
+        sensitivity: e.sensitivity,
+        status: e.status,
+        recordedAt,
+        ...(e.expiresAt ? { expiresAt: e.expiresAt } : {}),
+        ...(dueAt ? { expiredDueAt: dueAt } : {}),
+      },
+    ];
   });
   const plan = planRetention(facts, await policies.rules(context.tenant), now);
 
   const expired: string[] = [];
   if (plan.expire.length > 0) {
-    const outcome = await executeSubjectCommand(ledger, { stream, commandId: newCommandId(), ...actorOf(actor) }, () => ({ type: 'ExpireByRetention', expirations: [...plan.expire], now }));
+    const outcome = await executeSubjectCommand(ledger, { stream, commandId: newCommandId(), ...actorOf(actor) }, () => ({
+      type: 'ExpireByRetention',
+      expirations: [...plan.expire],
+      now,
+    }));
     if (outcome.ok) for (const { event } of outcome.result.events) if (event.type === 'MemoryExpired') expired.push(event.data.memoryId);
   }
   const pending = plan.erase.map((e) => e.memoryId).filter((id) => !history.receipted.has(id));
   if (pending.length === 0) return { ...none, expired };
-  const erased = await erase(ledger, actor, { scope: 'retention', memoryIds: pending }, { ...options, reason: 'retention policy: the archive period is over' });
+  const erased = await erase(
+    ledger,
+    actor,
+    { scope: 'retention', memoryIds: pending },
+    { ...options, reason: 'retention policy: the archive period is over' },
+  );
   return { ...none, expired, erased: erased.ok ? erased.result : null };
 }
 
@@ -67,7 +93,11 @@ export async function tenantSubjects(store: EventStore, tenant: string): Promise
   const subjects = new Set<string>();
   let after;
   for (;;) {
-    const page = await store.readAll({ ...(after ? { after } : {}), maxCount: 2000, filter: { streamPrefixes: [tenantStreamPrefix(tenant)] } });
+    const page = await store.readAll({
+      ...(after ? { after } : {}),
+      maxCount: 2000,
+      filter: { streamPrefixes: [tenantStreamPrefix(tenant)] },
+    });
     for (const event of page) {
       const ref = parseSubjectStreamName(event.stream);
       if (ref && ref.tenant === tenant) subjects.add(ref.subject);
@@ -78,7 +108,13 @@ export async function tenantSubjects(store: EventStore, tenant: string): Promise
 }
 
 /** The sweep of a whole tenant (or of the listed subjects), one subject after another. */
-export async function sweepTenant(ledger: Ledger, policies: RetentionRules, tenant: string, at?: Instant, options: Omit<ErasureOptions, 'reason'> & { readonly subjects?: readonly string[] } = {}): Promise<SubjectSweep[]> {
+export async function sweepTenant(
+  ledger: Ledger,
+  policies: RetentionRules,
+  tenant: string,
+  at?: Instant,
+  options: Omit<ErasureOptions, 'reason'> & { readonly subjects?: readonly string[] } = {},
+): Promise<SubjectSweep[]> {
   const now = at ?? instantOf(ledger.clock());
   const subjects = options.subjects ?? (await tenantSubjects(ledger.eventStore, tenant));
   const results: SubjectSweep[] = [];

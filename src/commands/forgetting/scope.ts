@@ -17,11 +17,16 @@ export type ErasureRequest =
   | { readonly scope: 'source_ref'; readonly sourceRef: string }
   | { readonly scope: 'retention'; readonly memoryIds: readonly string[] };
 
-export type ScopeResolution = { readonly ok: true; readonly memoryIds: readonly string[] } | { readonly ok: false; readonly rejection: Rejection };
+export type ScopeResolution =
+  { readonly ok: true; readonly memoryIds: readonly string[] } | { readonly ok: false; readonly rejection: Rejection };
 
 const bySequence = (a: EntryState, b: EntryState) => a.sequence - b.sequence;
 
-export function resolveScope(state: SubjectState, history: Pick<ErasureHistory, 'receipted' | 'subjectReceipted'>, request: ErasureRequest): ScopeResolution {
+export function resolveScope(
+  state: SubjectState,
+  history: Pick<ErasureHistory, 'receipted' | 'subjectReceipted'>,
+  request: ErasureRequest,
+): ScopeResolution {
   const open = (e: EntryState) => !history.receipted.has(e.memoryId);
   const entries = [...state.entries.values()].sort(bySequence);
   switch (request.scope) {
@@ -36,9 +41,11 @@ export function resolveScope(state: SubjectState, history: Pick<ErasureHistory, 
       return { ok: true, memoryIds: entries.filter(open).map((e) => e.memoryId) };
     case 'source_ref': {
       const from = entries.filter((e) => e.source.refs.includes(request.sourceRef));
-      if (from.length === 0) return refuse('memory_not_found', `no entry of the subject was recorded from ${request.sourceRef}`, 'sourceRef');
+      if (from.length === 0)
+        return refuse('memory_not_found', `no entry of the subject was recorded from ${request.sourceRef}`, 'sourceRef');
       const pending = from.filter(open);
-      if (pending.length === 0) return refuse('already_forgotten', `every entry recorded from ${request.sourceRef} was already forgotten`, 'sourceRef');
+      if (pending.length === 0)
+        return refuse('already_forgotten', `every entry recorded from ${request.sourceRef} was already forgotten`, 'sourceRef');
       return { ok: true, memoryIds: pending.map((e) => e.memoryId) };
     }
     case 'retention': {

@@ -63,7 +63,12 @@ export async function forgetSourceRefEverywhere(
       ...(context.actor ? { actor: context.actor } : {}),
       ...(context.idempotencyKey ? { idempotencyKey: `${context.idempotencyKey}:${subject}` } : {}),
     };
-    const outcome = await erase(ledger, subjectContext, { scope: 'source_ref', sourceRef }, { ...optionsFor(subject), ...(reason !== undefined ? { reason } : {}) });
+    const outcome = await erase(
+      ledger,
+      subjectContext,
+      { scope: 'source_ref', sourceRef },
+      { ...optionsFor(subject), ...(reason !== undefined ? { reason } : {}) },
+    );
     if (outcome.ok) receipts.push(outcome.result);
     else if (outcome.rejection.code === 'already_forgotten') alreadyErased.push(subject);
     else refused.push({ subject, code: outcome.rejection.code, message: outcome.rejection.message });

@@ -59,6 +59,10 @@ export async function runChecks(checks: readonly ErasureCheck[], target: Erasure
   }
   const ran = results.filter((r) => r.status !== 'skipped');
   const status = ran.length === 0 ? 'not_run' : ran.some((r) => r.status === 'failed') ? 'failed' : 'passed';
-  const searchedFor: ErasureVerification['searchedFor'] = [...(target.needles.plaintextKnown ? (['plaintext'] as const) : []), 'keyed_hash', 'sha256'];
+  const searchedFor: ErasureVerification['searchedFor'] = [
+    ...(target.needles.plaintextKnown ? (['plaintext'] as const) : []),
+    'keyed_hash',
+    'sha256',
+  ];
   return { status, searchedFor, checks: results, verifiedAt: clock().toISOString() };
 }

@@ -51,7 +51,10 @@ export type CommandOutcome<R> = { readonly ok: true; readonly result: R } | { re
 /** Another writer kept winning the race for the stream. */
 export class ConcurrencyExhausted extends Error {
   override readonly name = 'ConcurrencyExhausted';
-  constructor(readonly stream: string, readonly attempts: number) {
+  constructor(
+    readonly stream: string,
+    readonly attempts: number,
+  ) {
     super(`${stream}: gave up after ${attempts} attempts, the stream kept changing`);
   }
 }
@@ -73,7 +76,10 @@ export async function executeSubjectCommand(
     const decided = decide(loaded.state, build(loaded, instantOf(deps.clock())));
     if (!decided.ok) return decided;
     if (decided.events.length === 0) {
-      return { ok: true, result: { events: [], state: loaded.state, revision: loaded.revision, replayed: false, ...decision(decided.decision) } };
+      return {
+        ok: true,
+        result: { events: [], state: loaded.state, revision: loaded.revision, replayed: false, ...decision(decided.decision) },
+      };
     }
     const batch = toNewEvents(decided.events, envelope);
     try {

@@ -38,7 +38,12 @@ function compareValue(a: ConsolidationInput, b: ConsolidationInput): number {
   );
 }
 
-export function planColdTier(inputs: readonly ConsolidationInput[], essentialIds: ReadonlySet<string>, budget: number, countTokens: CountTokens): ColdTierPlan {
+export function planColdTier(
+  inputs: readonly ConsolidationInput[],
+  essentialIds: ReadonlySet<string>,
+  budget: number,
+  countTokens: CountTokens,
+): ColdTierPlan {
   const cost = (input: ConsolidationInput) => countTokens(renderClaimLine({ ...input, conflictIds: input.openConflictIds })) + 1;
   let used = 0;
   const hotIds = new Set<string>();

@@ -88,11 +88,19 @@ function withoutDerivation(claim: Claim): Omit<Claim, 'derivedFrom'> {
 
 /** Claims that say the same thing share this key. */
 export function claimGroupKey(claim: Omit<Claim, 'derivedFrom'>): string {
-  return canonicalJson([claim.key, normaliseScopes(claim.scopes), canonicalValue(claim.value), claim.polarity, [...(claim.conflictIds ?? [])].sort(compareText)]);
+  return canonicalJson([
+    claim.key,
+    normaliseScopes(claim.scopes),
+    canonicalValue(claim.value),
+    claim.polarity,
+    [...(claim.conflictIds ?? [])].sort(compareText),
+  ]);
 }
 
 function openItemText(input: ConsolidationInput): string {
-  return input.content ?? `${input.key}${renderScopes(input.scopes)}: ${input.polarity === 'negated' ? 'NOT ' : ''}${renderValue(input.value)}`;
+  return (
+    input.content ?? `${input.key}${renderScopes(input.scopes)}: ${input.polarity === 'negated' ? 'NOT ' : ''}${renderValue(input.value)}`
+  );
 }
 
 /** The templated text: facts, open items, and unresolved conflicts stated as unresolved. */
@@ -104,8 +112,12 @@ export function summaryText(claims: readonly Claim[], openItems: readonly OpenIt
   if (conflicts.length > 0) {
     lines.push('Unresolved conflicts (not settled; every side kept):');
     for (const conflict of [...conflicts].sort((a, b) => compareText(a.conflictId, b.conflictId))) {
-      const sides = claims.filter((c) => c.conflictIds?.includes(conflict.conflictId)).map((c) => `${c.polarity === 'negated' ? 'NOT ' : ''}${renderValue(c.value)}`);
-      lines.push(`- ${conflict.conflictId} on ${conflict.key}${renderScopes(conflict.scopes)}: ${sides.length > 0 ? sides.join(' vs ') : 'sides outside this summary'}`);
+      const sides = claims
+        .filter((c) => c.conflictIds?.includes(conflict.conflictId))
+        .map((c) => `${c.polarity === 'negated' ? 'NOT ' : ''}${renderValue(c.value)}`);
+      lines.push(
+        `- ${conflict.conflictId} on ${conflict.key}${renderScopes(conflict.scopes)}: ${sides.length > 0 ? sides.join(' vs ') : 'sides outside this summary'}`,
+      );
     }
   }
   return lines.join('\n');

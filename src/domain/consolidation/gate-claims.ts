@@ -18,14 +18,24 @@ export function checkClaims(inputs: ReadonlyMap<string, ConsolidationInput>, out
     }
     for (const source of sameKey) {
       for (const code of statementDifferences(source, claim)) {
-        reasons.add({ code, message: `${source.memoryId} (${source.key}) ${DIFFERENCE_MESSAGES[code] ?? 'differs'}`, memoryId: source.memoryId, claimKey: source.key });
+        reasons.add({
+          code,
+          message: `${source.memoryId} (${source.key}) ${DIFFERENCE_MESSAGES[code] ?? 'differs'}`,
+          memoryId: source.memoryId,
+          claimKey: source.key,
+        });
       }
     }
   }
   for (const item of output.openItems) citedInputs(item.derivedFrom, inputs, undefined, reasons);
 }
 
-function citedInputs(derivedFrom: readonly string[], inputs: ReadonlyMap<string, ConsolidationInput>, claimKey: string | undefined, reasons: Reasons): ConsolidationInput[] {
+function citedInputs(
+  derivedFrom: readonly string[],
+  inputs: ReadonlyMap<string, ConsolidationInput>,
+  claimKey: string | undefined,
+  reasons: Reasons,
+): ConsolidationInput[] {
   const what = claimKey !== undefined ? `a claim on ${claimKey}` : 'an open item';
   const key = claimKey !== undefined ? { claimKey } : {};
   if (derivedFrom.length === 0) {
@@ -36,7 +46,13 @@ function citedInputs(derivedFrom: readonly string[], inputs: ReadonlyMap<string,
   for (const id of derivedFrom) {
     const input = inputs.get(id);
     if (input) sources.push(input);
-    else reasons.add({ code: 'false_new_fact', message: `${what} cites ${id}, which is not an input (retracted, superseded, expired or never selected)`, memoryId: id, ...key });
+    else
+      reasons.add({
+        code: 'false_new_fact',
+        message: `${what} cites ${id}, which is not an input (retracted, superseded, expired or never selected)`,
+        memoryId: id,
+        ...key,
+      });
   }
   return sources;
 }

@@ -11,7 +11,12 @@ export function checkFacts(facts: readonly MustPreserveFact[], output: Summarize
     const where = `${fact.memoryId} (${fact.key})`;
     if (fact.openItem) {
       if (!output.openItems.some((o) => o.derivedFrom.includes(fact.memoryId))) {
-        reasons.add({ code: 'open_item_dropped', message: `open item ${where} is not listed`, memoryId: fact.memoryId, claimKey: fact.key });
+        reasons.add({
+          code: 'open_item_dropped',
+          message: `open item ${where} is not listed`,
+          memoryId: fact.memoryId,
+          claimKey: fact.key,
+        });
       }
       continue;
     }
@@ -22,17 +27,28 @@ export function checkFacts(facts: readonly MustPreserveFact[], output: Summarize
       const uncited = output.claims.some((c) => c.key === fact.key && statementDifferences(fact, c).length === 0);
       reasons.add(
         uncited
-          ? { code: 'missing_derivation', message: `${where} is stated, but no claim lists it in derivedFrom`, memoryId: fact.memoryId, claimKey: fact.key }
+          ? {
+              code: 'missing_derivation',
+              message: `${where} is stated, but no claim lists it in derivedFrom`,
+              memoryId: fact.memoryId,
+              claimKey: fact.key,
+            }
           : { code: 'missing_fact', message: `${where} is missing from the summary`, memoryId: fact.memoryId, claimKey: fact.key },
       );
       continue;
     }
     if (sameKey.length === 0) {
-      reasons.add({ code: 'missing_fact', message: `${where} is cited only by claims about other keys`, memoryId: fact.memoryId, claimKey: fact.key });
+      reasons.add({
+        code: 'missing_fact',
+        message: `${where} is cited only by claims about other keys`,
+        memoryId: fact.memoryId,
+        claimKey: fact.key,
+      });
       continue;
     }
     // The closest claim explains what changed.
     const closest = sameKey.map((c) => statementDifferences(fact, c)).sort((a, b) => a.length - b.length)[0]!;
-    for (const code of closest) reasons.add({ code, message: `${where} ${DIFFERENCE_MESSAGES[code] ?? 'differs'}`, memoryId: fact.memoryId, claimKey: fact.key });
+    for (const code of closest)
+      reasons.add({ code, message: `${where} ${DIFFERENCE_MESSAGES[code] ?? 'differs'}`, memoryId: fact.memoryId, claimKey: fact.key });
   }
 }

@@ -23,7 +23,8 @@ export interface GateCheck {
   readonly countTokens: CountTokens;
 }
 
-export type GateResult = { readonly passed: true; readonly mustPreserveCount: number } | { readonly passed: false; readonly reasons: readonly GateFailure[] };
+export type GateResult =
+  { readonly passed: true; readonly mustPreserveCount: number } | { readonly passed: false; readonly reasons: readonly GateFailure[] };
 
 export function checkGate(check: GateCheck): GateResult {
   const reasons = new Reasons();
@@ -40,14 +41,20 @@ export function checkGate(check: GateCheck): GateResult {
 }
 
 /** The conflict set must be exactly the open conflicts, and no claim may state one side as settled. */
-function checkConflicts(conflicts: readonly ConflictRef[], inputs: ReadonlyMap<string, ConsolidationInput>, output: SummarizerOutput, reasons: Reasons): void {
+function checkConflicts(
+  conflicts: readonly ConflictRef[],
+  inputs: ReadonlyMap<string, ConsolidationInput>,
+  output: SummarizerOutput,
+  reasons: Reasons,
+): void {
   const expected = new Set(conflicts.map((c) => c.conflictId));
   const stated = new Set(output.conflicts);
   for (const id of [...expected].sort()) {
     if (!stated.has(id)) reasons.add({ code: 'conflicts_differ', message: `unresolved conflict ${id} is not listed`, conflictId: id });
   }
   for (const id of [...stated].sort()) {
-    if (!expected.has(id)) reasons.add({ code: 'conflicts_differ', message: `${id} is listed but is not an open conflict`, conflictId: id });
+    if (!expected.has(id))
+      reasons.add({ code: 'conflicts_differ', message: `${id} is listed but is not an open conflict`, conflictId: id });
   }
   for (const conflict of conflicts) {
     const members = new Set(conflict.memoryIds.filter((id) => inputs.has(id)));

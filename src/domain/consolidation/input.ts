@@ -35,7 +35,11 @@ export interface ConflictRef {
   readonly memoryIds: readonly string[];
 }
 
-export function toInput(entry: EntryState, opened: { readonly value: Value; readonly content?: string }, openConflictIds: ReadonlySet<string>): ConsolidationInput {
+export function toInput(
+  entry: EntryState,
+  opened: { readonly value: Value; readonly content?: string },
+  openConflictIds: ReadonlySet<string>,
+): ConsolidationInput {
   return {
     memoryId: entry.memoryId,
     sequence: entry.sequence,

@@ -29,7 +29,12 @@ export interface ManifestParts {
 }
 
 export function manifestInputs(entries: readonly EntryState[]): ManifestInput[] {
-  return entries.map((e) => ({ memoryId: e.memoryId, sequence: e.sequence, valueHash: e.valueHash, ...(e.contentHash !== undefined ? { contentHash: e.contentHash } : {}) }));
+  return entries.map((e) => ({
+    memoryId: e.memoryId,
+    sequence: e.sequence,
+    valueHash: e.valueHash,
+    ...(e.contentHash !== undefined ? { contentHash: e.contentHash } : {}),
+  }));
 }
 
 export function buildManifest(parts: ManifestParts): Manifest {

@@ -10,7 +10,17 @@ import type { Value } from '../values/value.js';
 import type { ConsolidationInput } from './input.js';
 import { isOpenItemKey } from './open-items.js';
 
-export const MUST_PRESERVE_REASONS = ['constraint', 'permission', 'negated', 'number', 'date', 'entity', 'scoped', 'conflict', 'open_item'] as const;
+export const MUST_PRESERVE_REASONS = [
+  'constraint',
+  'permission',
+  'negated',
+  'number',
+  'date',
+  'entity',
+  'scoped',
+  'conflict',
+  'open_item',
+] as const;
 export type MustPreserveReason = (typeof MUST_PRESERVE_REASONS)[number];
 
 export interface MustPreserveFact {
@@ -66,7 +76,15 @@ export function mustPreserveDigest(facts: readonly MustPreserveFact[]): string {
   return canonicalJson(
     [...facts]
       .sort((a, b) => compareText(a.memoryId, b.memoryId))
-      .map((f) => ({ memoryId: f.memoryId, key: f.key, scopes: f.scopes, value: canonicalValue(f.value), polarity: f.polarity, reasons: f.reasons, conflicts: f.openConflictIds })),
+      .map((f) => ({
+        memoryId: f.memoryId,
+        key: f.key,
+        scopes: f.scopes,
+        value: canonicalValue(f.value),
+        polarity: f.polarity,
+        reasons: f.reasons,
+        conflicts: f.openConflictIds,
+      })),
   );
 }
 

@@ -23,7 +23,10 @@ export const claimSchema = z.object({
 });
 
 export const openItemSchema = z.object({
-  text: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(4000, { error: 'must be at most 4000 characters' }),
+  text: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .max(4000, { error: 'must be at most 4000 characters' }),
   derivedFrom: z.array(memoryIdSchema, { error: 'must be an array of memory ids' }),
 });
 
@@ -32,7 +35,9 @@ export const summarizerOutputSchema = z.object(
     claims: z.array(claimSchema, { error: 'must be an array of claims' }),
     openItems: z.array(openItemSchema, { error: 'must be an array of open items' }),
     conflicts: z.array(conflictIdSchema, { error: 'must be an array of conflict ids' }),
-    summary: z.string({ error: 'must be a string' }).max(MAX_SUMMARY_CHARACTERS, { error: `must be at most ${MAX_SUMMARY_CHARACTERS} characters` }),
+    summary: z
+      .string({ error: 'must be a string' })
+      .max(MAX_SUMMARY_CHARACTERS, { error: `must be at most ${MAX_SUMMARY_CHARACTERS} characters` }),
   },
   { error: 'must be a JSON object with claims, openItems, conflicts and summary' },
 );

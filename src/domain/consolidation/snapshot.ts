@@ -48,7 +48,11 @@ export interface ConsolidationSnapshot {
 export type OpenEntry = (entry: EntryState) => { readonly value: Value; readonly content?: string } | undefined;
 
 export function takeSnapshot(state: SubjectState, open: OpenEntry, options: SnapshotOptions): ConsolidationSnapshot {
-  const selection = selectEntries(state, { now: options.now, ...(options.through !== undefined ? { through: options.through } : {}), ...(options.selectorVersion ? { version: options.selectorVersion } : {}) });
+  const selection = selectEntries(state, {
+    now: options.now,
+    ...(options.through !== undefined ? { through: options.through } : {}),
+    ...(options.selectorVersion ? { version: options.selectorVersion } : {}),
+  });
   const openIds = new Set(state.openConflictIds);
   const entries: EntryState[] = [];
   const inputs: ConsolidationInput[] = [];
@@ -59,7 +63,12 @@ export function takeSnapshot(state: SubjectState, open: OpenEntry, options: Snap
     entries.push(entry);
     inputs.push(toInput(entry, opened, openIds));
   }
-  const conflicts: ConflictRef[] = openConflicts(state).map((c) => ({ conflictId: c.conflictId, key: c.key, scopes: c.scopes, memoryIds: c.memoryIds }));
+  const conflicts: ConflictRef[] = openConflicts(state).map((c) => ({
+    conflictId: c.conflictId,
+    key: c.key,
+    scopes: c.scopes,
+    memoryIds: c.memoryIds,
+  }));
   const mustPreserve = extractMustPreserve(inputs);
   const plan = planColdTier(inputs, new Set(mustPreserve.map((f) => f.memoryId)), options.tokenBudget, options.countTokens);
   const parent = options.parent && !options.fromRaw && parentMayServe(state, options.parent.manifest) ? options.parent : undefined;

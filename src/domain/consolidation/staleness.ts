@@ -7,13 +7,16 @@ import type { Manifest } from '../events/manifest.js';
 import type { SubjectState } from '../subject/state.js';
 import { effectiveTrust } from '../subject/trust.js';
 
-export type Staleness = { readonly stale: false } | { readonly stale: true; readonly memoryId: string; readonly cause: 'not_active' | 'hash_changed' | 'tainted' };
+export type Staleness =
+  | { readonly stale: false }
+  | { readonly stale: true; readonly memoryId: string; readonly cause: 'not_active' | 'hash_changed' | 'tainted' };
 
 export function artifactStaleness(manifest: Manifest, state: SubjectState): Staleness {
   for (const input of manifest.inputs) {
     const entry = state.entries.get(input.memoryId);
     if (!entry || entry.status !== 'active') return { stale: true, memoryId: input.memoryId, cause: 'not_active' };
-    if (entry.valueHash !== input.valueHash || entry.contentHash !== input.contentHash) return { stale: true, memoryId: input.memoryId, cause: 'hash_changed' };
+    if (entry.valueHash !== input.valueHash || entry.contentHash !== input.contentHash)
+      return { stale: true, memoryId: input.memoryId, cause: 'hash_changed' };
     if (effectiveTrust(state, entry.source) === 'untrusted') return { stale: true, memoryId: input.memoryId, cause: 'tainted' };
   }
   return { stale: false };

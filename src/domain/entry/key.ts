@@ -5,7 +5,8 @@ import { fieldMessage } from '../validation/invalid-input.js';
 
 export const MAX_KEY_LENGTH = 200;
 const KEY = /^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9][A-Za-z0-9_-]*)*$/;
-const KEY_RULE = 'must be dot-separated segments of letters, digits, _ and -, each starting with a letter or digit, e.g. "notification.preference"';
+const KEY_RULE =
+  'must be dot-separated segments of letters, digits, _ and -, each starting with a letter or digit, e.g. "notification.preference"';
 
 export const memoryKeySchema = z
   .string({ error: fieldMessage('must be a string') })

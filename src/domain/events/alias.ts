@@ -3,7 +3,10 @@
 import { z } from 'zod';
 import { artifactIdSchema } from '../values/ids.js';
 
-const count = z.number({ error: 'must be a whole number' }).int({ error: 'must be a whole number' }).min(0, { error: 'must not be negative' });
+const count = z
+  .number({ error: 'must be a whole number' })
+  .int({ error: 'must be a whole number' })
+  .min(0, { error: 'must not be negative' });
 
 export const aliasTupleSchema = z.strictObject({
   artifactId: artifactIdSchema,

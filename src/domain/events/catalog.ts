@@ -36,4 +36,3 @@ export function isEventType(type: string): type is EventType {
 export function isSubjectEvent(event: DomainEvent): event is SubjectEvent {
   return Object.prototype.hasOwnProperty.call(SUBJECT_EVENT_SCHEMAS, event.type);
 }
-

@@ -24,7 +24,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 export function decodeEvent(type: string, data: unknown, schemaVersion: number): EventDecoding {
-  const fail = (field: string, reason: string): EventDecoding => ({ ok: false, error: new EventDecodingError(type, schemaVersion, field, reason) });
+  const fail = (field: string, reason: string): EventDecoding => ({
+    ok: false,
+    error: new EventDecodingError(type, schemaVersion, field, reason),
+  });
   if (!isEventType(type)) return fail('', 'unknown event type');
   const current = CURRENT_SCHEMA_VERSIONS[type];
   if (!Number.isInteger(schemaVersion) || schemaVersion < 1) return fail('', 'schemaVersion must be a positive whole number');
@@ -64,7 +67,12 @@ export function encodeEvent<E extends DomainEvent>(event: E): { type: E['type'];
   const parsed = EVENT_SCHEMAS[type].safeParse(event.data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new EventDecodingError(type, CURRENT_SCHEMA_VERSIONS[type], issue ? issue.path.map(String).join('.') : '', issue?.message ?? 'is invalid');
+    throw new EventDecodingError(
+      type,
+      CURRENT_SCHEMA_VERSIONS[type],
+      issue ? issue.path.map(String).join('.') : '',
+      issue?.message ?? 'is invalid',
+    );
   }
   return { type: event.type, data: parsed.data as E['data'], schemaVersion: CURRENT_SCHEMA_VERSIONS[type] };
 }

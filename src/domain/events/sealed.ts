@@ -6,7 +6,10 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export const sealedSchema = z.strictObject({
   alg: z.literal('A256GCM', { error: 'must be "A256GCM"' }),
-  keyId: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(256, { error: 'must be at most 256 characters' }),
+  keyId: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .max(256, { error: 'must be at most 256 characters' }),
   /** base64 of the 12-byte GCM nonce. */
   iv: z.string({ error: 'must be a base64 string' }).regex(BASE64, { error: 'must be base64' }).min(1, { error: 'must not be empty' }),
   /** base64 of ciphertext || 16-byte tag. */

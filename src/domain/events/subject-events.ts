@@ -199,7 +199,9 @@ export const SUBJECT_EVENT_SCHEMAS = {
 } as const;
 
 export type SubjectEventType = keyof typeof SUBJECT_EVENT_SCHEMAS;
-export type SubjectEvent = { [T in SubjectEventType]: { readonly type: T; readonly data: z.output<(typeof SUBJECT_EVENT_SCHEMAS)[T]> } }[SubjectEventType];
+export type SubjectEvent = {
+  [T in SubjectEventType]: { readonly type: T; readonly data: z.output<(typeof SUBJECT_EVENT_SCHEMAS)[T]> };
+}[SubjectEventType];
 export type SubjectEventOf<T extends SubjectEventType> = Extract<SubjectEvent, { type: T }>;
 export type SubjectEventData<T extends SubjectEventType> = SubjectEventOf<T>['data'];
 

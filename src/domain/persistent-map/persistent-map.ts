@@ -67,7 +67,8 @@ function insert<V>(node: Node<V> | undefined, leaf: Leaf<V>, shift: number): Nod
   if (!node) return leaf;
   if (node.kind === 'leaf') {
     if (node.key === leaf.key) return leaf;
-    if (node.hash === leaf.hash) return { kind: 'collision', hash: leaf.hash, leaves: [node, leaf].sort((x, y) => (x.key < y.key ? -1 : 1)) };
+    if (node.hash === leaf.hash)
+      return { kind: 'collision', hash: leaf.hash, leaves: [node, leaf].sort((x, y) => (x.key < y.key ? -1 : 1)) };
     return join(node, leaf, shift);
   }
   if (node.kind === 'collision') {

@@ -13,7 +13,13 @@ export type DurationParse = { readonly ok: true; readonly seconds: number } | { 
 export function parseDuration(text: string): DurationParse {
   const m = DURATION.exec(text);
   if (!m || text === 'P' || text.endsWith('T')) return { ok: false, message: RULE };
-  const [weeks, days, hours, minutes, seconds] = [m[1], m[2], m[3], m[4], m[5]].map((part) => Number(part ?? 0)) as [number, number, number, number, number];
+  const [weeks, days, hours, minutes, seconds] = [m[1], m[2], m[3], m[4], m[5]].map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const total = (((weeks * 7 + days) * 24 + hours) * 60 + minutes) * 60 + seconds;
   if (total > MAX_DURATION_SECONDS) return { ok: false, message: 'must be at most 100 years' };
   return { ok: true, seconds: total };

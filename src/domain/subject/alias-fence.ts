@@ -16,10 +16,18 @@ export function checkAliasFence(state: SubjectState, command: SubjectCommandOf<'
   const fail = (code: FenceFailure, message: string, field: string): Fence => ({ ok: false, code, message, field });
   if (state.forgotten) return fail('subject_forgotten', 'the subject was forgotten', 'manifest.subject');
   if (manifest.inputEpoch !== state.inputEpoch) {
-    return fail('epoch_changed', `inputEpoch moved from ${manifest.inputEpoch} to ${state.inputEpoch} since the snapshot`, 'manifest.inputEpoch');
+    return fail(
+      'epoch_changed',
+      `inputEpoch moved from ${manifest.inputEpoch} to ${state.inputEpoch} since the snapshot`,
+      'manifest.inputEpoch',
+    );
   }
   if (!sameAlias(state.alias, manifest.expectedAlias)) {
-    return fail('alias_changed', `the alias is ${state.alias ? state.alias.artifactId : 'unset'}, not the expected ${manifest.expectedAlias?.artifactId ?? 'unset'}`, 'manifest.expectedAlias');
+    return fail(
+      'alias_changed',
+      `the alias is ${state.alias ? state.alias.artifactId : 'unset'}, not the expected ${manifest.expectedAlias?.artifactId ?? 'unset'}`,
+      'manifest.expectedAlias',
+    );
   }
   for (const input of manifest.inputs) {
     const entry = state.entries.get(input.memoryId);
@@ -33,14 +41,22 @@ export function checkAliasFence(state: SubjectState, command: SubjectCommandOf<'
   const open = state.openConflictIds;
   const known = new Set(manifest.conflictIds);
   if (open.length !== known.size || open.some((id) => !known.has(id))) {
-    return fail('new_conflict', `the open conflicts are [${open.join(', ')}], the artifact was built with [${[...known].sort().join(', ')}]`, 'manifest.conflictIds');
+    return fail(
+      'new_conflict',
+      `the open conflicts are [${open.join(', ')}], the artifact was built with [${[...known].sort().join(', ')}]`,
+      'manifest.conflictIds',
+    );
   }
   const current = state.alias?.coversThrough ?? 0;
   if (manifest.newCoversThrough < current) {
     return fail('coverage_regressed', `coverage would fall from ${current} to ${manifest.newCoversThrough}`, 'manifest.newCoversThrough');
   }
   if (manifest.newCoversThrough > state.highWaterMark) {
-    return fail('coverage_beyond_head', `coverage ${manifest.newCoversThrough} is beyond the last sequence ${state.highWaterMark}`, 'manifest.newCoversThrough');
+    return fail(
+      'coverage_beyond_head',
+      `coverage ${manifest.newCoversThrough} is beyond the last sequence ${state.highWaterMark}`,
+      'manifest.newCoversThrough',
+    );
   }
   return { ok: true };
 }
@@ -52,7 +68,13 @@ export function decideSwitchAlias(state: SubjectState, command: SubjectCommandOf
   return accept([
     {
       type: 'SummaryAliasSwitched',
-      data: { artifactId: manifest.artifactId, sourceEpoch: manifest.inputEpoch, coversThrough: manifest.newCoversThrough, previous: state.alias, switchedAt: command.now },
+      data: {
+        artifactId: manifest.artifactId,
+        sourceEpoch: manifest.inputEpoch,
+        coversThrough: manifest.newCoversThrough,
+        previous: state.alias,
+        switchedAt: command.now,
+      },
     },
   ]);
 }

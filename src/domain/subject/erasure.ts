@@ -34,12 +34,14 @@ export function decideEraseSubject(state: SubjectState, command: SubjectCommandO
 /** The receipt may follow only tombstones: every memory it names is forgotten (or the whole subject is). Allowed on a forgotten subject. */
 export function decideIssueReceipt(state: SubjectState, command: SubjectCommandOf<'IssueDeletionReceipt'>): DecideResult {
   const receipt = command.receipt;
-  if (receipt.scope === 'subject' && !state.forgotten) return reject('memory_not_active', 'a subject receipt needs the subject forgotten first', 'receipt.scope');
+  if (receipt.scope === 'subject' && !state.forgotten)
+    return reject('memory_not_active', 'a subject receipt needs the subject forgotten first', 'receipt.scope');
   if (!state.forgotten) {
     for (const memoryId of receipt.memoryIds) {
       const entry = state.entries.get(memoryId);
       if (!entry) return reject('memory_not_found', `memory ${memoryId} does not exist`, 'receipt.memoryIds');
-      if (entry.status !== 'forgotten') return reject('memory_not_active', `memory ${memoryId} is not forgotten: a receipt follows its tombstone`, 'receipt.memoryIds');
+      if (entry.status !== 'forgotten')
+        return reject('memory_not_active', `memory ${memoryId} is not forgotten: a receipt follows its tombstone`, 'receipt.memoryIds');
     }
   }
   return accept([{ type: 'DeletionReceiptIssued', data: receipt }]);
@@ -56,5 +58,10 @@ export function decideExpireByRetention(state: SubjectState, command: SubjectCom
     if (earlier === undefined || expiresAt < earlier) due.set(memoryId, expiresAt);
   }
   const ordered = [...due].sort(([a], [b]) => (state.entries.get(a)?.sequence ?? 0) - (state.entries.get(b)?.sequence ?? 0));
-  return accept(ordered.map(([memoryId, expiresAt]): SubjectEvent => ({ type: 'MemoryExpired', data: { memoryId, expiresAt, expiredAt: command.now } })));
+  return accept(
+    ordered.map(([memoryId, expiresAt]): SubjectEvent => ({
+      type: 'MemoryExpired',
+      data: { memoryId, expiresAt, expiredAt: command.now },
+    })),
+  );
 }

@@ -24,7 +24,9 @@ function apply(state: SubjectState, event: SubjectEvent): SubjectState {
       return recorded(state, event.data);
     case 'MemoryCorroborated': {
       const entry = state.entries.get(event.data.memoryId);
-      return entry ? { ...state, entries: state.entries.set(entry.memoryId, { ...entry, corroborations: entry.corroborations + 1 }) } : state;
+      return entry
+        ? { ...state, entries: state.entries.set(entry.memoryId, { ...entry, corroborations: entry.corroborations + 1 }) }
+        : state;
     }
     case 'MemorySuperseded':
       return leave(state, event.data.memoryId, 'superseded', { supersededBy: event.data.supersededBy, validTo: event.data.validTo });
@@ -61,7 +63,10 @@ function apply(state: SubjectState, event: SubjectEvent): SubjectState {
     case 'SubjectForgotten':
       return subjectForgotten(state);
     case 'SummaryAliasSwitched':
-      return { ...state, alias: { artifactId: event.data.artifactId, sourceEpoch: event.data.sourceEpoch, coversThrough: event.data.coversThrough } };
+      return {
+        ...state,
+        alias: { artifactId: event.data.artifactId, sourceEpoch: event.data.sourceEpoch, coversThrough: event.data.coversThrough },
+      };
     case 'DeletionReceiptIssued':
       return state;
   }
@@ -103,7 +108,12 @@ function recorded(state: SubjectState, data: SubjectEventData<'MemoryRecorded'>)
 }
 
 /** An entry stops being active: it leaves its slot and the sweeper's list, and conflicts left with fewer than two active members become moot. */
-function leave(state: SubjectState, memoryId: string, status: Exclude<EntryStatus, 'active'>, patch: Partial<EntryState> = {}): SubjectState {
+function leave(
+  state: SubjectState,
+  memoryId: string,
+  status: Exclude<EntryStatus, 'active'>,
+  patch: Partial<EntryState> = {},
+): SubjectState {
   const entry = state.entries.get(memoryId);
   // Forgetting is final; other statuses may still be overwritten (e.g. a superseded entry retracted).
   if (!entry || entry.status === 'forgotten') return state;
@@ -137,7 +147,13 @@ function mootConflicts(state: SubjectState, conflictIds: readonly string[]): Sub
 
 function conflictDetected(state: SubjectState, data: SubjectEventData<'ConflictDetected'>): SubjectState {
   if (state.conflicts.has(data.conflictId)) return state;
-  const conflict: ConflictState = { conflictId: data.conflictId, key: data.key, scopes: data.scopes, memoryIds: data.memoryIds, status: 'open' };
+  const conflict: ConflictState = {
+    conflictId: data.conflictId,
+    key: data.key,
+    scopes: data.scopes,
+    memoryIds: data.memoryIds,
+    status: 'open',
+  };
   let entries = state.entries;
   for (const id of data.memoryIds) {
     const entry = entries.get(id);

@@ -23,7 +23,9 @@ export function decideExpire(state: SubjectState, command: SubjectCommandOf<'Exp
     .filter(([, expiresAt]) => expiresAt <= command.now)
     .map(([memoryId, expiresAt]) => ({ memoryId, expiresAt, sequence: state.entries.get(memoryId)?.sequence ?? 0 }))
     .sort((a, b) => a.sequence - b.sequence);
-  return accept(due.map(({ memoryId, expiresAt }): SubjectEvent => ({ type: 'MemoryExpired', data: { memoryId, expiresAt, expiredAt: command.now } })));
+  return accept(
+    due.map(({ memoryId, expiresAt }): SubjectEvent => ({ type: 'MemoryExpired', data: { memoryId, expiresAt, expiredAt: command.now } })),
+  );
 }
 
 function withAlias(state: SubjectState, ids: readonly string[], coveredSequences: readonly number[]): string[] {
@@ -39,7 +41,10 @@ export function decideForgetMemory(state: SubjectState, command: SubjectCommandO
   if (!entry) return reject('memory_not_found', `memory ${command.memoryId} does not exist`, 'memoryId');
   if (entry.status === 'forgotten') return reject('already_forgotten', `memory ${command.memoryId} was already forgotten`, 'memoryId');
   return accept([
-    { type: 'MemoryForgotten', data: { memoryId: entry.memoryId, ...(command.reason ? { reason: command.reason } : {}), forgottenAt: command.now } },
+    {
+      type: 'MemoryForgotten',
+      data: { memoryId: entry.memoryId, ...(command.reason ? { reason: command.reason } : {}), forgottenAt: command.now },
+    },
     {
       type: 'DeletionReceiptIssued',
       data: {
@@ -67,7 +72,11 @@ export function decideForgetSubject(state: SubjectState, command: SubjectCommand
         scope: 'subject',
         memoryIds: remaining.map((e) => e.memoryId),
         destroyedKeyIds: [...command.destroyedKeyIds],
-        invalidatedArtifactIds: withAlias(state, command.invalidatedArtifactIds, remaining.map((e) => e.sequence)),
+        invalidatedArtifactIds: withAlias(
+          state,
+          command.invalidatedArtifactIds,
+          remaining.map((e) => e.sequence),
+        ),
         issuedAt: command.now,
       },
     },

@@ -73,11 +73,19 @@ export function toStateSnapshot(state: SubjectState): StateSnapshot {
     version: STATE_SNAPSHOT_VERSION,
     highWaterMark: state.highWaterMark,
     inputEpoch: state.inputEpoch,
-    entries: [...state.entries.values()].sort((a, b) => a.sequence - b.sequence).map(({ slot: _slot, ...rest }) => ({ ...rest, conflictIds: [...rest.conflictIds] })),
-    conflicts: [...state.conflicts.values()].sort((a, b) => byText(a.conflictId, b.conflictId)).map((c) => ({ ...c, memoryIds: [...c.memoryIds] })),
+    entries: [...state.entries.values()]
+      .sort((a, b) => a.sequence - b.sequence)
+      .map(({ slot: _slot, ...rest }) => ({ ...rest, conflictIds: [...rest.conflictIds] })),
+    conflicts: [...state.conflicts.values()]
+      .sort((a, b) => byText(a.conflictId, b.conflictId))
+      .map((c) => ({ ...c, memoryIds: [...c.memoryIds] })),
     openConflictIds: [...state.openConflictIds],
     trustOverrides: [...state.trustOverrides.entries()].sort(([a], [b]) => byText(a, b)),
-    taintPolicy: { version: state.taintPolicy.version, refPatterns: [...state.taintPolicy.refPatterns], sourceTypes: [...state.taintPolicy.sourceTypes] },
+    taintPolicy: {
+      version: state.taintPolicy.version,
+      refPatterns: [...state.taintPolicy.refPatterns],
+      sourceTypes: [...state.taintPolicy.sourceTypes],
+    },
     alias: state.alias,
     forgotten: state.forgotten,
   };

@@ -33,6 +33,9 @@ export function decideEscalateTaint(state: SubjectState, command: SubjectCommand
   const sourceTypes = [...new Set(command.sourceTypes)].filter((t) => !policy.sourceTypes.includes(t)).sort();
   if (refPatterns.length === 0 && sourceTypes.length === 0) return accept([]);
   return accept([
-    { type: 'TaintPolicyEscalated', data: { policyVersion: policy.version + 1, refPatterns, sourceTypes, reason: command.reason, escalatedAt: command.now } },
+    {
+      type: 'TaintPolicyEscalated',
+      data: { policyVersion: policy.version + 1, refPatterns, sourceTypes, reason: command.reason, escalatedAt: command.now },
+    },
   ]);
 }

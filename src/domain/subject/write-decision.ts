@@ -35,7 +35,13 @@ interface Candidate {
 }
 
 function candidate(state: SubjectState, memoryId: string, entry: SealedEntry, now: Instant): Candidate {
-  return { memoryId, entry, validFrom: entry.validFrom ?? now, trust: effectiveTrust(state, entry.source), slot: slotOf(entry.key, entry.scopes) };
+  return {
+    memoryId,
+    entry,
+    validFrom: entry.validFrom ?? now,
+    trust: effectiveTrust(state, entry.source),
+    slot: slotOf(entry.key, entry.scopes),
+  };
 }
 
 /** Valid windows [from, to) overlap; an absent end is open. */
@@ -45,7 +51,8 @@ function overlaps(existing: EntryState, c: Candidate): boolean {
   return startsBeforeCandidateEnds && candidateStartsBeforeItEnds;
 }
 
-const sameStatement = (existing: EntryState, entry: SealedEntry) => existing.valueHash === entry.valueHash && existing.polarity === entry.polarity;
+const sameStatement = (existing: EntryState, entry: SealedEntry) =>
+  existing.valueHash === entry.valueHash && existing.polarity === entry.polarity;
 
 function maySupersede(state: SubjectState, c: Candidate, existing: EntryState): boolean {
   return c.validFrom >= existing.validFrom && trustRank(c.trust) >= trustRank(effectiveTrust(state, existing.source));
@@ -87,16 +94,34 @@ function recordedEvent(state: SubjectState, c: Candidate): SubjectEvent {
 }
 
 function superseded(old: EntryState, c: Candidate, cause: 'newer_statement' | 'explicit', now: Instant): SubjectEvent {
-  return { type: 'MemorySuperseded', data: { memoryId: old.memoryId, supersededBy: c.memoryId, validTo: c.validFrom, cause, supersededAt: now } };
+  return {
+    type: 'MemorySuperseded',
+    data: { memoryId: old.memoryId, supersededBy: c.memoryId, validTo: c.validFrom, cause, supersededAt: now },
+  };
 }
 
-function outcome(state: SubjectState, c: Candidate, supersedes: EntryState[], rivals: EntryState[], conflictId: string, now: Instant, cause: 'newer_statement' | 'explicit'): DecideResult {
-  if (rivals.length > 0 && state.conflicts.has(conflictId)) return reject('conflict_id_taken', `conflict ${conflictId} already exists`, 'conflictId');
+function outcome(
+  state: SubjectState,
+  c: Candidate,
+  supersedes: EntryState[],
+  rivals: EntryState[],
+  conflictId: string,
+  now: Instant,
+  cause: 'newer_statement' | 'explicit',
+): DecideResult {
+  if (rivals.length > 0 && state.conflicts.has(conflictId))
+    return reject('conflict_id_taken', `conflict ${conflictId} already exists`, 'conflictId');
   const events: SubjectEvent[] = [...supersedes.map((old) => superseded(old, c, cause, now)), recordedEvent(state, c)];
   if (rivals.length > 0) {
     events.push({
       type: 'ConflictDetected',
-      data: { conflictId, key: c.entry.key, scopes: c.entry.scopes, memoryIds: [...rivals.map((r) => r.memoryId), c.memoryId], detectedAt: now },
+      data: {
+        conflictId,
+        key: c.entry.key,
+        scopes: c.entry.scopes,
+        memoryIds: [...rivals.map((r) => r.memoryId), c.memoryId],
+        detectedAt: now,
+      },
     });
   }
   const decision: WriteDecision = {
@@ -126,7 +151,13 @@ export function decideRecord(state: SubjectState, command: SubjectCommandOf<'Rec
         corroboratedAt: command.now,
       },
     };
-    return accept([event], { outcome: 'DUPLICATE', memoryId: duplicate.memoryId, sequence: duplicate.sequence, supersedes: [], conflictsWith: [] });
+    return accept([event], {
+      outcome: 'DUPLICATE',
+      memoryId: duplicate.memoryId,
+      sequence: duplicate.sequence,
+      supersedes: [],
+      conflictsWith: [],
+    });
   }
   const supersedes = competitors.filter((e) => maySupersede(state, c, e));
   const rivals = competitors.filter((e) => !maySupersede(state, c, e));
@@ -152,6 +183,8 @@ export function decideSupersede(state: SubjectState, command: SubjectCommandOf<'
   if (c.validFrom < target.validFrom) {
     return reject('valid_time_order', `validFrom must not be earlier than the replaced entry's (${target.validFrom})`, 'entry.validFrom');
   }
-  const rivals = activeEntriesInSlot(state, c.slot).filter((e) => e.memoryId !== target.memoryId && overlaps(e, c) && !sameStatement(e, c.entry));
+  const rivals = activeEntriesInSlot(state, c.slot).filter(
+    (e) => e.memoryId !== target.memoryId && overlaps(e, c) && !sameStatement(e, c.entry),
+  );
   return outcome(state, c, [target], rivals, command.conflictId, command.now, 'explicit');
 }

@@ -10,8 +10,7 @@ export type CalendarDate = string;
 
 export type InstantParse = { ok: true; instant: Instant } | { ok: false; message: string };
 
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const SHAPE_MESSAGE = 'must be an ISO 8601 date-time with an offset, such as "2026-07-10T00:00:00Z" or "2026-07-10T08:00:00+08:00"';
 
@@ -22,7 +21,8 @@ function daysInMonth(year: number, month: number): number {
 
 function realDate(year: number, month: number, day: number): string | undefined {
   if (month < 1 || month > 12) return `has no month ${month}`;
-  if (day < 1 || day > daysInMonth(year, month)) return `has no day ${day} in ${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`;
+  if (day < 1 || day > daysInMonth(year, month))
+    return `has no day ${day} in ${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`;
   return undefined;
 }
 
@@ -34,13 +34,15 @@ export function parseInstant(text: string): InstantParse {
   const fraction = m[7] ?? '';
   const notReal = realDate(year, month, day);
   if (notReal) return { ok: false, message: `is not a real date: ${notReal}` };
-  if (hour > 23 || minute > 59 || second > 59) return { ok: false, message: 'is not a real time of day (hours 00-23, minutes and seconds 00-59)' };
+  if (hour > 23 || minute > 59 || second > 59)
+    return { ok: false, message: 'is not a real time of day (hours 00-23, minutes and seconds 00-59)' };
   if (/[1-9]/.test(fraction.slice(3))) return { ok: false, message: 'has sub-millisecond precision; the ledger stores milliseconds' };
   let offsetMinutes = 0;
   if (!m[8]) {
     const offsetHours = Number(m[10]);
     const offsetMins = Number(m[11]);
-    if (offsetHours > 18 || offsetMins > 59 || offsetHours * 60 + offsetMins > 18 * 60) return { ok: false, message: 'has an offset outside ±18:00' };
+    if (offsetHours > 18 || offsetMins > 59 || offsetHours * 60 + offsetMins > 18 * 60)
+      return { ok: false, message: 'has an offset outside ±18:00' };
     offsetMinutes = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMins);
   }
   const millis = Number(fraction.slice(0, 3).padEnd(3, '0'));

@@ -49,7 +49,12 @@ export class ApiKeyStore {
     this.#pool.on('error', () => undefined);
   }
 
-  async create(input: { readonly tenant: string; readonly role: string; readonly label?: string; readonly now: Date }): Promise<CreatedApiKey> {
+  async create(input: {
+    readonly tenant: string;
+    readonly role: string;
+    readonly label?: string;
+    readonly now: Date;
+  }): Promise<CreatedApiKey> {
     const tenant = requireId('tenant', input.tenant);
     if (!isApiRole(input.role)) throw new InvalidInput('role', `must be one of ${API_ROLES.join(', ')}`);
     const label = input.label === undefined ? null : input.label.trim();
@@ -65,7 +70,9 @@ export class ApiKeyStore {
   async list(filter: { readonly tenant?: string } = {}): Promise<ApiKeyInfo[]> {
     const tenant = filter.tenant === undefined ? undefined : requireId('tenant', filter.tenant);
     const { rows } = await this.#pool.query<Row>(
-      tenant === undefined ? 'SELECT * FROM api_keys ORDER BY created_at, key_id' : 'SELECT * FROM api_keys WHERE tenant = $1 ORDER BY created_at, key_id',
+      tenant === undefined
+        ? 'SELECT * FROM api_keys ORDER BY created_at, key_id'
+        : 'SELECT * FROM api_keys WHERE tenant = $1 ORDER BY created_at, key_id',
       tenant === undefined ? [] : [tenant],
     );
     return rows.map(infoOf);
@@ -74,7 +81,10 @@ export class ApiKeyStore {
   /** Revokes a key (revoking twice keeps the first time); unknown ids throw InvalidInput naming `key-id`. */
   async revoke(keyIdInput: string, now: Date): Promise<ApiKeyInfo> {
     const keyId = typeof keyIdInput === 'string' ? keyIdInput.trim() : '';
-    const { rows } = await this.#pool.query<Row>('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE key_id = $1 RETURNING *', [keyId, now.toISOString()]);
+    const { rows } = await this.#pool.query<Row>(
+      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE key_id = $1 RETURNING *',
+      [keyId, now.toISOString()],
+    );
     if (rows.length === 0) throw new InvalidInput('key-id', 'no API key has this id');
     return infoOf(rows[0]!);
   }

@@ -14,7 +14,10 @@ export class SealBroken extends Error {
 export class SealedMalformed extends Error {
   override readonly name = 'SealedMalformed';
   readonly code = 'sealed_malformed';
-  constructor(readonly field: string, detail: string) {
+  constructor(
+    readonly field: string,
+    detail: string,
+  ) {
     super(`malformed sealed value: ${field} ${detail}`);
   }
 }
@@ -32,7 +35,11 @@ export class KeyUnwrapFailed extends Error {
 export class KeyLengthInvalid extends Error {
   override readonly name = 'KeyLengthInvalid';
   readonly code = 'key_length_invalid';
-  constructor(readonly field: string, readonly expected: number, readonly actual: number) {
+  constructor(
+    readonly field: string,
+    readonly expected: number,
+    readonly actual: number,
+  ) {
     super(`${field} must be ${expected} bytes, got ${actual}`);
   }
 }

@@ -163,7 +163,9 @@ export async function startPostmaster(
   }
   if (!exited && child.pid !== undefined) await stopPostmaster(layout, identityOf(child.pid), 10_000).catch(() => undefined);
   throw new EmbeddedServerError(
-    exited ? `PostgreSQL exited while starting in ${layout.dataDir}` : `PostgreSQL did not accept connections within ${options.timeoutMs} ms`,
+    exited
+      ? `PostgreSQL exited while starting in ${layout.dataDir}`
+      : `PostgreSQL did not accept connections within ${options.timeoutMs} ms`,
     layout.dataDir,
     tail,
   );
@@ -183,7 +185,11 @@ export async function stopPostmaster(layout: FolderLayout, postmaster: ProcessId
   const deadline = Date.now() + timeoutMs;
   while (isRunning(postmaster)) {
     if (Date.now() >= deadline) {
-      throw new EmbeddedServerError(`PostgreSQL (pid ${postmaster.pid}) did not stop within ${timeoutMs} ms`, layout.dataDir, serverLogTail(layout));
+      throw new EmbeddedServerError(
+        `PostgreSQL (pid ${postmaster.pid}) did not stop within ${timeoutMs} ms`,
+        layout.dataDir,
+        serverLogTail(layout),
+      );
     }
     await sleep(25);
   }

@@ -23,5 +23,10 @@ export function serverLogTail(layout: FolderLayout, lines = 25): string {
 
 /** The environment for server binaries: fixed English messages, nothing of ours (PG* variables) leaking in. */
 export function serverEnvironment(): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', LC_ALL: 'C', LANG: 'C', ...(process.env.TZ ? { TZ: process.env.TZ } : {}) };
+  return {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    LC_ALL: 'C',
+    LANG: 'C',
+    ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
+  };
 }

@@ -61,13 +61,16 @@ export async function startServer(
       writeSettings(layout, settings);
     }
     const urls = urlsFor(password, port);
-    outcome = (await startPostmaster(layout, account, binaries, { port, probeUrl: urls.adminUrl, durable, timeoutMs: START_TIMEOUT_MS })).kind;
+    outcome = (await startPostmaster(layout, account, binaries, { port, probeUrl: urls.adminUrl, durable, timeoutMs: START_TIMEOUT_MS }))
+      .kind;
     if (outcome === 'ready') return urls;
     if (outcome === 'port_taken') settings = null;
     else await sleep(250);
   }
   throw new EmbeddedServerError(
-    outcome === 'port_taken' ? 'PostgreSQL could not bind a free port after 3 attempts' : 'processes of an earlier PostgreSQL still hold its shared memory',
+    outcome === 'port_taken'
+      ? 'PostgreSQL could not bind a free port after 3 attempts'
+      : 'processes of an earlier PostgreSQL still hold its shared memory',
     layout.dataDir,
     serverLogTail(layout),
   );

@@ -65,7 +65,10 @@ const queues = new Map<string, Promise<unknown>>();
 function serialized<T>(dataDir: string, operation: () => Promise<T>): Promise<T> {
   const previous = queues.get(dataDir) ?? Promise.resolve();
   const next = previous.then(operation, operation);
-  queues.set(dataDir, next.catch(() => undefined));
+  queues.set(
+    dataDir,
+    next.catch(() => undefined),
+  );
   return next;
 }
 

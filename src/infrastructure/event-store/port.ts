@@ -113,7 +113,9 @@ export class LogHorizonTimeout extends Error {
   override readonly name = 'LogHorizonTimeout';
   readonly code = 'log_behind';
   constructor(readonly waitedMs: number) {
-    super(`the global log did not show every earlier commit within ${waitedMs} ms: a long transaction elsewhere on the server may be holding it back`);
+    super(
+      `the global log did not show every earlier commit within ${waitedMs} ms: a long transaction elsewhere on the server may be holding it back`,
+    );
   }
 }
 
@@ -133,7 +135,10 @@ export class WrongExpectedVersion extends Error {
 /** A retried append whose event ids match stored events only in part, or in another place. */
 export class IdempotencyConflict extends Error {
   override readonly name = 'IdempotencyConflict';
-  constructor(readonly stream: string, readonly eventId: string) {
+  constructor(
+    readonly stream: string,
+    readonly eventId: string,
+  ) {
     super(`event ${eventId} is already stored, but not as the same batch in ${stream}`);
   }
 }

@@ -6,7 +6,10 @@
 export class MasterKeyInvalid extends Error {
   override readonly name = 'MasterKeyInvalid';
   readonly code = 'master_key_invalid';
-  constructor(readonly source: string, detail: string) {
+  constructor(
+    readonly source: string,
+    detail: string,
+  ) {
     super(`master key from ${source} is invalid: ${detail}`);
   }
 }
@@ -15,7 +18,10 @@ export class MasterKeyInvalid extends Error {
 export class MasterKeyFileExposed extends Error {
   override readonly name = 'MasterKeyFileExposed';
   readonly code = 'master_key_file_exposed';
-  constructor(readonly path: string, readonly mode: number) {
+  constructor(
+    readonly path: string,
+    readonly mode: number,
+  ) {
     super(`master key file ${path} has mode ${(mode & 0o777).toString(8)}; it must be readable by its owner only (chmod 600)`);
   }
 }
@@ -27,7 +33,10 @@ export class MasterKeyFileExposed extends Error {
 export class MasterKeyUnknown extends Error {
   override readonly name = 'MasterKeyUnknown';
   readonly code = 'master_key_unknown';
-  constructor(readonly wantedId: string, readonly heldIds: readonly string[]) {
+  constructor(
+    readonly wantedId: string,
+    readonly heldIds: readonly string[],
+  ) {
     super(
       `key store rows are wrapped by master key ${wantedId}, but this process holds ${heldIds.join(', ') || 'none'}: ` +
         'set MEMLEDGER_MASTER_KEY (or MEMLEDGER_DATA_DIR) to the one this database was written with',

@@ -5,8 +5,13 @@ import { invalidInputFromZod } from '../../domain/validation/invalid-input.js';
 import { artifactIdSchema, memoryIdSchema, subjectIdSchema, tenantIdSchema } from '../../domain/values/ids.js';
 import type { ArtifactDerivation, SubjectRef } from './port.js';
 
-const subjectRefSchema = z.object({ tenant: tenantIdSchema, subject: subjectIdSchema }, { error: 'must be an object with tenant and subject' });
-const memoryIdsSchema = z.array(memoryIdSchema, { error: 'must be an array of memory ids' }).max(10_000, { error: 'must hold at most 10000 ids' });
+const subjectRefSchema = z.object(
+  { tenant: tenantIdSchema, subject: subjectIdSchema },
+  { error: 'must be an object with tenant and subject' },
+);
+const memoryIdsSchema = z
+  .array(memoryIdSchema, { error: 'must be an array of memory ids' })
+  .max(10_000, { error: 'must hold at most 10000 ids' });
 
 function parse<S extends z.ZodType>(schema: S, input: unknown, field?: string): z.output<S> {
   const result = schema.safeParse(input);

@@ -77,7 +77,8 @@ export type MemoryKeyOpener = (place: MemoryKeyPlace, wrapped: Buffer) => Buffer
 /** Unwraps many memory keys of one subject under one master key: the wrapping key is derived once, not per memory. */
 export function memoryKeyOpener(master: MasterKey, secret: Buffer): MemoryKeyOpener {
   const wrapping = memoryWrappingKey(secret, master);
-  return (place, wrapped) => unwrapKey(wrapping, wrapped, memoryKeyAad(place.ref, place.memoryId, place.keyId, place.subjectKeyId), place.keyId);
+  return (place, wrapped) =>
+    unwrapKey(wrapping, wrapped, memoryKeyAad(place.ref, place.memoryId, place.keyId, place.subjectKeyId), place.keyId);
 }
 
 function artifactWrappingKey(secret: Buffer, master: MasterKey): Buffer {

@@ -70,7 +70,10 @@ export async function loadMasterKeyring(options: LoadMasterKeyOptions = {}): Pro
     .map((part, i) => parseMasterKey(part, `${PREVIOUS_MASTER_KEYS_VARIABLE}[${i}]`));
   const fromEnv = env[MASTER_KEY_VARIABLE];
   if (fromEnv !== undefined && fromEnv.trim() !== '') {
-    return { keyring: { current: parseMasterKey(fromEnv, MASTER_KEY_VARIABLE), previous }, source: { kind: 'environment', variable: MASTER_KEY_VARIABLE } };
+    return {
+      keyring: { current: parseMasterKey(fromEnv, MASTER_KEY_VARIABLE), previous },
+      source: { kind: 'environment', variable: MASTER_KEY_VARIABLE },
+    };
   }
   const path = masterKeyFilePath(options.dataDir ?? env.MEMLEDGER_DATA_DIR ?? './.memledger');
   const created = await createMasterKeyFileIfMissing(path);

@@ -116,7 +116,11 @@ export interface KeyStore {
    * refused (KeyForgotten, scope 'artifact') when any of that was forgotten
    * already, so a summary generated during an erasure never gets a live key.
    */
-  artifactKey(ref: SubjectRef, artifactId: string, options: { readonly create: ArtifactDerivation }): Promise<KeyFound<ArtifactKey> | KeyForgotten>;
+  artifactKey(
+    ref: SubjectRef,
+    artifactId: string,
+    options: { readonly create: ArtifactDerivation },
+  ): Promise<KeyFound<ArtifactKey> | KeyForgotten>;
   artifactKey(ref: SubjectRef, artifactId: string, options?: { readonly create?: ArtifactDerivation }): Promise<KeyLookup<ArtifactKey>>;
 
   /** The artifact keys (ids and states, never material) that derive from these memories, through parents too. */

@@ -18,8 +18,20 @@ export interface LiveSubject {
 
 const forgotten = (at: Date | null): KeyForgotten => ({ status: 'forgotten', scope: 'artifact', forgottenAt: at ?? new Date(0) });
 
-export function openArtifactRow(ref: SubjectRef, subject: LiveSubject, row: ArtifactRow, masterById: (id: string) => MasterKey): KeyFound<ArtifactKey> | KeyForgotten {
-  if (row.forgotten_at !== null || row.wrapped_key === null || row.key_id === null || row.subject_key_id === null || row.master_key_id === null) return forgotten(row.forgotten_at);
+export function openArtifactRow(
+  ref: SubjectRef,
+  subject: LiveSubject,
+  row: ArtifactRow,
+  masterById: (id: string) => MasterKey,
+): KeyFound<ArtifactKey> | KeyForgotten {
+  if (
+    row.forgotten_at !== null ||
+    row.wrapped_key === null ||
+    row.key_id === null ||
+    row.subject_key_id === null ||
+    row.master_key_id === null
+  )
+    return forgotten(row.forgotten_at);
   const place = { ref, artifactId: row.artifact_id, keyId: row.key_id, subjectKeyId: row.subject_key_id };
   const key = unwrapArtifactKey(masterById(row.master_key_id), subject.secret, place, row.wrapped_key);
   return { status: 'found', created: false, key: { keyId: row.key_id, artifactId: row.artifact_id, key, hashKey: artifactHashKeyOf(key) } };

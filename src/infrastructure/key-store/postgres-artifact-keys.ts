@@ -20,14 +20,14 @@ export interface ArtifactRow {
   readonly forgotten_at: Date | null;
 }
 
-const COLUMNS = 'artifact_id, key_id, subject_key_id, master_key_id, wrapped_key, derived_from, parent_artifact_id, created_at, forgotten_at';
+const COLUMNS =
+  'artifact_id, key_id, subject_key_id, master_key_id, wrapped_key, derived_from, parent_artifact_id, created_at, forgotten_at';
 
 export async function selectArtifact(db: Queryable, ref: SubjectRef, artifactId: string): Promise<ArtifactRow | undefined> {
-  const result = await db.query<ArtifactRow>(`SELECT ${COLUMNS} FROM key_store_artifacts WHERE tenant = $1 AND subject = $2 AND artifact_id = $3`, [
-    ref.tenant,
-    ref.subject,
-    artifactId,
-  ]);
+  const result = await db.query<ArtifactRow>(
+    `SELECT ${COLUMNS} FROM key_store_artifacts WHERE tenant = $1 AND subject = $2 AND artifact_id = $3`,
+    [ref.tenant, ref.subject, artifactId],
+  );
   return result.rows[0];
 }
 
@@ -46,13 +46,28 @@ export async function insertArtifact(db: Queryable, ref: SubjectRef, row: NewArt
   const result = await db.query(
     `INSERT INTO key_store_artifacts (tenant, subject, artifact_id, key_id, subject_key_id, master_key_id, wrapped_key, derived_from, parent_artifact_id, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9, now()) ON CONFLICT (tenant, subject, artifact_id) DO NOTHING`,
-    [ref.tenant, ref.subject, row.artifactId, row.keyId, row.subjectKeyId, row.masterKeyId, row.wrapped, [...row.derivedFrom].sort(), row.parentArtifactId],
+    [
+      ref.tenant,
+      ref.subject,
+      row.artifactId,
+      row.keyId,
+      row.subjectKeyId,
+      row.masterKeyId,
+      row.wrapped,
+      [...row.derivedFrom].sort(),
+      row.parentArtifactId,
+    ],
   );
   return result.rowCount === 1;
 }
 
 /** True when a memory the artifact would derive from, or its parent artifact, is forgotten already. */
-export async function derivesFromForgotten(db: Queryable, ref: SubjectRef, memoryIds: readonly string[], parentArtifactId: string | null): Promise<boolean> {
+export async function derivesFromForgotten(
+  db: Queryable,
+  ref: SubjectRef,
+  memoryIds: readonly string[],
+  parentArtifactId: string | null,
+): Promise<boolean> {
   const result = await db.query(
     `SELECT 1 FROM key_store_memories WHERE tenant = $1 AND subject = $2 AND memory_id = ANY($3::text[]) AND forgotten_at IS NOT NULL
      UNION ALL
@@ -83,10 +98,10 @@ export async function artifactsDerivedFrom(db: Queryable, ref: SubjectRef, memor
 }
 
 export async function allArtifacts(db: Queryable, ref: SubjectRef): Promise<ArtifactKeyEntry[]> {
-  const result = await db.query<ArtifactRow>(`SELECT ${COLUMNS} FROM key_store_artifacts WHERE tenant = $1 AND subject = $2 ORDER BY artifact_id`, [
-    ref.tenant,
-    ref.subject,
-  ]);
+  const result = await db.query<ArtifactRow>(
+    `SELECT ${COLUMNS} FROM key_store_artifacts WHERE tenant = $1 AND subject = $2 ORDER BY artifact_id`,
+    [ref.tenant, ref.subject],
+  );
   return result.rows.map(entryOf);
 }
 
@@ -98,15 +113,27 @@ export interface ArtifactsTombstoned {
 }
 
 /** Run inside the transaction that forgets the memories (it holds the subject's exclusive lock). */
-export async function tombstoneArtifactsDerivedFrom(db: Queryable, ref: SubjectRef, memoryIds: readonly string[]): Promise<ArtifactsTombstoned> {
+export async function tombstoneArtifactsDerivedFrom(
+  db: Queryable,
+  ref: SubjectRef,
+  memoryIds: readonly string[],
+): Promise<ArtifactsTombstoned> {
   const reached = await selectDerived(db, ref, memoryIds);
-  return tombstone(db, ref, reached.map((row) => row.artifact_id));
+  return tombstone(
+    db,
+    ref,
+    reached.map((row) => row.artifact_id),
+  );
 }
 
 /** Every artifact key of the subject (the subject is being forgotten; same transaction). */
 export async function tombstoneAllArtifacts(db: Queryable, ref: SubjectRef): Promise<ArtifactsTombstoned> {
   const all = await allArtifacts(db, ref);
-  return tombstone(db, ref, all.map((entry) => entry.artifactId));
+  return tombstone(
+    db,
+    ref,
+    all.map((entry) => entry.artifactId),
+  );
 }
 
 async function tombstone(db: Queryable, ref: SubjectRef, artifactIds: readonly string[]): Promise<ArtifactsTombstoned> {

@@ -22,9 +22,24 @@ import type {
   SubjectRef,
 } from './port.js';
 import { makeArtifactKey, openArtifactRow } from './postgres-artifact-key-making.js';
-import { allArtifacts, artifactsDerivedFrom, selectArtifact, tombstoneAllArtifacts, tombstoneArtifactsDerivedFrom } from './postgres-artifact-keys.js';
+import {
+  allArtifacts,
+  artifactsDerivedFrom,
+  selectArtifact,
+  tombstoneAllArtifacts,
+  tombstoneArtifactsDerivedFrom,
+} from './postgres-artifact-keys.js';
 import { rewriteTables, tombstoneMemories, tombstoneSubject, type KeyTable } from './postgres-forget.js';
-import { insertMemory, insertSubject, selectAllMemories, selectMemories, selectSubject, type MemoryRow, type Queryable, type SubjectRow } from './postgres-rows.js';
+import {
+  insertMemory,
+  insertSubject,
+  selectAllMemories,
+  selectMemories,
+  selectSubject,
+  type MemoryRow,
+  type Queryable,
+  type SubjectRow,
+} from './postgres-rows.js';
 import { rewrapUnderCurrentMaster, type RewrapResult } from './postgres-rewrap.js';
 import { lockSubjectForMaking } from './postgres-subject-lock.js';
 import { masterById, openMemoryRow, openSubjectRow, type MemoryKeyOpeners } from './postgres-opened-rows.js';
@@ -94,7 +109,8 @@ export class PostgresKeyStore implements KeyStore {
       }
       const subject = openSubjectRow(this.masterKeys, valid, row);
       if (subject.status === 'forgotten') return subject;
-      if (subject.status !== 'live') throw new Error(`key store: subject row of ${valid.tenant}/${valid.subject} vanished inside a transaction`);
+      if (subject.status !== 'live')
+        throw new Error(`key store: subject row of ${valid.tenant}/${valid.subject} vanished inside a transaction`);
       const existing = (await selectMemories(client, valid, [id])).get(id);
       if (existing !== undefined) return openMemoryRow(this.masterKeys, valid, subject, existing);
       const key = newKey();
@@ -131,7 +147,11 @@ export class PostgresKeyStore implements KeyStore {
       const done = await tombstoneMemories(client, valid, ids);
       return { done, artifacts: await tombstoneArtifactsDerivedFrom(client, valid, ids) };
     });
-    if (this.rewriteAfterForget) await this.rewriteKeyTables(['key_store_memories', ...(artifacts.destroyedKeyIds.length > 0 ? ['key_store_artifacts' as const] : [])]);
+    if (this.rewriteAfterForget)
+      await this.rewriteKeyTables([
+        'key_store_memories',
+        ...(artifacts.destroyedKeyIds.length > 0 ? ['key_store_artifacts' as const] : []),
+      ]);
     return {
       forgottenNow: done.changed || artifacts.destroyedKeyIds.length > 0,
       destroyedKeyIds: [...done.destroyedKeyIds, ...artifacts.destroyedKeyIds],
@@ -155,9 +175,17 @@ export class PostgresKeyStore implements KeyStore {
     };
   }
 
-  artifactKey(ref: SubjectRef, artifactId: string, options: { readonly create: ArtifactDerivation }): Promise<KeyFound<ArtifactKey> | KeyForgotten>;
+  artifactKey(
+    ref: SubjectRef,
+    artifactId: string,
+    options: { readonly create: ArtifactDerivation },
+  ): Promise<KeyFound<ArtifactKey> | KeyForgotten>;
   artifactKey(ref: SubjectRef, artifactId: string, options?: { readonly create?: ArtifactDerivation }): Promise<KeyLookup<ArtifactKey>>;
-  async artifactKey(ref: SubjectRef, artifactId: string, options: { readonly create?: ArtifactDerivation } = {}): Promise<KeyLookup<ArtifactKey>> {
+  async artifactKey(
+    ref: SubjectRef,
+    artifactId: string,
+    options: { readonly create?: ArtifactDerivation } = {},
+  ): Promise<KeyLookup<ArtifactKey>> {
     const valid = validSubjectRef(ref);
     const id = validArtifactId(artifactId);
     const master = (masterId: string) => masterById(this.masterKeys, masterId);
@@ -173,7 +201,8 @@ export class PostgresKeyStore implements KeyStore {
       await lockSubjectForMaking(client, valid);
       const subject = openSubjectRow(this.masterKeys, valid, await selectSubject(client, valid));
       if (subject.status === 'forgotten') return subject;
-      if (subject.status !== 'live') throw new Error(`key store: artifact ${id} of ${valid.tenant}/${valid.subject}, whose subject has no key`);
+      if (subject.status !== 'live')
+        throw new Error(`key store: artifact ${id} of ${valid.tenant}/${valid.subject}, whose subject has no key`);
       return makeArtifactKey(client, valid, id, derivation, subject, master);
     });
   }
@@ -227,7 +256,8 @@ export class PostgresKeyStore implements KeyStore {
 
   private async readMemoryKeys(ref: SubjectRef, ids: readonly string[]): Promise<Map<string, KeyLookup<MemoryKey>>> {
     const subject = openSubjectRow(this.masterKeys, ref, await selectSubject(this.pool, ref));
-    const rows = ids.length > 0 && subject.status !== 'forgotten' ? await selectMemories(this.pool, ref, ids) : new Map<string, MemoryRow>();
+    const rows =
+      ids.length > 0 && subject.status !== 'forgotten' ? await selectMemories(this.pool, ref, ids) : new Map<string, MemoryRow>();
     const openers: MemoryKeyOpeners = new Map();
     return new Map(
       ids.map((id): [string, KeyLookup<MemoryKey>] => {

@@ -17,12 +17,20 @@ export type OpenedSubject =
 /** Wrapping keys already derived while opening one subject's rows, by master key id. */
 export type MemoryKeyOpeners = Map<string, MemoryKeyOpener>;
 
-const forgotten = (scope: KeyForgotten['scope'], at: Date | null): KeyForgotten => ({ status: 'forgotten', scope, forgottenAt: at ?? new Date(0) });
+const forgotten = (scope: KeyForgotten['scope'], at: Date | null): KeyForgotten => ({
+  status: 'forgotten',
+  scope,
+  forgottenAt: at ?? new Date(0),
+});
 
 export function masterById(keys: MasterKeyring, id: string): MasterKey {
   const { current, previous } = keys;
   const found = [current, ...previous].find((key) => key.id === id);
-  if (found === undefined) throw new MasterKeyUnknown(id, [current, ...previous].map((key) => key.id));
+  if (found === undefined)
+    throw new MasterKeyUnknown(
+      id,
+      [current, ...previous].map((key) => key.id),
+    );
   return found;
 }
 
@@ -35,8 +43,20 @@ export function openSubjectRow(keys: MasterKeyring, ref: SubjectRef, row: Subjec
   return { status: 'live', keyId: row.key_id, master, secret: unwrapSubjectSecret(master, ref, row.key_id, row.wrapped_secret) };
 }
 
-export function openMemoryRow(keys: MasterKeyring, ref: SubjectRef, subject: OpenedSubject, row: MemoryRow, openers: MemoryKeyOpeners = new Map()): KeyFound<MemoryKey> | KeyForgotten {
-  if (row.forgotten_at !== null || row.wrapped_key === null || row.key_id === null || row.subject_key_id === null || row.master_key_id === null) {
+export function openMemoryRow(
+  keys: MasterKeyring,
+  ref: SubjectRef,
+  subject: OpenedSubject,
+  row: MemoryRow,
+  openers: MemoryKeyOpeners = new Map(),
+): KeyFound<MemoryKey> | KeyForgotten {
+  if (
+    row.forgotten_at !== null ||
+    row.wrapped_key === null ||
+    row.key_id === null ||
+    row.subject_key_id === null ||
+    row.master_key_id === null
+  ) {
     return forgotten('memory', row.forgotten_at);
   }
   if (subject.status === 'forgotten') return subject;

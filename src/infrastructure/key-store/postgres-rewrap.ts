@@ -4,7 +4,14 @@
 // left in dead tuples, WAL segments and backups (including the copies of keys
 // forgotten since) becomes useless.
 import type pg from 'pg';
-import { unwrapArtifactKey, unwrapMemoryKey, unwrapSubjectSecret, wrapArtifactKey, wrapMemoryKey, wrapSubjectSecret } from './key-hierarchy.js';
+import {
+  unwrapArtifactKey,
+  unwrapMemoryKey,
+  unwrapSubjectSecret,
+  wrapArtifactKey,
+  wrapMemoryKey,
+  wrapSubjectSecret,
+} from './key-hierarchy.js';
 import type { MasterKey, MasterKeyring } from './master-key.js';
 import type { SubjectRef } from './port.js';
 import type { MemoryRow, SubjectRow } from './postgres-rows.js';
@@ -16,7 +23,11 @@ export interface RewrapResult {
 
 const BATCH = 100;
 
-export async function rewrapUnderCurrentMaster(pool: pg.Pool, keyring: MasterKeyring, masterById: (id: string) => MasterKey): Promise<RewrapResult> {
+export async function rewrapUnderCurrentMaster(
+  pool: pg.Pool,
+  keyring: MasterKeyring,
+  masterById: (id: string) => MasterKey,
+): Promise<RewrapResult> {
   const current = keyring.current;
   let subjects = 0;
   let memories = 0;
@@ -80,13 +91,10 @@ async function rewrapSubject(
     for (const memory of stale.rows) {
       const place = { ref, memoryId: memory.memory_id, keyId: memory.key_id!, subjectKeyId: memory.subject_key_id! };
       const key = unwrapMemoryKey(masterById(memory.master_key_id!), secret, place, memory.wrapped_key!);
-      await client.query(`UPDATE key_store_memories SET master_key_id = $4, wrapped_key = $5 WHERE tenant = $1 AND subject = $2 AND memory_id = $3`, [
-        ref.tenant,
-        ref.subject,
-        memory.memory_id,
-        current.id,
-        wrapMemoryKey(current, secret, place, key),
-      ]);
+      await client.query(
+        `UPDATE key_store_memories SET master_key_id = $4, wrapped_key = $5 WHERE tenant = $1 AND subject = $2 AND memory_id = $3`,
+        [ref.tenant, ref.subject, memory.memory_id, current.id, wrapMemoryKey(current, secret, place, key)],
+      );
     }
     const artifacts = await rewrapArtifacts(client, ref, secret, row.key_id, current, masterById);
     await client.query('COMMIT');
@@ -100,23 +108,34 @@ async function rewrapSubject(
 }
 
 /** Artifact keys, like memory keys, are wrapped under a key that derives from the master key. */
-async function rewrapArtifacts(client: pg.PoolClient, ref: SubjectRef, secret: Buffer, subjectKeyId: string, current: MasterKey, masterById: (id: string) => MasterKey): Promise<number> {
-  const stale = await client.query<{ artifact_id: string; key_id: string; subject_key_id: string; master_key_id: string; wrapped_key: Buffer }>(
+async function rewrapArtifacts(
+  client: pg.PoolClient,
+  ref: SubjectRef,
+  secret: Buffer,
+  subjectKeyId: string,
+  current: MasterKey,
+  masterById: (id: string) => MasterKey,
+): Promise<number> {
+  const stale = await client.query<{
+    artifact_id: string;
+    key_id: string;
+    subject_key_id: string;
+    master_key_id: string;
+    wrapped_key: Buffer;
+  }>(
     `SELECT artifact_id, key_id, subject_key_id, master_key_id, wrapped_key FROM key_store_artifacts
      WHERE tenant = $1 AND subject = $2 AND forgotten_at IS NULL AND master_key_id <> $3 FOR UPDATE`,
     [ref.tenant, ref.subject, current.id],
   );
   for (const artifact of stale.rows) {
-    if (artifact.subject_key_id !== subjectKeyId) throw new Error(`key store: artifact ${artifact.artifact_id} is wrapped under another subject key`);
+    if (artifact.subject_key_id !== subjectKeyId)
+      throw new Error(`key store: artifact ${artifact.artifact_id} is wrapped under another subject key`);
     const place = { ref, artifactId: artifact.artifact_id, keyId: artifact.key_id, subjectKeyId: artifact.subject_key_id };
     const key = unwrapArtifactKey(masterById(artifact.master_key_id), secret, place, artifact.wrapped_key);
-    await client.query(`UPDATE key_store_artifacts SET master_key_id = $4, wrapped_key = $5 WHERE tenant = $1 AND subject = $2 AND artifact_id = $3`, [
-      ref.tenant,
-      ref.subject,
-      artifact.artifact_id,
-      current.id,
-      wrapArtifactKey(current, secret, place, key),
-    ]);
+    await client.query(
+      `UPDATE key_store_artifacts SET master_key_id = $4, wrapped_key = $5 WHERE tenant = $1 AND subject = $2 AND artifact_id = $3`,
+      [ref.tenant, ref.subject, artifact.artifact_id, current.id, wrapArtifactKey(current, secret, place, key)],
+    );
   }
   return stale.rows.length;
 }

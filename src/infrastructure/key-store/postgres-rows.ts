@@ -27,10 +27,10 @@ const SUBJECT_COLUMNS = 'key_id, master_key_id, wrapped_secret, created_at, forg
 const MEMORY_COLUMNS = 'memory_id, key_id, subject_key_id, master_key_id, wrapped_key, created_at, forgotten_at';
 
 export async function selectSubject(db: Queryable, ref: SubjectRef): Promise<SubjectRow | undefined> {
-  const result = await db.query<SubjectRow>(
-    `SELECT ${SUBJECT_COLUMNS} FROM key_store_subjects WHERE tenant = $1 AND subject = $2`,
-    [ref.tenant, ref.subject],
-  );
+  const result = await db.query<SubjectRow>(`SELECT ${SUBJECT_COLUMNS} FROM key_store_subjects WHERE tenant = $1 AND subject = $2`, [
+    ref.tenant,
+    ref.subject,
+  ]);
   return result.rows[0];
 }
 

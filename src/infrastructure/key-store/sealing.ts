@@ -11,14 +11,26 @@ export type SealOutcome = { readonly status: 'sealed'; readonly sealed: Sealed }
 export type OpenOutcome = { readonly status: 'opened'; readonly plaintext: string } | KeyForgotten | KeyAbsent;
 
 /** Seals one field of a memory under the memory's own key (made on first use). */
-export async function sealMemoryField(store: KeyStore, ref: SubjectRef, memoryId: string, field: string, plaintext: string): Promise<SealOutcome> {
+export async function sealMemoryField(
+  store: KeyStore,
+  ref: SubjectRef,
+  memoryId: string,
+  field: string,
+  plaintext: string,
+): Promise<SealOutcome> {
   const found = await store.memoryKey(ref, memoryId, { create: true });
   if (found.status !== 'found') return found;
   return { status: 'sealed', sealed: seal(plaintext, found.key.key, found.key.keyId, { ...ref, memoryId, field }) };
 }
 
 /** Opens one field of a memory; SealBroken when the envelope was altered or belongs elsewhere. */
-export async function openMemoryField(store: KeyStore, ref: SubjectRef, memoryId: string, field: string, sealed: Sealed): Promise<OpenOutcome> {
+export async function openMemoryField(
+  store: KeyStore,
+  ref: SubjectRef,
+  memoryId: string,
+  field: string,
+  sealed: Sealed,
+): Promise<OpenOutcome> {
   const found = await store.memoryKey(ref, memoryId);
   if (found.status !== 'found') return found;
   if (found.key.keyId !== sealed.keyId) throw new SealBroken(sealed.keyId);
@@ -26,13 +38,25 @@ export async function openMemoryField(store: KeyStore, ref: SubjectRef, memoryId
 }
 
 /** Seals a subject-level value (e.g. a summary's text) under the subject's data key; `recordId` names what it belongs to. */
-export async function sealSubjectField(store: KeyStore, ref: SubjectRef, recordId: string, field: string, plaintext: string): Promise<SealOutcome> {
+export async function sealSubjectField(
+  store: KeyStore,
+  ref: SubjectRef,
+  recordId: string,
+  field: string,
+  plaintext: string,
+): Promise<SealOutcome> {
   const found = await store.subjectKeys(ref, { create: true });
   if (found.status !== 'found') return found;
   return { status: 'sealed', sealed: seal(plaintext, found.key.dataKey, found.key.keyId, { ...ref, memoryId: recordId, field }) };
 }
 
-export async function openSubjectField(store: KeyStore, ref: SubjectRef, recordId: string, field: string, sealed: Sealed): Promise<OpenOutcome> {
+export async function openSubjectField(
+  store: KeyStore,
+  ref: SubjectRef,
+  recordId: string,
+  field: string,
+  sealed: Sealed,
+): Promise<OpenOutcome> {
   const found = await store.subjectKeys(ref);
   if (found.status !== 'found') return found;
   if (found.key.keyId !== sealed.keyId) throw new SealBroken(sealed.keyId);
@@ -40,7 +64,11 @@ export async function openSubjectField(store: KeyStore, ref: SubjectRef, recordI
 }
 
 /** The subject's keyed hash of a canonical string (valueHash, contentHash). */
-export async function subjectKeyedHash(store: KeyStore, ref: SubjectRef, canonical: string): Promise<{ readonly status: 'hashed'; readonly hash: string } | KeyForgotten> {
+export async function subjectKeyedHash(
+  store: KeyStore,
+  ref: SubjectRef,
+  canonical: string,
+): Promise<{ readonly status: 'hashed'; readonly hash: string } | KeyForgotten> {
   const found = await store.subjectKeys(ref, { create: true });
   if (found.status !== 'found') return found;
   return { status: 'hashed', hash: keyedHash(found.key.hashKey, canonical) };
@@ -53,7 +81,14 @@ export type ArtifactSealOutcome = { readonly status: 'sealed'; readonly sealed: 
  * recording what it derives from), with a keyed hash of the plaintext under
  * the artifact's hash key: both are gone once the key is destroyed.
  */
-export async function sealArtifactField(store: KeyStore, ref: SubjectRef, artifactId: string, derivation: ArtifactDerivation, field: string, plaintext: string): Promise<ArtifactSealOutcome> {
+export async function sealArtifactField(
+  store: KeyStore,
+  ref: SubjectRef,
+  artifactId: string,
+  derivation: ArtifactDerivation,
+  field: string,
+  plaintext: string,
+): Promise<ArtifactSealOutcome> {
   const found = await store.artifactKey(ref, artifactId, { create: derivation });
   if (found.status !== 'found') return found;
   return {
@@ -64,7 +99,13 @@ export async function sealArtifactField(store: KeyStore, ref: SubjectRef, artifa
 }
 
 /** Opens an artifact's field; SealBroken when the envelope was altered or belongs elsewhere. */
-export async function openArtifactField(store: KeyStore, ref: SubjectRef, artifactId: string, field: string, sealed: Sealed): Promise<OpenOutcome> {
+export async function openArtifactField(
+  store: KeyStore,
+  ref: SubjectRef,
+  artifactId: string,
+  field: string,
+  sealed: Sealed,
+): Promise<OpenOutcome> {
   const found = await store.artifactKey(ref, artifactId);
   if (found.status !== 'found') return found;
   if (found.key.keyId !== sealed.keyId) throw new SealBroken(sealed.keyId);

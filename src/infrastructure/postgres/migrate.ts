@@ -12,7 +12,10 @@ const MIGRATION_LOCK_KEY = 7_358_221_904_117n;
 
 export class MigrationFailed extends Error {
   override readonly name = 'MigrationFailed';
-  constructor(readonly migration: string | undefined, cause: unknown) {
+  constructor(
+    readonly migration: string | undefined,
+    cause: unknown,
+  ) {
     super(`migration ${migration ?? '(setup)'} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }

@@ -60,7 +60,11 @@ export class PostgresRetentionPolicies implements RetentionPolicies {
   }
 
   async remove(tenant: string, kind: RetentionRule['kind'], sensitivity: RetentionRule['sensitivity']): Promise<boolean> {
-    const result = await this.pool.query('DELETE FROM retention_policies WHERE tenant = $1 AND kind = $2 AND sensitivity = $3', [requireId('tenant', tenant), kind, sensitivity]);
+    const result = await this.pool.query('DELETE FROM retention_policies WHERE tenant = $1 AND kind = $2 AND sensitivity = $3', [
+      requireId('tenant', tenant),
+      kind,
+      sensitivity,
+    ]);
     return (result.rowCount ?? 0) > 0;
   }
 

@@ -7,7 +7,11 @@ export function deterministicSummarizer(): Summarizer {
     modelSnapshot: DETERMINISTIC_MODEL,
     promptVersion: DETERMINISTIC_PROMPT,
     async summarize(request) {
-      const output = summarizeDeterministically({ inputs: request.inputs, conflicts: request.conflicts, ...(request.parent ? { parent: request.parent } : {}) });
+      const output = summarizeDeterministically({
+        inputs: request.inputs,
+        conflicts: request.conflicts,
+        ...(request.parent ? { parent: request.parent } : {}),
+      });
       return { ok: true, output };
     },
   };

@@ -23,13 +23,15 @@ export function summarizerFromEnv(env: Readonly<Record<string, string | undefine
   const url = set(env[SUMMARIZER_ENV.url]);
   if (url === undefined) return deterministicSummarizer();
   const parsedUrl = z.url({ protocol: /^https?$/ }).safeParse(url);
-  if (!parsedUrl.success || !/\/v1\/?$/.test(url)) throw new ConfigError(SUMMARIZER_ENV.url, 'must be an http(s) base URL ending in /v1, e.g. http://127.0.0.1:8080/v1');
+  if (!parsedUrl.success || !/\/v1\/?$/.test(url))
+    throw new ConfigError(SUMMARIZER_ENV.url, 'must be an http(s) base URL ending in /v1, e.g. http://127.0.0.1:8080/v1');
   const model = set(env[SUMMARIZER_ENV.model]);
   if (model === undefined) throw new ConfigError(SUMMARIZER_ENV.model, 'is required when MEMLEDGER_SUMMARIZER_URL is set');
   if (model.length > 200) throw new ConfigError(SUMMARIZER_ENV.model, 'must be at most 200 characters');
   const timeoutText = set(env[SUMMARIZER_ENV.timeoutMs]) ?? '60000';
   const timeoutMs = Number(timeoutText);
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 3_600_000) throw new ConfigError(SUMMARIZER_ENV.timeoutMs, 'must be a whole number of milliseconds from 1 to 3600000');
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 3_600_000)
+    throw new ConfigError(SUMMARIZER_ENV.timeoutMs, 'must be a whole number of milliseconds from 1 to 3600000');
   const apiKey = set(env[SUMMARIZER_ENV.apiKey]);
   return chatCompletionsSummarizer({ baseUrl: url, model, timeoutMs, ...(apiKey ? { apiKey } : {}) });
 }

@@ -35,8 +35,12 @@ async function generate(endpoint: string, options: ChatSummarizerOptions, reques
     return { ok: true, output: parseAnswer(body) };
   } catch (error) {
     if (error instanceof GenerationFailure) return { ok: false, failure: error };
-    if (controller.signal.aborted) return { ok: false, failure: new GenerationFailure('timeout', `no complete answer within ${options.timeoutMs} ms`) };
-    return { ok: false, failure: new GenerationFailure('unreachable', `the summarizer endpoint could not be reached: ${(error as Error).message}`) };
+    if (controller.signal.aborted)
+      return { ok: false, failure: new GenerationFailure('timeout', `no complete answer within ${options.timeoutMs} ms`) };
+    return {
+      ok: false,
+      failure: new GenerationFailure('unreachable', `the summarizer endpoint could not be reached: ${(error as Error).message}`),
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -59,7 +63,11 @@ async function call(endpoint: string, options: ChatSummarizerOptions, request: S
   });
   // The body is read under the same timeout: a slow stream is a slow answer.
   const text = await response.text();
-  if (!response.ok) throw new GenerationFailure(response.status === 400 || response.status === 422 ? 'refused' : 'http_error', `the endpoint answered HTTP ${response.status}`);
+  if (!response.ok)
+    throw new GenerationFailure(
+      response.status === 400 || response.status === 422 ? 'refused' : 'http_error',
+      `the endpoint answered HTTP ${response.status}`,
+    );
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -69,7 +77,8 @@ async function call(endpoint: string, options: ChatSummarizerOptions, request: S
 
 function parseAnswer(body: unknown) {
   const completion = completionSchema.safeParse(body);
-  if (!completion.success) throw new GenerationFailure('invalid_output', 'the answer is not a chat completion (choices[0].message.content is missing)');
+  if (!completion.success)
+    throw new GenerationFailure('invalid_output', 'the answer is not a chat completion (choices[0].message.content is missing)');
   const content = completion.data.choices[0]!.message.content;
   if (content === null) throw new GenerationFailure('invalid_output', 'the answer has no message content');
   let json: unknown;

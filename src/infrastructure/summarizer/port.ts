@@ -34,7 +34,8 @@ export class GenerationFailure extends Error {
   }
 }
 
-export type Generation = { readonly ok: true; readonly output: SummarizerOutput } | { readonly ok: false; readonly failure: GenerationFailure };
+export type Generation =
+  { readonly ok: true; readonly output: SummarizerOutput } | { readonly ok: false; readonly failure: GenerationFailure };
 
 export interface Summarizer {
   /** Recorded in the manifest. */

@@ -20,7 +20,9 @@ Rules:
 
 /** The user message: the entries (or the parent's claims plus what they do not cite), conflicts and the must-preserve ids. */
 export function userMessage(request: SummarizerRequest): string {
-  const cited = new Set((request.parent?.claims ?? []).flatMap((c) => c.derivedFrom).concat((request.parent?.openItems ?? []).flatMap((o) => o.derivedFrom)));
+  const cited = new Set(
+    (request.parent?.claims ?? []).flatMap((c) => c.derivedFrom).concat((request.parent?.openItems ?? []).flatMap((o) => o.derivedFrom)),
+  );
   const entries = request.inputs
     .filter((i) => !cited.has(i.memoryId))
     .map((i) => ({

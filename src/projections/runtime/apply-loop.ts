@@ -47,13 +47,20 @@ export interface ApplyResult {
 export const DEFAULT_BATCH_SIZE = 2000;
 const UNTIL_POLL_MS = 20;
 
-export async function applyUntil(conn: Kysely<any>, store: EventStore, definition: ProjectionDefinition, schema: string, options: ApplyOptions): Promise<ApplyResult> {
+export async function applyUntil(
+  conn: Kysely<any>,
+  store: EventStore,
+  definition: ProjectionDefinition,
+  schema: string,
+  options: ApplyOptions,
+): Promise<ApplyResult> {
   const start = await readCheckpoint(conn, schema);
   let checkpoint = start.position;
   let eventsSeen = start.eventsSeen;
   let applied = 0;
   const reached = (p: Position | undefined) => options.until !== undefined && p !== undefined && comparePositions(p, options.until) >= 0;
-  const budget = (done: number) => (options.maxEvents === undefined ? options.batchSize : Math.min(options.batchSize, options.maxEvents - done));
+  const budget = (done: number) =>
+    options.maxEvents === undefined ? options.batchSize : Math.min(options.batchSize, options.maxEvents - done);
   const finished = (p: Position | undefined, done: number) => reached(p) || budget(done) <= 0 || options.signal?.aborted === true;
   if (finished(checkpoint, applied)) return { applied, eventsSeen, checkpoint };
 

@@ -39,7 +39,12 @@ export interface CatchUpResult {
 
 const POLL_MS = 50;
 
-export async function catchUpProjection(db: Kysely<any>, store: EventStore, definition: ProjectionDefinition, options: CatchUpOptions = {}): Promise<CatchUpResult> {
+export async function catchUpProjection(
+  db: Kysely<any>,
+  store: EventStore,
+  definition: ProjectionDefinition,
+  options: CatchUpOptions = {},
+): Promise<CatchUpResult> {
   const logHead = await store.headPosition();
   const head = options.until && (!logHead || comparePositions(options.until, logHead) > 0) ? options.until : logHead;
   const started = Date.now();
@@ -52,7 +57,13 @@ export async function catchUpProjection(db: Kysely<any>, store: EventStore, defi
     try {
       if (head === undefined) {
         const checkpoint = await readCheckpoint(db, schema);
-        return { ...base, applied: 0, eventsSeen: checkpoint.eventsSeen, checkpoint: format(checkpoint.position), appliedBy: 'this process' };
+        return {
+          ...base,
+          applied: 0,
+          eventsSeen: checkpoint.eventsSeen,
+          checkpoint: format(checkpoint.position),
+          appliedBy: 'this process',
+        };
       }
       const owned = await tryOwn(db, schema, (conn) =>
         applyUntil(conn, store, definition, schema, {
@@ -63,10 +74,23 @@ export async function catchUpProjection(db: Kysely<any>, store: EventStore, defi
           ...(options.onBatch ? { onBatch: options.onBatch } : {}),
         }),
       );
-      if (owned.owned) return { ...base, applied: owned.value.applied, eventsSeen: owned.value.eventsSeen, checkpoint: format(owned.value.checkpoint), appliedBy: 'this process' };
+      if (owned.owned)
+        return {
+          ...base,
+          applied: owned.value.applied,
+          eventsSeen: owned.value.eventsSeen,
+          checkpoint: format(owned.value.checkpoint),
+          appliedBy: 'this process',
+        };
       const checkpoint = await readCheckpoint(db, schema);
       if (checkpoint.position && comparePositions(checkpoint.position, head) >= 0) {
-        return { ...base, applied: 0, eventsSeen: checkpoint.eventsSeen, checkpoint: format(checkpoint.position), appliedBy: 'another projector' };
+        return {
+          ...base,
+          applied: 0,
+          eventsSeen: checkpoint.eventsSeen,
+          checkpoint: format(checkpoint.position),
+          appliedBy: 'another projector',
+        };
       }
     } catch (error) {
       // A rebuild swapped the schema out under us: start again on the new one.

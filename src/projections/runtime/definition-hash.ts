@@ -42,6 +42,8 @@ export function schemaNameFor(identity: DefinitionIdentity, build: number): stri
 const PROJECTION_NAME = /^[a-z][a-z0-9_]{0,23}$/;
 
 export function checkDefinition(definition: ProjectionDefinition): void {
-  if (!PROJECTION_NAME.test(definition.name)) throw new TypeError(`projection name ${JSON.stringify(definition.name)} must match ${PROJECTION_NAME}`);
-  if (!Number.isInteger(definition.version) || definition.version < 1) throw new TypeError(`projection ${definition.name}: version must be a positive whole number`);
+  if (!PROJECTION_NAME.test(definition.name))
+    throw new TypeError(`projection name ${JSON.stringify(definition.name)} must match ${PROJECTION_NAME}`);
+  if (!Number.isInteger(definition.version) || definition.version < 1)
+    throw new TypeError(`projection ${definition.name}: version must be a positive whole number`);
 }

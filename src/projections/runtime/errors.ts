@@ -40,7 +40,9 @@ export class CatchUpTimeout extends ProjectionError {
     readonly projection: string,
     readonly waitedMs: number,
   ) {
-    super(`projection ${projection}: did not catch up within ${waitedMs} ms (another projector owns it and lags, or the log did not show the target yet)`);
+    super(
+      `projection ${projection}: did not catch up within ${waitedMs} ms (another projector owns it and lags, or the log did not show the target yet)`,
+    );
   }
 }
 

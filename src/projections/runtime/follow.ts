@@ -22,7 +22,12 @@ export interface FollowOptions {
   readonly onStandby?: (schema: string) => void;
 }
 
-export async function followProjection(db: Kysely<any>, store: EventStore, definition: ProjectionDefinition, options: FollowOptions): Promise<void> {
+export async function followProjection(
+  db: Kysely<any>,
+  store: EventStore,
+  definition: ProjectionDefinition,
+  options: FollowOptions,
+): Promise<void> {
   const { signal } = options;
   while (!signal.aborted) {
     // Retired schemas a projector held through a swap (this one, possibly) go as soon as they are free.

@@ -15,7 +15,11 @@ export class ProjectionNotBuilt extends Error {
   }
 }
 
-export async function readActive<DB, T>(db: Kysely<any>, projection: string, read: (tables: Kysely<DB>, schema: SchemaRow, trx: Transaction<any>) => Promise<T>): Promise<T> {
+export async function readActive<DB, T>(
+  db: Kysely<any>,
+  projection: string,
+  read: (tables: Kysely<DB>, schema: SchemaRow, trx: Transaction<any>) => Promise<T>,
+): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock_shared(${readersKey(projection)})`.execute(trx);
     const schema = await activeSchema(trx, projection);

@@ -37,7 +37,12 @@ export interface RebuildResult {
   readonly dropped: readonly string[];
 }
 
-export async function rebuildProjection(db: Kysely<any>, store: EventStore, definition: ProjectionDefinition, options: RebuildOptions = {}): Promise<RebuildResult> {
+export async function rebuildProjection(
+  db: Kysely<any>,
+  store: EventStore,
+  definition: ProjectionDefinition,
+  options: RebuildOptions = {},
+): Promise<RebuildResult> {
   const started = performance.now();
   const identity = identityOf(definition);
   // Building schemas whose rebuild died are dropped; one still owned is a rebuild running now.
@@ -82,7 +87,9 @@ export async function rebuildProjection(db: Kysely<any>, store: EventStore, defi
     schema: active?.schema_name ?? schema,
     version: identity.version,
     definitionHash: identity.definitionHash,
-    previous: outcome.previous ? { schema: outcome.previous.schema_name, version: outcome.previous.version, definitionHash: outcome.previous.definition_hash } : null,
+    previous: outcome.previous
+      ? { schema: outcome.previous.schema_name, version: outcome.previous.version, definitionHash: outcome.previous.definition_hash }
+      : null,
     events: outcome.result.eventsSeen,
     checkpoint: outcome.result.checkpoint ? formatPosition(outcome.result.checkpoint) : null,
     seconds: (performance.now() - started) / 1000,

@@ -50,11 +50,21 @@ export async function schemaRow(db: Kysely<any>, schema: string): Promise<Schema
 }
 
 export async function activeSchema(db: Kysely<any>, projection: string): Promise<SchemaRow | undefined> {
-  return (db as Kysely<RegistryDb>).selectFrom('projection_schemas').selectAll().where('projection', '=', projection).where('state', '=', 'active').executeTakeFirst();
+  return (db as Kysely<RegistryDb>)
+    .selectFrom('projection_schemas')
+    .selectAll()
+    .where('projection', '=', projection)
+    .where('state', '=', 'active')
+    .executeTakeFirst();
 }
 
 export async function schemasOf(db: Kysely<any>, projection: string): Promise<SchemaRow[]> {
-  return (db as Kysely<RegistryDb>).selectFrom('projection_schemas').selectAll().where('projection', '=', projection).orderBy('build').execute();
+  return (db as Kysely<RegistryDb>)
+    .selectFrom('projection_schemas')
+    .selectAll()
+    .where('projection', '=', projection)
+    .orderBy('build')
+    .execute();
 }
 
 export function createCheckpointTable(db: Kysely<any>, schema: string) {
@@ -69,7 +79,11 @@ export function createCheckpointTable(db: Kysely<any>, schema: string) {
 }
 
 export async function readCheckpoint(db: Kysely<any>, schema: string): Promise<Checkpoint> {
-  const row = await (db.withSchema(schema) as Kysely<CheckpointDb>).selectFrom('checkpoint').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+  const row = await (db.withSchema(schema) as Kysely<CheckpointDb>)
+    .selectFrom('checkpoint')
+    .selectAll()
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow();
   return {
     position: row.commit === null || row.prepare === null ? undefined : { commit: BigInt(row.commit), prepare: BigInt(row.prepare) },
     eventsSeen: Number(row.events_seen),
@@ -80,7 +94,12 @@ export async function readCheckpoint(db: Kysely<any>, schema: string): Promise<C
 export async function writeCheckpoint(db: Kysely<any>, schema: string, position: Position, eventsSeen: number): Promise<void> {
   await (db.withSchema(schema) as Kysely<CheckpointDb>)
     .updateTable('checkpoint')
-    .set({ commit: position.commit.toString(), prepare: position.prepare.toString(), events_seen: String(eventsSeen), updated_at: new Date().toISOString() })
+    .set({
+      commit: position.commit.toString(),
+      prepare: position.prepare.toString(),
+      events_seen: String(eventsSeen),
+      updated_at: new Date().toISOString(),
+    })
     .where('id', '=', 1)
     .execute();
 }

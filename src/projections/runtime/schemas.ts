@@ -14,7 +14,12 @@ import { activeSchema, createCheckpointTable, schemasOf, type CheckpointDb, type
  * connection: it takes the new schema's owner lock before the schema exists
  * for anyone else, so nothing can drop it as a leftover.
  */
-export async function createSchema(db: Kysely<any>, definition: ProjectionDefinition, state: 'active' | 'building', takeOwnership = false): Promise<SchemaRow> {
+export async function createSchema(
+  db: Kysely<any>,
+  definition: ProjectionDefinition,
+  state: 'active' | 'building',
+  takeOwnership = false,
+): Promise<SchemaRow> {
   const identity = identityOf(definition);
   let owned: string | undefined;
   try {
@@ -25,7 +30,11 @@ export async function createSchema(db: Kysely<any>, definition: ProjectionDefini
         if (existing) return existing;
       }
       const registry = trx as unknown as Kysely<RegistryDb>;
-      const { max } = await registry.selectFrom('projection_schemas').select((eb) => eb.fn.max('build').as('max')).where('projection', '=', definition.name).executeTakeFirstOrThrow();
+      const { max } = await registry
+        .selectFrom('projection_schemas')
+        .select((eb) => eb.fn.max('build').as('max'))
+        .where('projection', '=', definition.name)
+        .executeTakeFirstOrThrow();
       const build = (max ?? 0) + 1;
       const schema = schemaNameFor(identity, build);
       // Session level: held after this transaction commits (and even if it rolls back: see the catch).
@@ -42,7 +51,14 @@ export async function createSchema(db: Kysely<any>, definition: ProjectionDefini
         .execute();
       return registry
         .insertInto('projection_schemas')
-        .values({ schema_name: schema, projection: definition.name, version: identity.version, definition_hash: identity.definitionHash, build, state })
+        .values({
+          schema_name: schema,
+          projection: definition.name,
+          version: identity.version,
+          definition_hash: identity.definitionHash,
+          build,
+          state,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
     });
@@ -65,7 +81,11 @@ export async function ensureActive(db: Kysely<any>, definition: ProjectionDefini
   const identity = identityOf(definition);
   const row = (await activeSchema(db, definition.name)) ?? (await createSchema(db, definition, 'active'));
   if (!matches(row, identity)) {
-    throw new ProjectionRebuildRequired(definition.name, { schema: row.schema_name, version: row.version, definitionHash: row.definition_hash }, identity);
+    throw new ProjectionRebuildRequired(
+      definition.name,
+      { schema: row.schema_name, version: row.version, definitionHash: row.definition_hash },
+      identity,
+    );
   }
   return row;
 }
@@ -76,8 +96,17 @@ export async function activate(db: Kysely<any>, projection: string, schema: stri
     await sql`select pg_advisory_xact_lock(${registryKey(projection)})`.execute(trx);
     const registry = trx as unknown as Kysely<RegistryDb>;
     const previous = await activeSchema(trx, projection);
-    if (previous) await registry.updateTable('projection_schemas').set({ state: 'retired', retired_at: new Date() }).where('schema_name', '=', previous.schema_name).execute();
-    await registry.updateTable('projection_schemas').set({ state: 'active', activated_at: new Date() }).where('schema_name', '=', schema).execute();
+    if (previous)
+      await registry
+        .updateTable('projection_schemas')
+        .set({ state: 'retired', retired_at: new Date() })
+        .where('schema_name', '=', previous.schema_name)
+        .execute();
+    await registry
+      .updateTable('projection_schemas')
+      .set({ state: 'active', activated_at: new Date() })
+      .where('schema_name', '=', schema)
+      .execute();
     return previous;
   });
 }
@@ -94,7 +123,11 @@ export async function dropSchema(db: Kysely<any>, projection: string, schema: st
     try {
       return await conn.transaction().execute(async (trx) => {
         await sql`select pg_advisory_xact_lock(${registryKey(projection)})`.execute(trx);
-        const row = await (trx as unknown as Kysely<RegistryDb>).selectFrom('projection_schemas').select('state').where('schema_name', '=', schema).executeTakeFirst();
+        const row = await (trx as unknown as Kysely<RegistryDb>)
+          .selectFrom('projection_schemas')
+          .select('state')
+          .where('schema_name', '=', schema)
+          .executeTakeFirst();
         if (row?.state === 'active') return false;
         await sql`select pg_advisory_xact_lock(${readersKey(projection)})`.execute(trx);
         await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(trx);
@@ -108,7 +141,11 @@ export async function dropSchema(db: Kysely<any>, projection: string, schema: st
 }
 
 /** Drops retired schemas, and building ones left by rebuilds that died; returns the names dropped. */
-export async function dropLeftovers(db: Kysely<any>, projection: string, states: readonly ('retired' | 'building')[] = ['retired']): Promise<string[]> {
+export async function dropLeftovers(
+  db: Kysely<any>,
+  projection: string,
+  states: readonly ('retired' | 'building')[] = ['retired'],
+): Promise<string[]> {
   const dropped: string[] = [];
   for (const row of await schemasOf(db, projection)) {
     if (!(states as readonly string[]).includes(row.state)) continue;

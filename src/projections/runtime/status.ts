@@ -70,7 +70,11 @@ export async function projectionStatus(db: Kysely<any>, store: EventStore, defin
 }
 
 /** Events after `after` up to `head`, counted through the port (no store has a cheaper portable count). */
-async function countAfter(store: EventStore, after: Position | undefined, head: Position | undefined): Promise<{ lag: number; lagIsLowerBound: boolean }> {
+async function countAfter(
+  store: EventStore,
+  after: Position | undefined,
+  head: Position | undefined,
+): Promise<{ lag: number; lagIsLowerBound: boolean }> {
   if (!head || (after && comparePositions(after, head) >= 0)) return { lag: 0, lagIsLowerBound: false };
   let count = 0;
   let cursor = after;

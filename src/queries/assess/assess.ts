@@ -50,16 +50,39 @@ export async function assess(read: Pick<ReadSide, 'projections' | 'eventStore' |
   const manifest = record.generated?.manifest ?? record.generationFailed?.manifest;
   // A missing artifact and another tenant's answer alike: nothing leaks across tenants.
   if (!manifest || manifest.tenant !== tenant) {
-    return { tenant, artifactId, status: 'blocked', findings: [{ status: 'blocked', code: 'not_in_tenant', message: `no artifact ${artifactId} belongs to tenant ${tenant}` }] };
+    return {
+      tenant,
+      artifactId,
+      status: 'blocked',
+      findings: [{ status: 'blocked', code: 'not_in_tenant', message: `no artifact ${artifactId} belongs to tenant ${tenant}` }],
+    };
   }
   const ref = { tenant, subject: manifest.subject };
   const subjectView = await readMemoryTables(read.projections, async (tables) => ({
-    clock: await tables.selectFrom('subject_clock').select(['input_epoch', 'forgotten']).where('tenant', '=', tenant).where('subject', '=', manifest.subject).executeTakeFirst(),
-    alias: await tables.selectFrom('summary_alias').select('artifact_id').where('tenant', '=', tenant).where('subject', '=', manifest.subject).executeTakeFirst(),
-    stale: await tables.selectFrom('stale_artifacts').select(['cause_type', 'cause_memory_id', 'via_artifact_id']).where('artifact_id', '=', artifactId).executeTakeFirst(),
+    clock: await tables
+      .selectFrom('subject_clock')
+      .select(['input_epoch', 'forgotten'])
+      .where('tenant', '=', tenant)
+      .where('subject', '=', manifest.subject)
+      .executeTakeFirst(),
+    alias: await tables
+      .selectFrom('summary_alias')
+      .select('artifact_id')
+      .where('tenant', '=', tenant)
+      .where('subject', '=', manifest.subject)
+      .executeTakeFirst(),
+    stale: await tables
+      .selectFrom('stale_artifacts')
+      .select(['cause_type', 'cause_memory_id', 'via_artifact_id'])
+      .where('artifact_id', '=', artifactId)
+      .executeTakeFirst(),
   }));
   const [keys, output] = await Promise.all([
-    memoryKeysOf(read.keyStore, ref, manifest.inputs.map((i) => i.memoryId)),
+    memoryKeysOf(
+      read.keyStore,
+      ref,
+      manifest.inputs.map((i) => i.memoryId),
+    ),
     record.generated ? openOutput(read.keyStore, ref, artifactId, record.generated.output) : Promise.resolve(undefined),
   ]);
   const verdict = assessFacts({
@@ -69,10 +92,20 @@ export async function assess(read: Pick<ReadSide, 'projections' | 'eventStore' |
     ...(record.generationFailed ? { generationError: record.generationFailed.error.code } : {}),
     gateFailures: record.gatePassed ? [] : (record.gateFailed?.reasons.map((r) => r.code) ?? (record.generated ? ['not_gated'] : [])),
     ...(record.rejected ? { rejection: record.rejected.reason } : {}),
-    contract: { selectorVersion: input.contract?.selectorVersion ?? CURRENT_SELECTOR, ...(input.contract?.promptVersion ? { promptVersion: input.contract.promptVersion } : {}), ...(input.contract?.modelSnapshot ? { modelSnapshot: input.contract.modelSnapshot } : {}) },
+    contract: {
+      selectorVersion: input.contract?.selectorVersion ?? CURRENT_SELECTOR,
+      ...(input.contract?.promptVersion ? { promptVersion: input.contract.promptVersion } : {}),
+      ...(input.contract?.modelSnapshot ? { modelSnapshot: input.contract.modelSnapshot } : {}),
+    },
     inputEpoch: subjectView.clock?.input_epoch ?? 0,
     subjectForgotten: subjectView.clock?.forgotten ?? false,
-    stale: subjectView.stale ? { causeType: subjectView.stale.cause_type, causeMemoryId: subjectView.stale.cause_memory_id, viaArtifactId: subjectView.stale.via_artifact_id } : null,
+    stale: subjectView.stale
+      ? {
+          causeType: subjectView.stale.cause_type,
+          causeMemoryId: subjectView.stale.cause_memory_id,
+          viaArtifactId: subjectView.stale.via_artifact_id,
+        }
+      : null,
     output,
     unreadableInputs: manifest.inputs.filter((i) => keys.get(i.memoryId)?.status !== 'found').map((i) => i.memoryId),
     coldTier: record.generated?.coldTier ?? [],

@@ -60,24 +60,70 @@ export function assessFacts(f: AssessmentFacts): { readonly status: AssessmentSt
   const findings: Finding[] = [];
   const m = f.manifest;
   if (f.subjectAsked !== undefined && f.subjectAsked !== m.subject) {
-    findings.push({ status: 'blocked', code: 'subject_mismatch', message: `the artifact belongs to subject ${m.subject}, not ${f.subjectAsked}: it cannot be spliced into this subject's context` });
+    findings.push({
+      status: 'blocked',
+      code: 'subject_mismatch',
+      message: `the artifact belongs to subject ${m.subject}, not ${f.subjectAsked}: it cannot be spliced into this subject's context`,
+    });
   }
-  if (!f.generated) findings.push({ status: 'needs_rehydration', code: 'generation_failed', message: `generation failed${f.generationError ? ` (${f.generationError})` : ''}: there is no output to resume from` });
-  if (f.gateFailures.length > 0) findings.push({ status: 'needs_rehydration', code: 'gate_failed', message: `the loss gate refused the output (${[...new Set(f.gateFailures)].join(', ')})` });
-  if (f.rejection) findings.push({ status: 'needs_rehydration', code: 'switch_rejected', message: `publication was refused (${f.rejection})` });
-  if (m.inputEpoch !== f.inputEpoch) findings.push({ status: 'needs_rehydration', code: 'epoch_changed', message: `built at inputEpoch ${m.inputEpoch}, the subject is at ${f.inputEpoch}: its inputs changed since` });
-  const changed = (['selectorVersion', 'promptVersion', 'modelSnapshot'] as const).filter((k) => f.contract[k] !== undefined && f.contract[k] !== m[k]);
+  if (!f.generated)
+    findings.push({
+      status: 'needs_rehydration',
+      code: 'generation_failed',
+      message: `generation failed${f.generationError ? ` (${f.generationError})` : ''}: there is no output to resume from`,
+    });
+  if (f.gateFailures.length > 0)
+    findings.push({
+      status: 'needs_rehydration',
+      code: 'gate_failed',
+      message: `the loss gate refused the output (${[...new Set(f.gateFailures)].join(', ')})`,
+    });
+  if (f.rejection)
+    findings.push({ status: 'needs_rehydration', code: 'switch_rejected', message: `publication was refused (${f.rejection})` });
+  if (m.inputEpoch !== f.inputEpoch)
+    findings.push({
+      status: 'needs_rehydration',
+      code: 'epoch_changed',
+      message: `built at inputEpoch ${m.inputEpoch}, the subject is at ${f.inputEpoch}: its inputs changed since`,
+    });
+  const changed = (['selectorVersion', 'promptVersion', 'modelSnapshot'] as const).filter(
+    (k) => f.contract[k] !== undefined && f.contract[k] !== m[k],
+  );
   if (changed.length > 0) {
-    findings.push({ status: 'needs_rehydration', code: 'contract_changed', message: changed.map((k) => `${k} ${m[k]} -> ${f.contract[k]}`).join(', ') });
+    findings.push({
+      status: 'needs_rehydration',
+      code: 'contract_changed',
+      message: changed.map((k) => `${k} ${m[k]} -> ${f.contract[k]}`).join(', '),
+    });
   }
   if (f.stale) {
     const via = f.stale.viaArtifactId ? ` through ${f.stale.viaArtifactId}` : '';
-    findings.push({ status: 'needs_rehydration', code: 'stale', message: `STALE since ${f.stale.causeType}${f.stale.causeMemoryId ? ` of ${f.stale.causeMemoryId}` : ''}${via}` });
+    findings.push({
+      status: 'needs_rehydration',
+      code: 'stale',
+      message: `STALE since ${f.stale.causeType}${f.stale.causeMemoryId ? ` of ${f.stale.causeMemoryId}` : ''}${via}`,
+    });
   }
-  if (f.subjectForgotten) findings.push({ status: 'needs_evidence', code: 'subject_forgotten', message: 'the subject was forgotten: none of its evidence can be read' });
+  if (f.subjectForgotten)
+    findings.push({
+      status: 'needs_evidence',
+      code: 'subject_forgotten',
+      message: 'the subject was forgotten: none of its evidence can be read',
+    });
   else {
-    if (f.generated && !f.output) findings.push({ status: 'needs_evidence', code: 'output_unreadable', message: 'the output can no longer be opened (its key is gone)' });
-    for (const memoryId of f.unreadableInputs) findings.push({ status: 'needs_evidence', code: 'input_unreadable', message: `input ${memoryId} can no longer be read (forgotten)`, memoryId });
+    if (f.generated && !f.output)
+      findings.push({
+        status: 'needs_evidence',
+        code: 'output_unreadable',
+        message: 'the output can no longer be opened (its key is gone)',
+      });
+    for (const memoryId of f.unreadableInputs)
+      findings.push({
+        status: 'needs_evidence',
+        code: 'input_unreadable',
+        message: `input ${memoryId} can no longer be read (forgotten)`,
+        memoryId,
+      });
   }
   if (f.output) {
     const cited = new Set([...f.output.claims, ...f.output.openItems].flatMap((s) => s.derivedFrom));
@@ -85,7 +131,12 @@ export function assessFacts(f: AssessmentFacts): { readonly status: AssessmentSt
     for (const input of m.inputs) {
       if (cited.has(input.memoryId)) continue;
       if (cold.has(input.memoryId) && cold.get(input.memoryId)) continue;
-      findings.push({ status: 'needs_review', code: 'discard_without_reason', message: `input ${input.memoryId} is neither stated nor discarded with a reason`, memoryId: input.memoryId });
+      findings.push({
+        status: 'needs_review',
+        code: 'discard_without_reason',
+        message: `input ${input.memoryId} is neither stated nor discarded with a reason`,
+        memoryId: input.memoryId,
+      });
     }
   }
   const status = ASSESSMENT_STATUSES.find((s) => findings.some((x) => x.status === s)) ?? 'ready';

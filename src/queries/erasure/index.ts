@@ -6,5 +6,12 @@ import { projectionTablesChecks } from './projection-check.js';
 import { asOfCheck, eventsCheck, lineageCheck, recallCheck, replayCheck } from './read-checks.js';
 
 export function readSideErasureChecks(read: ReadSide): ErasureCheck[] {
-  return [recallCheck(read), asOfCheck(read), replayCheck(read), lineageCheck(read), eventsCheck(read), ...projectionTablesChecks(read.projections)];
+  return [
+    recallCheck(read),
+    asOfCheck(read),
+    replayCheck(read),
+    lineageCheck(read),
+    eventsCheck(read),
+    ...projectionTablesChecks(read.projections),
+  ];
 }

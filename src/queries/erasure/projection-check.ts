@@ -32,7 +32,9 @@ async function rowsAbout(db: Kysely<any>, schema: string, table: string, columns
   const pair = SUBJECT_COLUMNS.find(([t, s]) => columns.has(t) && columns.has(s));
   const from = sql.id(schema, table);
   const query = pair
-    ? sql<{ row: string }>`select r::text as row from ${from} as r where ${sql.ref(`r.${pair[0]}`)} = ${target.ref.tenant} and ${sql.ref(`r.${pair[1]}`)} = ${target.ref.subject}`
+    ? sql<{
+        row: string;
+      }>`select r::text as row from ${from} as r where ${sql.ref(`r.${pair[0]}`)} = ${target.ref.tenant} and ${sql.ref(`r.${pair[1]}`)} = ${target.ref.subject}`
     : sql<{ row: string }>`select r::text as row from ${from} as r`;
   return (await query.execute(db)).rows.map((r) => r.row);
 }

@@ -4,7 +4,13 @@
 // hashes. As-of and replay are asked now and at the moment each erased entry
 // was recorded (what the system knew then must not come back either).
 import { findNeedles } from '../../commands/forgetting/needles.js';
-import { checkedMoments, passedOrFailed, subjectArtifactIds, type ErasureCheck, type ErasureTarget } from '../../commands/forgetting/verification.js';
+import {
+  checkedMoments,
+  passedOrFailed,
+  subjectArtifactIds,
+  type ErasureCheck,
+  type ErasureTarget,
+} from '../../commands/forgetting/verification.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { ProjectionNotBuilt } from '../../projections/index.js';
 import { asOf } from '../as-of.js';
@@ -38,21 +44,30 @@ function searchAnswers(path: string, answers: (target: ErasureTarget) => Promise
 }
 
 export function recallCheck(read: ReadSide): ErasureCheck {
-  return searchAnswers('recall', (t) => [() => recall(read, { tenant: t.ref.tenant, subject: t.ref.subject, maxSensitivity: 'restricted' })]);
+  return searchAnswers('recall', (t) => [
+    () => recall(read, { tenant: t.ref.tenant, subject: t.ref.subject, maxSensitivity: 'restricted' }),
+  ]);
 }
 
 export function asOfCheck(read: ReadSide): ErasureCheck {
-  return searchAnswers('as_of', (t) => checkedMoments(read.clock(), t).map((systemTime) => () => asOf(read, { tenant: t.ref.tenant, subject: t.ref.subject, systemTime })));
+  return searchAnswers('as_of', (t) =>
+    checkedMoments(read.clock(), t).map((systemTime) => () => asOf(read, { tenant: t.ref.tenant, subject: t.ref.subject, systemTime })),
+  );
 }
 
 export function replayCheck(read: ReadSide): ErasureCheck {
-  return searchAnswers('replay', (t) => checkedMoments(read.clock(), t).map((systemTime) => () => replay(read, { tenant: t.ref.tenant, subject: t.ref.subject, systemTime })));
+  return searchAnswers('replay', (t) =>
+    checkedMoments(read.clock(), t).map((systemTime) => () => replay(read, { tenant: t.ref.tenant, subject: t.ref.subject, systemTime })),
+  );
 }
 
 export function lineageCheck(read: ReadSide): ErasureCheck {
   return searchAnswers('lineage', async (t) => {
     // An artifact the projection does not know (its stream was never written) has no lineage to return.
-    return (await subjectArtifactIds(read.keyStore, t)).map((id) => () => lineage(read, t.ref.tenant, id).catch((error: unknown) => (error instanceof InvalidInput ? null : Promise.reject(error))));
+    return (await subjectArtifactIds(read.keyStore, t)).map(
+      (id) => () =>
+        lineage(read, t.ref.tenant, id).catch((error: unknown) => (error instanceof InvalidInput ? null : Promise.reject(error))),
+    );
   });
 }
 

@@ -15,5 +15,9 @@ export interface SubjectReceipts {
 
 export async function subjectReceipts(read: Pick<ReadSide, 'eventStore'>, tenant: string, subject: string): Promise<SubjectReceipts> {
   const history = await readErasureHistory(read.eventStore, subjectStreamName(tenant, subject));
-  return { tenant, subject, receipts: history.receipts.map((r) => ({ tenant, subject, ...r.data, revision: r.revision, recordedAt: r.recordedAt })) };
+  return {
+    tenant,
+    subject,
+    receipts: history.receipts.map((r) => ({ tenant, subject, ...r.data, revision: r.revision, recordedAt: r.recordedAt })),
+  };
 }

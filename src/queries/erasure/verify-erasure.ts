@@ -32,7 +32,10 @@ export interface ReverifyInput {
   readonly checks?: readonly ErasureCheck[];
 }
 
-export async function reverifyErasure(read: ReadSide & { readonly subjects: SubjectRepository }, input: ReverifyInput): Promise<ErasureReverification> {
+export async function reverifyErasure(
+  read: ReadSide & { readonly subjects: SubjectRepository },
+  input: ReverifyInput,
+): Promise<ErasureReverification> {
   const ref = { tenant: requireId('tenant', input.tenant), subject: requireId('subject', input.subject) };
   const receiptId = requireId('receipt', input.receiptId);
   const stream = subjectStreamName(ref.tenant, ref.subject);

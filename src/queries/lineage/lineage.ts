@@ -7,7 +7,13 @@ import { openOutput } from '../../commands/consolidation/artifact-output.js';
 import { normaliseScopes, type Scopes } from '../../domain/entry/scopes.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
-import type { ArtifactsTable, LineageEdgesTable, MemoryProjectionDb, MemoryVersionsTable, StaleArtifactsTable } from '../../projections/memory/tables.js';
+import type {
+  ArtifactsTable,
+  LineageEdgesTable,
+  MemoryProjectionDb,
+  MemoryVersionsTable,
+  StaleArtifactsTable,
+} from '../../projections/memory/tables.js';
 import { readMemoryTables } from '../memory-tables.js';
 import type { ReadSide } from '../read-side.js';
 
@@ -63,7 +69,11 @@ export interface LineageArtifact {
   readonly inputs: readonly LineageInput[];
   /** The claims and open items and what they derive from; `forgotten` when the output can no longer be opened. */
   readonly output:
-    | { readonly status: 'readable'; readonly claims: readonly LineageClaim[]; readonly openItems: ReadonlyArray<{ readonly index: number; readonly derivedFrom: LineageClaim['derivedFrom'] }> }
+    | {
+        readonly status: 'readable';
+        readonly claims: readonly LineageClaim[];
+        readonly openItems: ReadonlyArray<{ readonly index: number; readonly derivedFrom: LineageClaim['derivedFrom'] }>;
+      }
     | { readonly status: 'forgotten' };
 }
 
@@ -78,7 +88,11 @@ export interface Lineage {
 /** Artifacts deeper than this are not followed (a chain of parents is one per consolidation). */
 const MAX_DEPTH = 10_000;
 
-export async function lineage(read: Pick<ReadSide, 'projections' | 'keyStore'>, tenantInput: string, artifactIdInput: string): Promise<Lineage> {
+export async function lineage(
+  read: Pick<ReadSide, 'projections' | 'keyStore'>,
+  tenantInput: string,
+  artifactIdInput: string,
+): Promise<Lineage> {
   const tenant = requireId('tenant', tenantInput);
   const artifactId = requireId('artifact', artifactIdInput);
   const graph = await readMemoryTables(read.projections, (tables) => readGraph(tables, tenant, artifactId));
@@ -105,13 +119,26 @@ export async function lineage(read: Pick<ReadSide, 'projections' | 'keyStore'>, 
       generatedAt: row.generated_tx?.toISOString() ?? null,
       publishedAt: row.published_tx?.toISOString() ?? null,
       stale: stale
-        ? { causeEventId: stale.cause_event_id, causeType: stale.cause_type, causeAt: stale.cause_tx.toISOString(), causeMemoryId: stale.cause_memory_id, viaArtifactId: stale.via_artifact_id }
+        ? {
+            causeEventId: stale.cause_event_id,
+            causeType: stale.cause_type,
+            causeAt: stale.cause_tx.toISOString(),
+            causeMemoryId: stale.cause_memory_id,
+            viaArtifactId: stale.via_artifact_id,
+          }
         : null,
       inputs,
       output: opened
         ? {
             status: 'readable',
-            claims: opened.claims.map((c, index) => ({ index, key: c.key, scopes: normaliseScopes(c.scopes), polarity: c.polarity, conflictIds: c.conflictIds ?? [], derivedFrom: derived(c.derivedFrom) })),
+            claims: opened.claims.map((c, index) => ({
+              index,
+              key: c.key,
+              scopes: normaliseScopes(c.scopes),
+              polarity: c.polarity,
+              conflictIds: c.conflictIds ?? [],
+              derivedFrom: derived(c.derivedFrom),
+            })),
             openItems: opened.openItems.map((o, index) => ({ index, derivedFrom: derived(o.derivedFrom) })),
           }
         : { status: 'forgotten' },
@@ -130,19 +157,38 @@ interface Graph {
 async function readGraph(tables: Kysely<MemoryProjectionDb>, tenant: string, artifactId: string): Promise<Graph> {
   const root = await tables.selectFrom('artifacts').selectAll().where('artifact_id', '=', artifactId).executeTakeFirst();
   // Another tenant's artifact does not exist for the caller (invariant 10).
-  if (!root || root.tenant !== tenant || root.subject === null) throw new InvalidInput('artifact', `no artifact ${artifactId} for tenant ${tenant}`);
+  if (!root || root.tenant !== tenant || root.subject === null)
+    throw new InvalidInput('artifact', `no artifact ${artifactId} for tenant ${tenant}`);
   const artifacts = [root];
   const seen = new Set([root.artifact_id]);
-  for (let parent = root.parent_artifact_id; parent !== null && !seen.has(parent) && artifacts.length < MAX_DEPTH; ) {
-    const row = await tables.selectFrom('artifacts').selectAll().where('artifact_id', '=', parent).where('tenant', '=', tenant).executeTakeFirst();
+  for (let parent = root.parent_artifact_id; parent !== null && !seen.has(parent) && artifacts.length < MAX_DEPTH;) {
+    const row = await tables
+      .selectFrom('artifacts')
+      .selectAll()
+      .where('artifact_id', '=', parent)
+      .where('tenant', '=', tenant)
+      .executeTakeFirst();
     if (!row || row.subject === null) break;
     artifacts.push(row);
     seen.add(row.artifact_id);
     parent = row.parent_artifact_id;
   }
   const ids = artifacts.map((a) => a.artifact_id);
-  const edges = await tables.selectFrom('lineage_edges').selectAll().where('artifact_id', 'in', ids).where('target_tenant', '=', tenant).orderBy('artifact_id').orderBy('target_sequence').orderBy('target_id').execute();
-  const staleRows = await tables.selectFrom('stale_artifacts').selectAll().where('artifact_id', 'in', ids).where('tenant', '=', tenant).execute();
+  const edges = await tables
+    .selectFrom('lineage_edges')
+    .selectAll()
+    .where('artifact_id', 'in', ids)
+    .where('target_tenant', '=', tenant)
+    .orderBy('artifact_id')
+    .orderBy('target_sequence')
+    .orderBy('target_id')
+    .execute();
+  const staleRows = await tables
+    .selectFrom('stale_artifacts')
+    .selectAll()
+    .where('artifact_id', 'in', ids)
+    .where('tenant', '=', tenant)
+    .execute();
   const memoryIds = [...new Set(edges.filter((e) => e.kind === 'memory').map((e) => e.target_id))];
   const versionRows =
     memoryIds.length === 0
@@ -172,6 +218,7 @@ function inputOf(edge: Selectable<LineageEdgesTable>, versions: ReadonlyMap<stri
     version,
     sequence: edge.target_sequence,
     statusNow: latest?.status ?? null,
-    invalidatedBy: at?.closed_by && at.tx_to ? { eventId: at.closed_by, type: next?.opened_by_type ?? 'unknown', at: at.tx_to.toISOString() } : null,
+    invalidatedBy:
+      at?.closed_by && at.tx_to ? { eventId: at.closed_by, type: next?.opened_by_type ?? 'unknown', at: at.tx_to.toISOString() } : null,
   };
 }

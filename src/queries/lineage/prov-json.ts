@@ -61,7 +61,11 @@ export function toProvJson(lineage: Lineage): ProvDocument {
   const invalidation = (entity: string, event: { eventId: string; type: string; at: string }) => {
     if (invalidated.has(entity)) return;
     invalidated.add(entity);
-    doc.activity[eventId(event.eventId)] ??= { 'prov:type': qname(`ml:${event.type}`), 'prov:startTime': event.at, 'prov:endTime': event.at };
+    doc.activity[eventId(event.eventId)] ??= {
+      'prov:type': qname(`ml:${event.type}`),
+      'prov:startTime': event.at,
+      'prov:endTime': event.at,
+    };
     relation('wasInvalidatedBy', { 'prov:entity': entity, 'prov:activity': eventId(event.eventId), 'prov:time': event.at });
   };
   for (const artifact of lineage.artifacts) addArtifact(doc, artifact, relation, invalidation);
@@ -92,7 +96,11 @@ function addArtifact(
     ...(a.selectorVersion ? { 'ml:selectorVersion': a.selectorVersion } : {}),
     ...(a.promptVersion ? { 'ml:promptVersion': a.promptVersion } : {}),
   };
-  relation('wasGeneratedBy', { 'prov:entity': entity, 'prov:activity': activity, ...(a.generatedAt ? { 'prov:time': a.generatedAt } : {}) });
+  relation('wasGeneratedBy', {
+    'prov:entity': entity,
+    'prov:activity': activity,
+    ...(a.generatedAt ? { 'prov:time': a.generatedAt } : {}),
+  });
   if (a.modelSnapshot) {
     doc.agent[modelId(a.modelSnapshot)] ??= { 'prov:type': qname('prov:SoftwareAgent'), 'prov:label': a.modelSnapshot };
     relation('wasAssociatedWith', { 'prov:activity': activity, 'prov:agent': modelId(a.modelSnapshot) });
@@ -114,19 +122,34 @@ function addArtifact(
   if (a.parentArtifactId) {
     // Defined in full when the parent's own turn comes; a placeholder keeps the document closed if it is missing.
     doc.entity[artifactEntityId(a.parentArtifactId)] ??= { 'prov:type': qname('ml:SummaryArtifact'), 'prov:label': a.parentArtifactId };
-    relation('wasDerivedFrom', { 'prov:generatedEntity': entity, 'prov:usedEntity': artifactEntityId(a.parentArtifactId), 'prov:activity': activity, 'prov:type': qname('prov:Revision') });
+    relation('wasDerivedFrom', {
+      'prov:generatedEntity': entity,
+      'prov:usedEntity': artifactEntityId(a.parentArtifactId),
+      'prov:activity': activity,
+      'prov:type': qname('prov:Revision'),
+    });
     relation('used', { 'prov:activity': activity, 'prov:entity': artifactEntityId(a.parentArtifactId) });
   }
   if (a.stale) invalidation(entity, { eventId: a.stale.causeEventId, type: a.stale.causeType, at: a.stale.causeAt });
   if (a.output.status !== 'readable') return;
   for (const claim of a.output.claims) {
     const id = claimEntityId(a.artifactId, claim.index);
-    doc.entity[id] = { 'prov:type': qname('ml:Claim'), 'prov:label': claim.key, 'ml:key': claim.key, 'ml:polarity': claim.polarity, 'ml:disputed': claim.conflictIds.length > 0 };
+    doc.entity[id] = {
+      'prov:type': qname('ml:Claim'),
+      'prov:label': claim.key,
+      'ml:key': claim.key,
+      'ml:polarity': claim.polarity,
+      'ml:disputed': claim.conflictIds.length > 0,
+    };
     relation('hadMember', { 'prov:collection': entity, 'prov:entity': id });
     relation('wasGeneratedBy', { 'prov:entity': id, 'prov:activity': activity, ...(a.generatedAt ? { 'prov:time': a.generatedAt } : {}) });
     for (const source of claim.derivedFrom) {
       if (source.version === null) continue;
-      relation('wasDerivedFrom', { 'prov:generatedEntity': id, 'prov:usedEntity': memoryEntityId(source.memoryId, source.version), 'prov:activity': activity });
+      relation('wasDerivedFrom', {
+        'prov:generatedEntity': id,
+        'prov:usedEntity': memoryEntityId(source.memoryId, source.version),
+        'prov:activity': activity,
+      });
     }
   }
 }

@@ -12,8 +12,15 @@ import { openArtifactField, openSubjectField } from '../../infrastructure/key-st
 
 const FIELD = 'output';
 
-export async function openPublishedOutput(keys: KeyStore, ref: SubjectRef, artifactId: string, sealed: Sealed): Promise<SummarizerOutput | undefined> {
+export async function openPublishedOutput(
+  keys: KeyStore,
+  ref: SubjectRef,
+  artifactId: string,
+  sealed: Sealed,
+): Promise<SummarizerOutput | undefined> {
   const place = { tenant: ref.tenant, subject: ref.subject };
-  const opened = sealed.keyId.startsWith('sk_') ? await openSubjectField(keys, place, artifactId, FIELD, sealed) : await openArtifactField(keys, place, artifactId, FIELD, sealed);
+  const opened = sealed.keyId.startsWith('sk_')
+    ? await openSubjectField(keys, place, artifactId, FIELD, sealed)
+    : await openArtifactField(keys, place, artifactId, FIELD, sealed);
   return opened.status === 'opened' ? (JSON.parse(opened.plaintext) as SummarizerOutput) : undefined;
 }

@@ -7,8 +7,7 @@ import { open } from '../../infrastructure/cipher/seal.js';
 import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
 
 export type PersonalFields =
-  | { readonly status: 'readable'; readonly value: Value; readonly content?: string }
-  | { readonly status: 'forgotten' };
+  { readonly status: 'readable'; readonly value: Value; readonly content?: string } | { readonly status: 'forgotten' };
 
 export const FORGOTTEN: PersonalFields = { status: 'forgotten' };
 
@@ -22,7 +21,11 @@ export interface SealedFields {
 /** The key store reads at most 10,000 keys per call. */
 const KEY_CHUNK = 5000;
 
-export async function memoryKeysOf(keys: KeyStore, ref: SubjectRef, memoryIds: Iterable<string>): Promise<Map<string, KeyLookup<MemoryKey>>> {
+export async function memoryKeysOf(
+  keys: KeyStore,
+  ref: SubjectRef,
+  memoryIds: Iterable<string>,
+): Promise<Map<string, KeyLookup<MemoryKey>>> {
   const ids = [...new Set(memoryIds)];
   const found = new Map<string, KeyLookup<MemoryKey>>();
   for (let i = 0; i < ids.length; i += KEY_CHUNK) {
@@ -42,9 +45,20 @@ export function openFields(ref: SubjectRef, fields: SealedFields, lookup: KeyLoo
 }
 
 /** Opens many memories' fields of one subject with one key lookup. */
-export async function openMemoryFields(keys: KeyStore, ref: SubjectRef, rows: readonly SealedFields[]): Promise<Map<string, PersonalFields>> {
+export async function openMemoryFields(
+  keys: KeyStore,
+  ref: SubjectRef,
+  rows: readonly SealedFields[],
+): Promise<Map<string, PersonalFields>> {
   const readable = rows.filter((r) => r.value !== null);
-  const lookups = readable.length > 0 ? await memoryKeysOf(keys, ref, readable.map((r) => r.memoryId)) : new Map<string, KeyLookup<MemoryKey>>();
+  const lookups =
+    readable.length > 0
+      ? await memoryKeysOf(
+          keys,
+          ref,
+          readable.map((r) => r.memoryId),
+        )
+      : new Map<string, KeyLookup<MemoryKey>>();
   const opened = new Map<string, PersonalFields>();
   for (const row of rows) opened.set(row.memoryId, openFields(ref, row, lookups.get(row.memoryId)));
   return opened;

@@ -10,7 +10,16 @@ import { sensitivityRank, type Sensitivity } from '../../domain/entry/vocabulary
 import { isTainted } from '../../domain/subject/trust.js';
 import type { CurrentVersion } from './subject-view.js';
 
-export const FILTER_REASONS = ['out_of_scope', 'above_sensitivity', 'not_yet_valid', 'no_longer_valid', 'expired', 'tainted', 'untrusted', 'unreadable'] as const;
+export const FILTER_REASONS = [
+  'out_of_scope',
+  'above_sensitivity',
+  'not_yet_valid',
+  'no_longer_valid',
+  'expired',
+  'tainted',
+  'untrusted',
+  'unreadable',
+] as const;
 export type FilterReason = (typeof FILTER_REASONS)[number];
 
 export interface HardFilters {

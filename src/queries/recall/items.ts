@@ -59,7 +59,13 @@ export interface OpenItemItem extends ItemBase {
 }
 
 export type ConflictSide =
-  | { readonly memoryId: string; readonly value: Value; readonly polarity: string; readonly content?: string; readonly provenance: MemoryProvenance }
+  | {
+      readonly memoryId: string;
+      readonly value: Value;
+      readonly polarity: string;
+      readonly content?: string;
+      readonly provenance: MemoryProvenance;
+    }
   | { readonly memoryId: string; readonly withheld: FilterReason };
 
 export interface ConflictItem extends ItemBase {
@@ -94,7 +100,13 @@ export interface Rank {
 }
 
 export function compareRanks(a: Rank, b: Rank): number {
-  return b.weight - a.weight || b.trust - a.trust || b.confidence - a.confidence || b.sequence - a.sequence || (a.tiebreak < b.tiebreak ? -1 : a.tiebreak > b.tiebreak ? 1 : 0);
+  return (
+    b.weight - a.weight ||
+    b.trust - a.trust ||
+    b.confidence - a.confidence ||
+    b.sequence - a.sequence ||
+    (a.tiebreak < b.tiebreak ? -1 : a.tiebreak > b.tiebreak ? 1 : 0)
+  );
 }
 
 export function provenanceOf(v: CurrentVersion): MemoryProvenance {
@@ -163,15 +175,42 @@ export function claimItem(artifactId: string, index: number, claim: Claim, sourc
   };
 }
 
-export function openItemItem(artifactId: string, index: number, item: OpenItem, sources: readonly CurrentVersion[], tokens: Tokens): OpenItemItem {
+export function openItemItem(
+  artifactId: string,
+  index: number,
+  item: OpenItem,
+  sources: readonly CurrentVersion[],
+  tokens: Tokens,
+): OpenItemItem {
   const text = `[open item] ${item.text}`;
-  return { type: 'open_item', provenance: { artifactId, derivedFrom: sources.map(provenanceOf) }, text, tokens: tokens(`o:${artifactId}:${index}`, text), priority: 0 };
+  return {
+    type: 'open_item',
+    provenance: { artifactId, derivedFrom: sources.map(provenanceOf) },
+    text,
+    tokens: tokens(`o:${artifactId}:${index}`, text),
+    priority: 0,
+  };
 }
 
-export function conflictItem(conflict: { conflictId: string; key: string; scopes: Record<string, string> }, sides: readonly ConflictSide[], count: (text: string) => number): ConflictItem {
+export function conflictItem(
+  conflict: { conflictId: string; key: string; scopes: Record<string, string> },
+  sides: readonly ConflictSide[],
+  count: (text: string) => number,
+): ConflictItem {
   const scopes = normaliseScopes(conflict.scopes);
-  const stated = sides.map((s) => ('withheld' in s ? `(a side withheld: ${s.withheld})` : `${negation(s.polarity)}${renderValue(s.value)} (${s.provenance.source.type})`));
+  const stated = sides.map((s) =>
+    'withheld' in s ? `(a side withheld: ${s.withheld})` : `${negation(s.polarity)}${renderValue(s.value)} (${s.provenance.source.type})`,
+  );
   const text = `[UNRESOLVED CONFLICT ${conflict.conflictId}] ${conflict.key}${renderScopes(scopes)}: ${stated.join(' vs ')} — not settled; confirm before relying on either side`;
-  return { type: 'conflict', conflictId: conflict.conflictId, key: conflict.key, scopes, status: 'open', sides, text, tokens: count(text), priority: 0 };
+  return {
+    type: 'conflict',
+    conflictId: conflict.conflictId,
+    key: conflict.key,
+    scopes,
+    status: 'open',
+    sides,
+    text,
+    tokens: count(text),
+    priority: 0,
+  };
 }
-

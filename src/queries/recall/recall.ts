@@ -11,7 +11,20 @@ import { openPublishedOutput } from '../opened/artifact-output.js';
 import { openMemoryFields, type PersonalFields } from '../opened/memory-fields.js';
 import type { ReadSide } from '../read-side.js';
 import { emptyFilterCounts, filterReason, inScope, type FilterReason } from './hard-filters.js';
-import { claimItem, compareRanks, conflictItem, memoryItem, OPEN_ITEM_WEIGHT, openItemItem, provenanceOf, rankOf, type ConflictSide, type Rank, type RecallItem, type Tokens } from './items.js';
+import {
+  claimItem,
+  compareRanks,
+  conflictItem,
+  memoryItem,
+  OPEN_ITEM_WEIGHT,
+  openItemItem,
+  provenanceOf,
+  rankOf,
+  type ConflictSide,
+  type Rank,
+  type RecallItem,
+  type Tokens,
+} from './items.js';
 import { pack } from './packing.js';
 import { requireRecallRequest, type RecallInput } from './request.js';
 import { chooseSource, unreadableSummary, type AliasInfo, type RawReason } from './source-choice.js';
@@ -36,13 +49,21 @@ export interface RecallAnswer {
   readonly budget: { readonly limit: number | null; readonly used: number; readonly overBudget: boolean };
   readonly items: readonly RecallItem[];
   /** Items that did not fit the budget (whole items, never cut). */
-  readonly omitted: ReadonlyArray<{ readonly type: RecallItem['type']; readonly ref: string; readonly tokens: number; readonly priority: number }>;
+  readonly omitted: ReadonlyArray<{
+    readonly type: RecallItem['type'];
+    readonly ref: string;
+    readonly tokens: number;
+    readonly priority: number;
+  }>;
   /** Active entries the hard filters left out, by reason. */
   readonly excluded: Readonly<Record<FilterReason, number>>;
   readonly notice: string;
 }
 
-export async function recall(read: Pick<ReadSide, 'projections' | 'keyStore' | 'clock' | 'countTokens'>, input: RecallInput): Promise<RecallAnswer> {
+export async function recall(
+  read: Pick<ReadSide, 'projections' | 'keyStore' | 'clock' | 'countTokens'>,
+  input: RecallInput,
+): Promise<RecallAnswer> {
   const request = requireRecallRequest(input);
   const now = request.now ?? read.clock().toISOString();
   const ref = { tenant: request.tenant, subject: request.subject };
@@ -66,8 +87,14 @@ export async function recall(read: Pick<ReadSide, 'projections' | 'keyStore' | '
 
   const summaryAlias = choice.source === 'summary' ? choice.alias : undefined;
   const [opened, output] = await Promise.all([
-    openMemoryFields(read.keyStore, ref, passing.map((v) => ({ memoryId: v.memory_id, value: v.value, content: v.content }))),
-    summaryAlias ? openPublishedOutput(read.keyStore, ref, summaryAlias.artifactId, view.alias!.artifact!.output!) : Promise.resolve(undefined),
+    openMemoryFields(
+      read.keyStore,
+      ref,
+      passing.map((v) => ({ memoryId: v.memory_id, value: v.value, content: v.content })),
+    ),
+    summaryAlias
+      ? openPublishedOutput(read.keyStore, ref, summaryAlias.artifactId, view.alias!.artifact!.output!)
+      : Promise.resolve(undefined),
   ]);
   if (summaryAlias && !output) choice = unreadableSummary(summaryAlias);
   const readable = new Map<string, { version: CurrentVersion; fields: Extract<PersonalFields, { status: 'readable' }> }>();
@@ -80,14 +107,16 @@ export async function recall(read: Pick<ReadSide, 'projections' | 'keyStore' | '
     }
   }
 
-  const tokens: Tokens = (identity, text) => cachedTokens(read.countTokens, `${request.tenant}\u0000${request.subject}\u0000${identity}`, text);
+  const tokens: Tokens = (identity, text) =>
+    cachedTokens(read.countTokens, `${request.tenant}\u0000${request.subject}\u0000${identity}`, text);
   const ranked: Array<{ item: RecallItem; rank: Rank }> = [];
   const conflictMembers = new Set(conflicts.flatMap((c) => c.members));
   const covered = new Set<string>();
   if (choice.source === 'summary' && output) {
     for (const entry of summaryItems(choice.alias.artifactId, output, readable, conflictMembers, tokens)) {
       ranked.push(entry);
-      for (const p of entry.item.type === 'claim' || entry.item.type === 'open_item' ? entry.item.provenance.derivedFrom : []) covered.add(p.memoryId);
+      for (const p of entry.item.type === 'claim' || entry.item.type === 'open_item' ? entry.item.provenance.derivedFrom : [])
+        covered.add(p.memoryId);
     }
   }
   for (const { version, fields } of readable.values()) {
@@ -101,7 +130,13 @@ export async function recall(read: Pick<ReadSide, 'projections' | 'keyStore' | '
       const r = readable.get(memoryId);
       if (!r) return { memoryId, withheld: reasons.get(memoryId) ?? 'unreadable' };
       const { value, content } = r.fields;
-      return { memoryId, value, polarity: r.version.polarity, ...(content !== undefined ? { content } : {}), provenance: provenanceOf(r.version) };
+      return {
+        memoryId,
+        value,
+        polarity: r.version.polarity,
+        ...(content !== undefined ? { content } : {}),
+        provenance: provenanceOf(r.version),
+      };
     });
     return conflictItem(c, sides, read.countTokens);
   });

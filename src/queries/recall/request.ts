@@ -43,5 +43,12 @@ export function requireRecallRequest(input: RecallInput): RecallRequest {
   const parsed = recallRequestSchema.safeParse(input);
   if (!parsed.success) throw invalidInputFromZod(parsed.error);
   const d = parsed.data;
-  return { tenant: d.tenant, subject: d.subject, scopes: normaliseScopes(d.scopes), maxSensitivity: d.maxSensitivity ?? DEFAULT_SENSITIVITY_CEILING, budget: d.budget, now: d.now };
+  return {
+    tenant: d.tenant,
+    subject: d.subject,
+    scopes: normaliseScopes(d.scopes),
+    maxSensitivity: d.maxSensitivity ?? DEFAULT_SENSITIVITY_CEILING,
+    budget: d.budget,
+    now: d.now,
+  };
 }

@@ -48,7 +48,12 @@ export interface AliasView {
     readonly output: Sealed | null;
     readonly outputErased: boolean;
   } | null;
-  readonly stale: { readonly causeType: string; readonly causeEventId: string; readonly causeMemoryId: string | null; readonly viaArtifactId: string | null } | null;
+  readonly stale: {
+    readonly causeType: string;
+    readonly causeEventId: string;
+    readonly causeMemoryId: string | null;
+    readonly viaArtifactId: string | null;
+  } | null;
 }
 
 export interface ConflictView {
@@ -60,7 +65,12 @@ export interface ConflictView {
 
 export interface SubjectView {
   /** revision: the last subject event the projection applied. */
-  readonly clock: { readonly inputEpoch: number; readonly highWaterMark: number; readonly forgotten: boolean; readonly revision: number } | null;
+  readonly clock: {
+    readonly inputEpoch: number;
+    readonly highWaterMark: number;
+    readonly forgotten: boolean;
+    readonly revision: number;
+  } | null;
   readonly alias: AliasView | null;
   readonly taint: { readonly refPatterns: readonly string[]; readonly sourceTypes: readonly string[] };
   /** The current TrustChanged level of each source ref that has one. */
@@ -105,7 +115,11 @@ export function readSubjectView(projections: Kysely<any>, tenant: string, subjec
 function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, tenant: string, subject: string) {
   return tables.selectNoFrom((eb) => [
     jsonObjectFrom(
-      eb.selectFrom('subject_clock').select(['input_epoch', 'high_water_mark', 'forgotten', 'stream_revision']).where('tenant', '=', tenant).where('subject', '=', subject),
+      eb
+        .selectFrom('subject_clock')
+        .select(['input_epoch', 'high_water_mark', 'forgotten', 'stream_revision'])
+        .where('tenant', '=', tenant)
+        .where('subject', '=', subject),
     ).as('clock'),
     jsonObjectFrom(
       eb
@@ -130,10 +144,24 @@ function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, te
         .where('a.tenant', '=', tenant)
         .where('a.subject', '=', subject),
     ).as('alias'),
-    jsonArrayFrom(eb.selectFrom('taint_escalations').select(['ref_patterns', 'source_types']).where('tenant', '=', tenant).where('subject', '=', subject)).as('taint'),
-    jsonArrayFrom(eb.selectFrom('trust_overrides').select(['source_ref', 'level']).where('tenant', '=', tenant).where('subject', '=', subject)).as('trust'),
     jsonArrayFrom(
-      eb.selectFrom('conflicts').select(['conflict_id', 'key', 'scopes', 'memory_ids']).where('tenant', '=', tenant).where('subject', '=', subject).where('status', '=', 'open').orderBy('conflict_id'),
+      eb
+        .selectFrom('taint_escalations')
+        .select(['ref_patterns', 'source_types'])
+        .where('tenant', '=', tenant)
+        .where('subject', '=', subject),
+    ).as('taint'),
+    jsonArrayFrom(
+      eb.selectFrom('trust_overrides').select(['source_ref', 'level']).where('tenant', '=', tenant).where('subject', '=', subject),
+    ).as('trust'),
+    jsonArrayFrom(
+      eb
+        .selectFrom('conflicts')
+        .select(['conflict_id', 'key', 'scopes', 'memory_ids'])
+        .where('tenant', '=', tenant)
+        .where('subject', '=', subject)
+        .where('status', '=', 'open')
+        .orderBy('conflict_id'),
     ).as('conflicts'),
     jsonArrayFrom(
       eb
@@ -158,7 +186,12 @@ function toView(row: SubjectRow): SubjectView {
   const a = row.alias;
   return {
     clock: row.clock
-      ? { inputEpoch: row.clock.input_epoch, highWaterMark: row.clock.high_water_mark, forgotten: row.clock.forgotten, revision: Number(row.clock.stream_revision) }
+      ? {
+          inputEpoch: row.clock.input_epoch,
+          highWaterMark: row.clock.high_water_mark,
+          forgotten: row.clock.forgotten,
+          revision: Number(row.clock.stream_revision),
+        }
       : null,
     alias: a
       ? {
@@ -168,11 +201,22 @@ function toView(row: SubjectRow): SubjectView {
           artifact:
             a.artifact_row === null
               ? null
-              : { tenant: a.artifact_tenant, subject: a.artifact_subject, status: a.artifact_status ?? 'unknown', output: a.output as Sealed | null, outputErased: a.output_erased === true },
+              : {
+                  tenant: a.artifact_tenant,
+                  subject: a.artifact_subject,
+                  status: a.artifact_status ?? 'unknown',
+                  output: a.output as Sealed | null,
+                  outputErased: a.output_erased === true,
+                },
           stale:
             a.cause_type === null || a.cause_event_id === null
               ? null
-              : { causeType: a.cause_type, causeEventId: a.cause_event_id, causeMemoryId: a.cause_memory_id, viaArtifactId: a.via_artifact_id },
+              : {
+                  causeType: a.cause_type,
+                  causeEventId: a.cause_event_id,
+                  causeMemoryId: a.cause_memory_id,
+                  viaArtifactId: a.via_artifact_id,
+                },
         }
       : null,
     taint: {
@@ -200,5 +244,11 @@ function toView(row: SubjectRow): SubjectView {
  */
 export function withCurrentTrust(view: SubjectView): SubjectView {
   if (view.trustOverrides.size === 0) return view;
-  return { ...view, versions: view.versions.map((v) => ({ ...v, trust: overriddenTrust(view.trustOverrides, { type: v.source_type as SourceType, refs: v.source_refs }) })) };
+  return {
+    ...view,
+    versions: view.versions.map((v) => ({
+      ...v,
+      trust: overriddenTrust(view.trustOverrides, { type: v.source_type as SourceType, refs: v.source_refs }),
+    })),
+  };
 }

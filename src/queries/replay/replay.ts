@@ -13,14 +13,23 @@ import { believedVersions, foldVersions, type TimedEvent } from './version-fold.
 
 const PAGE = 4096;
 
-export async function replay(read: { readonly eventStore: EventStore; readonly keyStore: KeyStore }, input: TimeQueryInput): Promise<BeliefAnswer> {
+export async function replay(
+  read: { readonly eventStore: EventStore; readonly keyStore: KeyStore },
+  input: TimeQueryInput,
+): Promise<BeliefAnswer> {
   const q = requireTimeQuery(input);
   const events = await eventsUntil(read.eventStore, subjectStreamName(q.tenant, q.subject), Date.parse(q.systemTime));
   const versions = believedVersions(foldVersions(events).values(), q.validTime);
   const ref = { tenant: q.tenant, subject: q.subject };
-  const opened = await openMemoryFields(read.keyStore, ref, versions.map((v) => ({ memoryId: v.memoryId, value: v.value, content: v.content })));
+  const opened = await openMemoryFields(
+    read.keyStore,
+    ref,
+    versions.map((v) => ({ memoryId: v.memoryId, value: v.value, content: v.content })),
+  );
   const beliefs = versions
-    .map(({ value: _value, content: _content, status, ...fields }) => belief({ ...fields, status: status as 'active' | 'superseded' }, opened.get(fields.memoryId)!))
+    .map(({ value: _value, content: _content, status, ...fields }) =>
+      belief({ ...fields, status: status as 'active' | 'superseded' }, opened.get(fields.memoryId)!),
+    )
     .sort(byBeliefOrder);
   return { tenant: q.tenant, subject: q.subject, systemTime: q.systemTime, validTime: q.validTime, from: 'event_stream', beliefs };
 }

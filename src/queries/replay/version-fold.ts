@@ -23,7 +23,12 @@ export interface FoldedVersion extends Omit<BeliefFields, 'status'> {
 /** The current version of every memory after `events` (in stream order). */
 export function foldVersions(events: Iterable<TimedEvent>): Map<string, FoldedVersion> {
   const current = new Map<string, FoldedVersion>();
-  const leave = (at: TimedEvent, memoryId: string, status: Exclude<MemoryStatus, 'active'>, patch: { validTo?: string; supersededBy?: string } = {}) => {
+  const leave = (
+    at: TimedEvent,
+    memoryId: string,
+    status: Exclude<MemoryStatus, 'active'>,
+    patch: { validTo?: string; supersededBy?: string } = {},
+  ) => {
     const was = current.get(memoryId);
     if (!was || was.status === 'forgotten') return;
     current.set(memoryId, {
@@ -94,6 +99,9 @@ export function foldVersions(events: Iterable<TimedEvent>): Map<string, FoldedVe
 export function believedVersions(versions: Iterable<FoldedVersion>, validTime: string): FoldedVersion[] {
   const v = Date.parse(validTime);
   return [...versions].filter(
-    (x) => (x.status === 'active' || x.status === 'superseded') && Date.parse(x.validFrom) <= v && (x.validTo === null || Date.parse(x.validTo) > v),
+    (x) =>
+      (x.status === 'active' || x.status === 'superseded') &&
+      Date.parse(x.validFrom) <= v &&
+      (x.validTo === null || Date.parse(x.validTo) > v),
   );
 }

@@ -82,7 +82,9 @@ function claimProblem(
 
 function recalled(fact: MustPreserveFact, output: SummarizerOutput): boolean {
   if (fact.openItem) return output.openItems.some((o) => o.derivedFrom.includes(fact.memoryId));
-  return output.claims.some((c) => c.key === fact.key && c.derivedFrom.includes(fact.memoryId) && statementDifferences(fact, c).length === 0);
+  return output.claims.some(
+    (c) => c.key === fact.key && c.derivedFrom.includes(fact.memoryId) && statementDifferences(fact, c).length === 0,
+  );
 }
 
 /** Listed as unresolved, and no claim states one of its sides unmarked or merges disagreeing sides. */
@@ -93,10 +95,12 @@ function retained(conflict: ConflictRef, output: SummarizerOutput, byId: Readonl
     const sides = claim.derivedFrom.filter((id) => members.has(id));
     if (sides.length === 0) continue;
     if (!(claim.conflictIds ?? []).includes(conflict.conflictId)) return false;
-    const statements = new Set(sides.flatMap((id) => {
-      const input = byId.get(id);
-      return input ? [JSON.stringify([canonicalValueJson(input.value), input.polarity])] : [];
-    }));
+    const statements = new Set(
+      sides.flatMap((id) => {
+        const input = byId.get(id);
+        return input ? [JSON.stringify([canonicalValueJson(input.value), input.polarity])] : [];
+      }),
+    );
     if (statements.size > 1) return false;
   }
   return true;

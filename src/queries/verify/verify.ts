@@ -55,9 +55,27 @@ export interface Aggregate {
 }
 
 export type VerifyFinding =
-  | { readonly subject: string; readonly check: 'false_new_fact'; readonly summary: 'rebuilt' | 'published'; readonly artifactId?: string; readonly statement: FalseStatement }
-  | { readonly subject: string; readonly check: 'key_fact_missing'; readonly summary: 'rebuilt' | 'published'; readonly artifactId?: string; readonly memoryIds: readonly string[] }
-  | { readonly subject: string; readonly check: 'conflict_dropped'; readonly summary: 'rebuilt' | 'published'; readonly artifactId?: string; readonly conflictIds: readonly string[] }
+  | {
+      readonly subject: string;
+      readonly check: 'false_new_fact';
+      readonly summary: 'rebuilt' | 'published';
+      readonly artifactId?: string;
+      readonly statement: FalseStatement;
+    }
+  | {
+      readonly subject: string;
+      readonly check: 'key_fact_missing';
+      readonly summary: 'rebuilt' | 'published';
+      readonly artifactId?: string;
+      readonly memoryIds: readonly string[];
+    }
+  | {
+      readonly subject: string;
+      readonly check: 'conflict_dropped';
+      readonly summary: 'rebuilt' | 'published';
+      readonly artifactId?: string;
+      readonly conflictIds: readonly string[];
+    }
   | { readonly subject: string; readonly check: 'stale_visible'; readonly artifactId: string; readonly cause: string }
   | { readonly subject: string; readonly check: 'generation_failed'; readonly message: string };
 
@@ -81,12 +99,24 @@ type Services = Pick<ConsolidationServices, 'summarizer' | 'countTokens' | 'toke
 export async function verify(read: ReadSide, services: Services, input: VerifyInput): Promise<VerifyReport> {
   const tenant = requireId('tenant', input.tenant);
   const sample = input.sample ?? DEFAULT_SAMPLE;
-  if (!Number.isInteger(sample) || sample < 1 || sample > MAX_SAMPLE) throw new InvalidInput('sample', `must be a whole number from 1 to ${MAX_SAMPLE}`);
+  if (!Number.isInteger(sample) || sample < 1 || sample > MAX_SAMPLE)
+    throw new InvalidInput('sample', `must be a whole number from 1 to ${MAX_SAMPLE}`);
   const now = input.now === undefined ? read.clock().toISOString() : instantOrThrow('now', input.now);
   const population = await readMemoryTables(read.projections, (tables) =>
-    tables.selectFrom('subject_clock').select('subject').where('tenant', '=', tenant).where('forgotten', '=', false).where('high_water_mark', '>', 0).orderBy('subject').execute(),
+    tables
+      .selectFrom('subject_clock')
+      .select('subject')
+      .where('tenant', '=', tenant)
+      .where('forgotten', '=', false)
+      .where('high_water_mark', '>', 0)
+      .orderBy('subject')
+      .execute(),
   );
-  const sampled = pickSample(population.map((r) => r.subject), sample, input.seed ?? 'memledger');
+  const sampled = pickSample(
+    population.map((r) => r.subject),
+    sample,
+    input.seed ?? 'memledger',
+  );
   const rebuilt: SummaryMetrics[] = [];
   const published: SummaryMetrics[] = [];
   const findings: VerifyFinding[] = [];
@@ -176,7 +206,12 @@ async function verifySubject(read: ReadSide, services: Services, tenant: string,
     const opened = entry && entry.status === 'active' ? openCovered(entry) : undefined;
     return entry && opened ? [toInput(entry, opened, openIds)] : [];
   });
-  const conflicts: ConflictRef[] = openConflicts(judged).map((c) => ({ conflictId: c.conflictId, key: c.key, scopes: c.scopes, memoryIds: c.memoryIds }));
+  const conflicts: ConflictRef[] = openConflicts(judged).map((c) => ({
+    conflictId: c.conflictId,
+    key: c.key,
+    scopes: c.scopes,
+    memoryIds: c.memoryIds,
+  }));
   const publishedMetrics = measureSummary(inputs, extractMustPreserve(inputs), conflicts, output, services.countTokens);
   findings.push(...metricFindings(subject, 'published', artifactId, publishedMetrics));
   return { ...(rebuilt ? { rebuilt } : {}), published: publishedMetrics, staleVisible: cause !== undefined, findings };
@@ -207,12 +242,21 @@ function staleCause(state: SubjectState, sourceEpoch: number, manifest: Manifest
   return staleness.stale ? `input ${staleness.memoryId} is ${staleness.cause.replace('_', ' ')}` : undefined;
 }
 
-function metricFindings(subject: string, summary: 'rebuilt' | 'published', artifactId: string | undefined, m: SummaryMetrics): VerifyFinding[] {
+function metricFindings(
+  subject: string,
+  summary: 'rebuilt' | 'published',
+  artifactId: string | undefined,
+  m: SummaryMetrics,
+): VerifyFinding[] {
   const at = artifactId !== undefined ? { artifactId } : {};
   return [
     ...m.falseStatements.map((statement): VerifyFinding => ({ subject, check: 'false_new_fact', summary, ...at, statement })),
-    ...(m.missingKeyFacts.length > 0 ? [{ subject, check: 'key_fact_missing', summary, ...at, memoryIds: m.missingKeyFacts } as const] : []),
-    ...(m.droppedConflicts.length > 0 ? [{ subject, check: 'conflict_dropped', summary, ...at, conflictIds: m.droppedConflicts } as const] : []),
+    ...(m.missingKeyFacts.length > 0
+      ? [{ subject, check: 'key_fact_missing', summary, ...at, memoryIds: m.missingKeyFacts } as const]
+      : []),
+    ...(m.droppedConflicts.length > 0
+      ? [{ subject, check: 'conflict_dropped', summary, ...at, conflictIds: m.droppedConflicts } as const]
+      : []),
   ];
 }
 

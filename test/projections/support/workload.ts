@@ -22,7 +22,13 @@ import type { SubjectCommand } from '../../../src/domain/subject/commands.js';
 import { decide } from '../../../src/domain/subject/decide.js';
 import { evolve } from '../../../src/domain/subject/evolve.js';
 import { activeEntries, initialState, type SubjectState } from '../../../src/domain/subject/state.js';
-import { comparePositions, type EventStore, type ExpectedRevision, type NewEvent, type Position } from '../../../src/infrastructure/event-store/port.js';
+import {
+  comparePositions,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+} from '../../../src/infrastructure/event-store/port.js';
 
 export interface Append {
   readonly stream: string;
@@ -128,9 +134,20 @@ export class Workload {
     if (roll < 600) {
       const target = pick(active);
       if (!target) return undefined;
-      const entry = { ...this.#entry(run, target.key), scopes: target.scopes, validFrom: new Date(Math.max(Date.parse(target.validFrom), run.now - 3 * DAY)).toISOString() };
+      const entry = {
+        ...this.#entry(run, target.key),
+        scopes: target.scopes,
+        validFrom: new Date(Math.max(Date.parse(target.validFrom), run.now - 3 * DAY)).toISOString(),
+      };
       delete (entry as { validTo?: string }).validTo;
-      return { type: 'SupersedeMemory', memoryId: target.memoryId, newMemoryId: id(), conflictId: `c-${run.index}-${run.next}`, entry, now };
+      return {
+        type: 'SupersedeMemory',
+        memoryId: target.memoryId,
+        newMemoryId: id(),
+        conflictId: `c-${run.index}-${run.next}`,
+        entry,
+        now,
+      };
     }
     if (roll < 680) {
       const target = pick([...state.entries.values()].filter((e) => e.status !== 'retracted' && e.status !== 'forgotten'));
@@ -145,14 +162,37 @@ export class Workload {
     if (roll < 840) return { type: 'ExpireMemories', now };
     if (roll < 870) {
       const target = pick([...state.entries.values()].filter((e) => e.status !== 'forgotten'));
-      return target ? { type: 'ForgetMemory', memoryId: target.memoryId, receiptId: `r-${run.index}-${run.next}`, destroyedKeyIds: [`mk-${target.memoryId}`], invalidatedArtifactIds: [], now } : undefined;
+      return target
+        ? {
+            type: 'ForgetMemory',
+            memoryId: target.memoryId,
+            receiptId: `r-${run.index}-${run.next}`,
+            destroyedKeyIds: [`mk-${target.memoryId}`],
+            invalidatedArtifactIds: [],
+            now,
+          }
+        : undefined;
     }
     if (roll < 890) {
       const levels: TrustLevel[] = ['model_inference', 'untrusted', 'human_review', 'derived_summary'];
       return { type: 'ChangeTrust', sourceRef: pick(REFS)!, level: pick(levels)!, now };
     }
-    if (roll < 897) return { type: 'EscalateTaintPolicy', refPatterns: [`${pick(REFS)!.slice(0, 8)}*`], sourceTypes: [], reason: 'prompt injection seen', now };
-    if (roll < 898) return { type: 'ForgetSubject', receiptId: `r-${run.index}-${run.next}`, destroyedKeyIds: [`sk-${run.index}`], invalidatedArtifactIds: [], now };
+    if (roll < 897)
+      return {
+        type: 'EscalateTaintPolicy',
+        refPatterns: [`${pick(REFS)!.slice(0, 8)}*`],
+        sourceTypes: [],
+        reason: 'prompt injection seen',
+        now,
+      };
+    if (roll < 898)
+      return {
+        type: 'ForgetSubject',
+        receiptId: `r-${run.index}-${run.next}`,
+        destroyedKeyIds: [`sk-${run.index}`],
+        invalidatedArtifactIds: [],
+        now,
+      };
     return undefined;
   }
 
@@ -160,10 +200,15 @@ export class Workload {
     const result = decide(run.state, command);
     if (!result.ok || result.events.length === 0) return false;
     for (const event of result.events) run.state = evolve(run.state, event);
-    this.#emit(out, run.stream, () => {
-      const expected: ExpectedRevision = run.revision < 0 ? 'no_stream' : run.revision;
-      return expected;
-    }, result.events);
+    this.#emit(
+      out,
+      run.stream,
+      () => {
+        const expected: ExpectedRevision = run.revision < 0 ? 'no_stream' : run.revision;
+        return expected;
+      },
+      result.events,
+    );
     run.revision += result.events.length;
     return true;
   }
@@ -173,7 +218,12 @@ export class Workload {
     run.artifacts += 1;
     const inputs = activeEntries(state)
       .slice(-12)
-      .map((e) => ({ memoryId: e.memoryId, sequence: e.sequence, valueHash: e.valueHash, ...(e.contentHash !== undefined ? { contentHash: e.contentHash } : {}) }));
+      .map((e) => ({
+        memoryId: e.memoryId,
+        sequence: e.sequence,
+        valueHash: e.valueHash,
+        ...(e.contentHash !== undefined ? { contentHash: e.contentHash } : {}),
+      }));
     return {
       artifactId: `a-${this.tenant}-${run.index}-${run.artifacts}`,
       tenant: this.tenant,
@@ -195,14 +245,26 @@ export class Workload {
   #consolidate(run: SubjectRun, manifest: Manifest, out: Map<string, Append>): void {
     const now = new Date(run.now).toISOString();
     const events: ArtifactEvent[] = [
-      { type: 'ArtifactGenerated', data: { artifactId: manifest.artifactId, manifest, output: this.#sealed(), outputHash: hex(`${manifest.artifactId}-out`), generatedAt: now } },
+      {
+        type: 'ArtifactGenerated',
+        data: {
+          artifactId: manifest.artifactId,
+          manifest,
+          output: this.#sealed(),
+          outputHash: hex(`${manifest.artifactId}-out`),
+          generatedAt: now,
+        },
+      },
       { type: 'GatePassed', data: { artifactId: manifest.artifactId, mustPreserveCount: manifest.inputs.length, checkedAt: now } },
     ];
     const switched = this.#apply(run, { type: 'SwitchSummaryAlias', manifest, now }, out);
     if (!switched) {
       const reason = decide(run.state, { type: 'SwitchSummaryAlias', manifest, now });
       const code = reason.ok ? 'alias_changed' : (reason.rejection.code as 'alias_changed');
-      events.push({ type: 'ConsolidationRejected', data: { artifactId: manifest.artifactId, reason: code, message: 'the fence refused the switch', rejectedAt: now } });
+      events.push({
+        type: 'ConsolidationRejected',
+        data: { artifactId: manifest.artifactId, reason: code, message: 'the fence refused the switch', rejectedAt: now },
+      });
     }
     const stream = artifactStreamName(manifest.artifactId);
     this.#emit(out, stream, () => 'no_stream', events);
@@ -215,7 +277,12 @@ export class Workload {
       out.set(stream, append);
     }
     for (const event of events) {
-      append.events.push({ id: randomUUID(), type: event.type, data: event.data, metadata: { schemaVersion: CURRENT_SCHEMA_VERSIONS[event.type] } });
+      append.events.push({
+        id: randomUUID(),
+        type: event.type,
+        data: event.data,
+        metadata: { schemaVersion: CURRENT_SCHEMA_VERSIONS[event.type] },
+      });
       this.count += 1;
     }
   }

@@ -13,7 +13,13 @@ import { selectEntries } from '../../../src/domain/consolidation/selector.js';
 import { takeSnapshot } from '../../../src/domain/consolidation/snapshot.js';
 import { subjectStreamName } from '../../../src/domain/events/stream-names.js';
 
-export async function forceArtifact(ledger: Ledger, services: ConsolidationServices, context: CommandContext, tamper: (output: SummarizerOutput) => SummarizerOutput, publish = true): Promise<string> {
+export async function forceArtifact(
+  ledger: Ledger,
+  services: ConsolidationServices,
+  context: CommandContext,
+  tamper: (output: SummarizerOutput) => SummarizerOutput,
+  publish = true,
+): Promise<string> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const loaded = await ledger.subjects.load(stream);
   const now = ledger.clock().toISOString();
@@ -39,7 +45,10 @@ export async function forceArtifact(ledger: Ledger, services: ConsolidationServi
     ledger.eventStore,
     artifactId,
     [
-      { type: 'ArtifactGenerated', data: { artifactId, manifest: snapshot.manifest, output: sealed.output, outputHash: sealed.outputHash, generatedAt: at } },
+      {
+        type: 'ArtifactGenerated',
+        data: { artifactId, manifest: snapshot.manifest, output: sealed.output, outputHash: sealed.outputHash, generatedAt: at },
+      },
       { type: 'GatePassed', data: { artifactId, mustPreserveCount: snapshot.mustPreserve.length, checkedAt: at } },
     ],
     { commandId: `forced:${artifactId}` },
@@ -47,7 +56,8 @@ export async function forceArtifact(ledger: Ledger, services: ConsolidationServi
   );
   if (publish) {
     const published = await publishArtifact(ledger, services, { tenant: context.tenant }, artifactId);
-    if (!published.ok || published.result.status !== 'switched') throw new Error(`the forced artifact was not published: ${JSON.stringify(published)}`);
+    if (!published.ok || published.result.status !== 'switched')
+      throw new Error(`the forced artifact was not published: ${JSON.stringify(published)}`);
   }
   return artifactId;
 }

@@ -24,7 +24,13 @@ export interface HistoryCounts {
   resolved: number;
 }
 
-export async function generateHistory(world: ReadWorld, subjects: readonly string[], steps: number, seed: number, options: { forgetLastSubject?: boolean } = {}): Promise<HistoryCounts> {
+export async function generateHistory(
+  world: ReadWorld,
+  subjects: readonly string[],
+  steps: number,
+  seed: number,
+  options: { forgetLastSubject?: boolean } = {},
+): Promise<HistoryCounts> {
   const rand = random(seed);
   const counts: HistoryCounts = { recorded: 0, superseded: 0, retracted: 0, expired: 0, forgotten: 0, resolved: 0 };
   const entry = () => {
@@ -65,8 +71,11 @@ export async function generateHistory(world: ReadWorld, subjects: readonly strin
         if (result.ok) counts.expired += result.result.events.filter((e) => e.type === 'MemoryExpired').length;
       } else if (roll < 91) {
         const conflictId = pick(state.openConflictIds);
-        const members = conflictId ? state.conflicts.get(conflictId)!.memoryIds.filter((m) => state.entries.get(m)?.status === 'active') : [];
-        if (conflictId && members.length > 0 && (await resolveConflict(world.t.ledger, c, conflictId, pick(members)!, 'reviewed')).ok) counts.resolved++;
+        const members = conflictId
+          ? state.conflicts.get(conflictId)!.memoryIds.filter((m) => state.entries.get(m)?.status === 'active')
+          : [];
+        if (conflictId && members.length > 0 && (await resolveConflict(world.t.ledger, c, conflictId, pick(members)!, 'reviewed')).ok)
+          counts.resolved++;
       } else if (roll < 96) {
         const target = pick(active)!;
         if ((await forgetMemory(world.t.ledger, c, target.memoryId, 'asked to forget')).ok) counts.forgotten++;

@@ -48,9 +48,13 @@ export function provJsonProblems(doc: unknown): string[] {
     return m !== null && (m[1] === '_' || prefixes.has(m[1]!));
   };
   for (const section of Object.keys(d)) {
-    if (section !== 'prefix' && !(RECORDS as readonly string[]).includes(section) && !(section in RELATIONS)) problems.push(`unknown section ${section}`);
+    if (section !== 'prefix' && !(RECORDS as readonly string[]).includes(section) && !(section in RELATIONS))
+      problems.push(`unknown section ${section}`);
   }
-  const declared = Object.fromEntries(RECORDS.map((r) => [r, new Set(Object.keys((d[r] as Record<string, unknown>) ?? {}))])) as Record<(typeof RECORDS)[number], Set<string>>;
+  const declared = Object.fromEntries(RECORDS.map((r) => [r, new Set(Object.keys((d[r] as Record<string, unknown>) ?? {}))])) as Record<
+    (typeof RECORDS)[number],
+    Set<string>
+  >;
   const checkAttributes = (where: string, attributes: unknown) => {
     if (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes)) {
       problems.push(`${where} is not an object`);
@@ -59,13 +63,19 @@ export function provJsonProblems(doc: unknown): string[] {
     for (const [key, value] of Object.entries(attributes)) {
       if (!qualified(key)) problems.push(`${where}: attribute ${key} is not a qualified name with a declared prefix`);
       const typed = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-      const literal = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || (typed !== undefined && typeof typed.$ === 'string');
+      const literal =
+        typeof value === 'string' ||
+        typeof value === 'number' ||
+        typeof value === 'boolean' ||
+        (typed !== undefined && typeof typed.$ === 'string');
       if (!literal) problems.push(`${where}: attribute ${key} is not a literal`);
       if (typed !== undefined) {
         if (typeof typed.type !== 'string' || !qualified(typed.type)) problems.push(`${where}: attribute ${key} has no qualified datatype`);
-        else if (typed.type === 'xsd:QName' && !qualified(String(typed.$))) problems.push(`${where}: attribute ${key} is not a qualified name with a declared prefix`);
+        else if (typed.type === 'xsd:QName' && !qualified(String(typed.$)))
+          problems.push(`${where}: attribute ${key} is not a qualified name with a declared prefix`);
       }
-      if (TIME_PROPERTIES.includes(key) && !(typeof value === 'string' && DATE_TIME.test(value))) problems.push(`${where}: ${key} is not an xsd:dateTime`);
+      if (TIME_PROPERTIES.includes(key) && !(typeof value === 'string' && DATE_TIME.test(value)))
+        problems.push(`${where}: ${key} is not an xsd:dateTime`);
     }
   };
   for (const record of RECORDS) {
@@ -81,7 +91,8 @@ export function provJsonProblems(doc: unknown): string[] {
       const a = attributes as Record<string, unknown>;
       for (const key of required) if (typeof a[key] !== 'string') problems.push(`${relation} ${id} lacks ${key}`);
       for (const [key, kind] of Object.entries(REFERENCES)) {
-        if (typeof a[key] === 'string' && !declared[kind].has(a[key] as string)) problems.push(`${relation} ${id}: ${key} ${String(a[key])} is not a declared ${kind}`);
+        if (typeof a[key] === 'string' && !declared[kind].has(a[key] as string))
+          problems.push(`${relation} ${id}: ${key} ${String(a[key])} is not a declared ${kind}`);
       }
     }
   }

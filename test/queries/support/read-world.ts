@@ -26,7 +26,10 @@ export async function openReadWorld(prefix: string, start = Date.parse('2026-07-
     read,
     clock,
     async catchUp(...subjects) {
-      await catchUpWith(read, subjects.map((c) => subjectStreamName(c.tenant, c.subject)));
+      await catchUpWith(
+        read,
+        subjects.map((c) => subjectStreamName(c.tenant, c.subject)),
+      );
     },
     async catchUpArtifact(tenant, artifactId) {
       await catchUpWith(read, await artifactStreams(read.eventStore, tenant, artifactId));
@@ -43,7 +46,12 @@ export const ctx = (subject: string, tenant = 'acme'): CommandContext => ({ tena
 type Refusal = { readonly code: string; readonly message: string };
 
 /** Unwraps a command or consolidation outcome, failing the test on a rejection or refusal. */
-export function ok<R>(outcome: { readonly ok: true; readonly result: R } | { readonly ok: false; readonly rejection: Refusal } | { readonly ok: false; readonly refusal: Refusal }): R {
+export function ok<R>(
+  outcome:
+    | { readonly ok: true; readonly result: R }
+    | { readonly ok: false; readonly rejection: Refusal }
+    | { readonly ok: false; readonly refusal: Refusal },
+): R {
   if (!outcome.ok) {
     const why = 'rejection' in outcome ? outcome.rejection : outcome.refusal;
     throw new Error(`refused: ${why.code}: ${why.message}`);

@@ -5,5 +5,10 @@ import { deterministicSummarizer } from '../../../src/infrastructure/summarizer/
 import { loadTokenCounter } from '../../../src/infrastructure/summarizer/tokenizer.js';
 
 export async function consolidationServices(): Promise<ConsolidationServices> {
-  return { summarizer: deterministicSummarizer(), countTokens: await loadTokenCounter(), tokenBudget: 4000, shadowMode: shadowTenantsFrom(undefined) };
+  return {
+    summarizer: deterministicSummarizer(),
+    countTokens: await loadTokenCounter(),
+    tokenBudget: 4000,
+    shadowMode: shadowTenantsFrom(undefined),
+  };
 }

@@ -44,7 +44,8 @@ function expectedOf(options: AppendReqMessage.Options | BatchAppendReqMessage.Op
   if (options.hasAny()) return { kind: 'any' };
   if (options.hasNoStream()) return { kind: 'no_stream' };
   if (options.hasStreamExists()) return { kind: 'stream_exists' };
-  const revision = 'hasRevision' in options ? options.hasRevision() && options.getRevision() : options.hasStreamPosition() && options.getStreamPosition();
+  const revision =
+    'hasRevision' in options ? options.hasRevision() && options.getRevision() : options.hasStreamPosition() && options.getStreamPosition();
   if (revision === false) throw new BadRequest('expected stream revision missing');
   return { kind: 'revision', revision: Number(revision) };
 }

@@ -60,7 +60,11 @@ export class InMemoryLog {
 
   /** Checks and writes one batch atomically (the double is single-threaded, so appends are serialized). */
   commit(stream: string, expected: Expected, proposed: readonly ProposedEvent[]): CommitOutcome {
-    const decision = this.check(stream, expected, proposed.map((e) => e.id));
+    const decision = this.check(
+      stream,
+      expected,
+      proposed.map((e) => e.id),
+    );
     if (decision.kind !== 'ok') return decision;
     const existing = this.streams.get(stream) ?? [];
     if (proposed.length === 0) return { kind: 'empty', currentRevision: existing.length - 1 };

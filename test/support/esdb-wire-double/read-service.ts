@@ -42,7 +42,12 @@ export function read(log: InMemoryLog) {
   };
 }
 
-function readStream(log: InMemoryLog, call: ReadCall, options: ReadReqMessage.Options.StreamOptions, backwards: boolean): Iterable<LoggedEvent> | undefined {
+function readStream(
+  log: InMemoryLog,
+  call: ReadCall,
+  options: ReadReqMessage.Options.StreamOptions,
+  backwards: boolean,
+): Iterable<LoggedEvent> | undefined {
   const name = streamName(options.getStreamIdentifier());
   const events = log.stream(name);
   if (events.length === 0) {

@@ -51,8 +51,10 @@ export async function startEsdbWireDouble(options: EsdbWireDoubleOptions): Promi
     tombstone: recorded(`/${STREAMS}/Tombstone`, unimplementedUnary),
   } as UntypedServiceImplementation);
   server.addService(ServerFeaturesService, {
-    getSupportedMethods: recorded('/event_store.client.server_features.ServerFeatures/GetSupportedMethods',
-      options.serverFeatures === 'advertise-batch-append' ? supportedMethods : unimplementedUnary),
+    getSupportedMethods: recorded(
+      '/event_store.client.server_features.ServerFeatures/GetSupportedMethods',
+      options.serverFeatures === 'advertise-batch-append' ? supportedMethods : unimplementedUnary,
+    ),
   } as UntypedServiceImplementation);
   server.addService(GossipService, {
     read: recorded('/event_store.client.gossip.Gossip/Read', unimplementedUnary),
@@ -95,9 +97,21 @@ function supportedMethods(_call: unknown, callback: (error: null, value: Instanc
 function seedSystemEvents(log: InMemoryLog): void {
   const json = (value: unknown) => Uint8Array.from(Buffer.from(JSON.stringify(value), 'utf8'));
   log.commit('$$$scavenges', { kind: 'any' }, [
-    { id: randomUUID(), type: '$metadata', contentType: 'application/json', data: json({ $maxAge: 2592000 }), customMetadata: new Uint8Array() },
+    {
+      id: randomUUID(),
+      type: '$metadata',
+      contentType: 'application/json',
+      data: json({ $maxAge: 2592000 }),
+      customMetadata: new Uint8Array(),
+    },
   ]);
   log.commit('$stats-127.0.0.1:2113', { kind: 'any' }, [
-    { id: randomUUID(), type: '$statsCollected', contentType: 'application/json', data: json({ 'proc-cpu': 1 }), customMetadata: new Uint8Array() },
+    {
+      id: randomUUID(),
+      type: '$statsCollected',
+      contentType: 'application/json',
+      data: json({ 'proc-cpu': 1 }),
+      customMetadata: new Uint8Array(),
+    },
   ]);
 }

@@ -31,7 +31,14 @@ import {
   type StoredEvent,
   type Subscription,
 } from '../port.js';
-import { InvalidEventStoreInput, parseAppend, parseReadAll, parseReadStream, parseSubscribeAll, type AppendInput } from '../postgres/input.js';
+import {
+  InvalidEventStoreInput,
+  parseAppend,
+  parseReadAll,
+  parseReadStream,
+  parseSubscribeAll,
+  type AppendInput,
+} from '../postgres/input.js';
 import { isSystemEvent, matchesLogFilter, serverSideFilter } from './log-filter.js';
 import { toStoredEvent } from './recorded-event.js';
 import { EsdbSubscription } from './subscription.js';
@@ -61,7 +68,11 @@ class EsdbEventStore implements EventStore {
 
   constructor(private readonly client: EventStoreDBClient) {}
 
-  async append(stream: string, events: Parameters<EventStore['append']>[1], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+  async append(
+    stream: string,
+    events: Parameters<EventStore['append']>[1],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
     const input = parseAppend(stream, events, options);
     this.used = true;
     try {

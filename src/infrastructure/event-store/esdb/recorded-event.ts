@@ -6,7 +6,12 @@ import type { EventMetadata, Position, StoredEvent } from '../port.js';
 /** A stored event this adapter cannot hand out as a StoredEvent (written by something else, or by an older server). */
 export class UnreadableStoredEvent extends Error {
   override readonly name = 'UnreadableStoredEvent';
-  constructor(readonly stream: string, readonly eventId: string, readonly field: string, detail: string) {
+  constructor(
+    readonly stream: string,
+    readonly eventId: string,
+    readonly field: string,
+    detail: string,
+  ) {
     super(`event ${eventId} in ${stream}: ${field}: ${detail}`);
   }
 }
@@ -30,7 +35,8 @@ export function toStoredEvent(event: RecordedEvent): StoredEvent {
   }
   // Servers before 22.6 send no log position with stream reads (the client
   // then shows none, or the "no position" marker 2^64-1).
-  if (!event.position || event.position.commit === NO_POSITION) throw unreadable('position', 'the server sent no log position (EventStoreDB 22.6 or later is required)');
+  if (!event.position || event.position.commit === NO_POSITION)
+    throw unreadable('position', 'the server sent no log position (EventStoreDB 22.6 or later is required)');
   const position: Position = { commit: event.position.commit, prepare: event.position.prepare };
   return {
     id: event.id,

@@ -125,7 +125,13 @@ async function resolve(pool: pg.Pool, { stream, events, expectedRevision }: Appe
   const base = Number(row.base_min);
   if (found === events.length && row.in_stream && row.base_min === row.base_max && storedWhereExpected(expectedRevision, base)) {
     const last = base + events.length;
-    const position = (await pool.query<{ commit_position: string; global_position: string }>({ name: 'event_store_position', text: POSITION_SQL, values: [stream, last] })).rows[0]!;
+    const position = (
+      await pool.query<{ commit_position: string; global_position: string }>({
+        name: 'event_store_position',
+        text: POSITION_SQL,
+        values: [stream, last],
+      })
+    ).rows[0]!;
     return { nextExpectedRevision: last, position: toPosition(position.commit_position, position.global_position) };
   }
   if (!matches(expectedRevision, current)) throw new WrongExpectedVersion(stream, expectedRevision, current < 0 ? 'no_stream' : current);

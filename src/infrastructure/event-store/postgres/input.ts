@@ -7,7 +7,10 @@ import type { ExpectedRevision, NewEvent, Position, ReadAllOptions, ReadStreamOp
 /** Bad input to the event store; `field` names the offending field (a path such as `events.2.id`). */
 export class InvalidEventStoreInput extends Error {
   override readonly name = 'InvalidEventStoreInput';
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(`${field}: ${message}`);
   }
 }
@@ -59,7 +62,8 @@ const eventsSchema = z
   .superRefine((events, ctx) => {
     const seen = new Set<string>();
     events.forEach((event, index) => {
-      if (seen.has(event.id)) ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `event id ${event.id} appears twice in the batch` });
+      if (seen.has(event.id))
+        ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `event id ${event.id} appears twice in the batch` });
       seen.add(event.id);
     });
   });
@@ -91,7 +95,11 @@ export function parseAppend(stream: unknown, events: unknown, options: unknown):
   return {
     stream: parse(streamName, stream, 'stream'),
     events: parse(eventsSchema, events, 'events') as NewEvent[],
-    expectedRevision: parse(expectedRevisionSchema, (options as { expectedRevision?: unknown } | undefined)?.expectedRevision, 'expectedRevision'),
+    expectedRevision: parse(
+      expectedRevisionSchema,
+      (options as { expectedRevision?: unknown } | undefined)?.expectedRevision,
+      'expectedRevision',
+    ),
   };
 }
 

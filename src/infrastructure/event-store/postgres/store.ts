@@ -115,7 +115,8 @@ export class PostgresEventStore implements EventStore {
     const subscription = new LogSubscription(
       {
         read: (after, filter, maxCount) => this.#readLog(after, filter, maxCount),
-        pending: async () => (await this.pool.query<{ pending: boolean }>({ name: 'event_store_pending', text: PENDING_SQL })).rows[0]!.pending,
+        pending: async () =>
+          (await this.pool.query<{ pending: boolean }>({ name: 'event_store_pending', text: PENDING_SQL })).rows[0]!.pending,
       },
       this.#signal,
       this.options.pollIntervalMs,

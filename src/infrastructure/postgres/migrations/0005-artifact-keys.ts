@@ -37,7 +37,9 @@ export const artifactKeysMigration: Migration = {
       )`.execute(db);
     // Erasure finds the artifacts of a memory, and the children of an artifact.
     await sql`CREATE INDEX key_store_artifacts_derived_from ON key_store_artifacts USING gin (derived_from)`.execute(db);
-    await sql`CREATE INDEX key_store_artifacts_parent ON key_store_artifacts (tenant, subject, parent_artifact_id) WHERE parent_artifact_id IS NOT NULL`.execute(db);
+    await sql`CREATE INDEX key_store_artifacts_parent ON key_store_artifacts (tenant, subject, parent_artifact_id) WHERE parent_artifact_id IS NOT NULL`.execute(
+      db,
+    );
   },
 
   async down(db: Kysely<any>): Promise<void> {

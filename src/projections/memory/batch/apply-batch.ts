@@ -31,7 +31,10 @@ export async function applyMemoryBatch(db: Kysely<MemoryProjectionDb>, schema: s
   await flush(db, changes);
 }
 
-function applyOne({ memories, clocks, records, graph }: { memories: MemoryLedger; clocks: SubjectClocks; records: SubjectRecords; graph: ArtifactGraph }, routed: RoutedEvent): void {
+function applyOne(
+  { memories, clocks, records, graph }: { memories: MemoryLedger; clocks: SubjectClocks; records: SubjectRecords; graph: ArtifactGraph },
+  routed: RoutedEvent,
+): void {
   if (routed.kind === 'artifact') {
     graph.artifactEvent(routed.at, routed.artifactId, routed.event);
     return;
@@ -46,7 +49,8 @@ function applyOne({ memories, clocks, records, graph }: { memories: MemoryLedger
       return records.corroborated(at, tenant, subject, event.data);
     case 'MemorySuperseded': {
       const ref = { tenant, subject, memoryId: event.data.memoryId };
-      if (memories.leave(at, ref, 'superseded', { validTo: event.data.validTo, supersededBy: event.data.supersededBy })) graph.memoryLeft(at, ref, false);
+      if (memories.leave(at, ref, 'superseded', { validTo: event.data.validTo, supersededBy: event.data.supersededBy }))
+        graph.memoryLeft(at, ref, false);
       return;
     }
     case 'MemoryRetracted':

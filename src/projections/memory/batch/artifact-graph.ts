@@ -20,7 +20,16 @@ import type { Insertable, Selectable } from 'kysely';
 import type { ArtifactEvent } from '../../../domain/events/artifact-events.js';
 import type { SubjectEventData } from '../../../domain/events/subject-events.js';
 import type { ArtifactsTable, LineageEdgesTable, StaleArtifactsTable, TaintEscalationsTable } from '../tables.js';
-import { artifactFromRow, artifactSkeleton, causeAt, staleRow, type ArtifactRow, type Cause, type EdgeWithSource, type InputRef } from './artifact-rows.js';
+import {
+  artifactFromRow,
+  artifactSkeleton,
+  causeAt,
+  staleRow,
+  type ArtifactRow,
+  type Cause,
+  type EdgeWithSource,
+  type InputRef,
+} from './artifact-rows.js';
 import { comparePoints, memoryKey, subjectKey, type EventPoint } from './event-point.js';
 import type { MemoryLedger, MemoryRef } from './memory-ledger.js';
 import { tainted, trustLowered, type Escalation } from './source-rules.js';
@@ -59,13 +68,30 @@ export class ArtifactGraph {
       const node = this.#nodes.get(edge.artifact_id);
       if (!node) continue;
       if (edge.kind === 'artifact') this.#link(edge.target_id, node.artifactId);
-      else this.#addInput(node, { tenant: edge.target_tenant, subject: edge.target_subject, memoryId: edge.target_id, sourceType: edge.source_type, sourceRefs: edge.source_refs ?? [], trust: edge.trust });
+      else
+        this.#addInput(node, {
+          tenant: edge.target_tenant,
+          subject: edge.target_subject,
+          memoryId: edge.target_id,
+          sourceType: edge.source_type,
+          sourceRefs: edge.source_refs ?? [],
+          trust: edge.trust,
+        });
     }
     for (const s of load.stale) {
       const node = this.#nodes.get(s.artifact_id);
       if (node) {
         node.stale = {
-          cause: { eventId: s.cause_event_id, type: s.cause_type, tx: s.cause_tx.toISOString(), commit: s.cause_commit, prepare: s.cause_prepare, memoryId: s.cause_memory_id, tenant: s.tenant, subject: s.subject },
+          cause: {
+            eventId: s.cause_event_id,
+            type: s.cause_type,
+            tx: s.cause_tx.toISOString(),
+            commit: s.cause_commit,
+            prepare: s.cause_prepare,
+            memoryId: s.cause_memory_id,
+            tenant: s.tenant,
+            subject: s.subject,
+          },
           via: s.via_artifact_id,
         };
       }
@@ -74,7 +100,16 @@ export class ArtifactGraph {
       this.#escalate(e.tenant, e.subject, {
         refPatterns: e.ref_patterns,
         sourceTypes: e.source_types,
-        cause: { eventId: e.event_id, type: 'TaintPolicyEscalated', tx: e.tx.toISOString(), commit: e.commit, prepare: e.prepare, memoryId: null, tenant: e.tenant, subject: e.subject },
+        cause: {
+          eventId: e.event_id,
+          type: 'TaintPolicyEscalated',
+          tx: e.tx.toISOString(),
+          commit: e.commit,
+          prepare: e.prepare,
+          memoryId: null,
+          tenant: e.tenant,
+          subject: e.subject,
+        },
       });
     }
   }
@@ -126,13 +161,17 @@ export class ArtifactGraph {
   taintEscalated(at: EventPoint, tenant: string, subject: string, data: SubjectEventData<'TaintPolicyEscalated'>): void {
     const escalation: Escalation = { refPatterns: data.refPatterns, sourceTypes: data.sourceTypes, cause: causeAt(at, tenant, subject) };
     this.#escalate(tenant, subject, escalation);
-    const hit = this.#nodesOf(this.#bySubject.get(subjectKey(tenant, subject))).filter((node) => node.inputs.some((input) => tainted(escalation, input)));
+    const hit = this.#nodesOf(this.#bySubject.get(subjectKey(tenant, subject))).filter((node) =>
+      node.inputs.some((input) => tainted(escalation, input)),
+    );
     this.#markAll(hit, escalation.cause, at, false);
   }
 
   trustChanged(at: EventPoint, tenant: string, subject: string, data: SubjectEventData<'TrustChanged'>): void {
     const cause = causeAt(at, tenant, subject);
-    const hit = this.#nodesOf(this.#bySubject.get(subjectKey(tenant, subject))).filter((node) => node.inputs.some((input) => trustLowered(data, input)));
+    const hit = this.#nodesOf(this.#bySubject.get(subjectKey(tenant, subject))).filter((node) =>
+      node.inputs.some((input) => trustLowered(data, input)),
+    );
     this.#markAll(hit, cause, at, false);
   }
 
@@ -181,14 +220,41 @@ export class ArtifactGraph {
       seen.add(input.memoryId);
       const current = this.memories.current(m.tenant, m.subject, input.memoryId);
       this.edges.push({
-        artifact_id: node.artifactId, kind: 'memory', target_tenant: m.tenant, target_subject: m.subject, target_id: input.memoryId,
-        target_version: current?.version ?? null, target_sequence: input.sequence, value_hash: input.valueHash, content_hash: input.contentHash ?? null,
-        commit: at.commit, prepare: at.prepare,
+        artifact_id: node.artifactId,
+        kind: 'memory',
+        target_tenant: m.tenant,
+        target_subject: m.subject,
+        target_id: input.memoryId,
+        target_version: current?.version ?? null,
+        target_sequence: input.sequence,
+        value_hash: input.valueHash,
+        content_hash: input.contentHash ?? null,
+        commit: at.commit,
+        prepare: at.prepare,
       });
-      const ref: InputRef = { tenant: m.tenant, subject: m.subject, memoryId: input.memoryId, sourceType: current?.sourceType ?? null, sourceRefs: current?.sourceRefs ?? [], trust: current?.trust ?? null };
+      const ref: InputRef = {
+        tenant: m.tenant,
+        subject: m.subject,
+        memoryId: input.memoryId,
+        sourceType: current?.sourceType ?? null,
+        sourceRefs: current?.sourceRefs ?? [],
+        trust: current?.trust ?? null,
+      };
       this.#addInput(node, ref);
       if (current && current.status !== 'active') {
-        candidates.push({ cause: { eventId: current.openedBy, type: current.openedByType, tx: current.txFrom, commit: current.txFromCommit, prepare: current.txFromPrepare, memoryId: current.memoryId, tenant: m.tenant, subject: m.subject }, via: null });
+        candidates.push({
+          cause: {
+            eventId: current.openedBy,
+            type: current.openedByType,
+            tx: current.txFrom,
+            commit: current.txFromCommit,
+            prepare: current.txFromPrepare,
+            memoryId: current.memoryId,
+            tenant: m.tenant,
+            subject: m.subject,
+          },
+          via: null,
+        });
         if (current.status === 'forgotten') erase = true;
       }
       for (const escalation of this.#escalations.get(subjectKey(m.tenant, m.subject)) ?? []) {
@@ -197,8 +263,17 @@ export class ArtifactGraph {
     }
     if (m.parentArtifactId !== null) {
       this.edges.push({
-        artifact_id: node.artifactId, kind: 'artifact', target_tenant: m.tenant, target_subject: m.subject, target_id: m.parentArtifactId,
-        target_version: null, target_sequence: null, value_hash: null, content_hash: null, commit: at.commit, prepare: at.prepare,
+        artifact_id: node.artifactId,
+        kind: 'artifact',
+        target_tenant: m.tenant,
+        target_subject: m.subject,
+        target_id: m.parentArtifactId,
+        target_version: null,
+        target_sequence: null,
+        value_hash: null,
+        content_hash: null,
+        commit: at.commit,
+        prepare: at.prepare,
       });
       this.#link(m.parentArtifactId, node.artifactId);
       const parent = this.#nodes.get(m.parentArtifactId);

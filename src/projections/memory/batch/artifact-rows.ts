@@ -74,7 +74,11 @@ export interface InputRef {
 }
 
 /** A lineage edge row with the source of the memory version it points at (null for parent edges or unknown memories). */
-export type EdgeWithSource = Selectable<LineageEdgesTable> & { source_type: string | null; source_refs: string[] | null; trust: string | null };
+export type EdgeWithSource = Selectable<LineageEdgesTable> & {
+  source_type: string | null;
+  source_refs: string[] | null;
+  trust: string | null;
+};
 
 /** What made an artifact STALE. */
 export interface Cause {
@@ -93,7 +97,13 @@ export function causeAt(at: EventPoint, tenant: string, subject: string, memoryI
   return { eventId: at.eventId, type: at.type, tx: at.tx, commit: at.commit, prepare: at.prepare, memoryId, tenant, subject };
 }
 
-export function staleRow(artifactId: string, row: ArtifactRow, cause: Cause, via: string | null, marked: EventPoint): Insertable<StaleArtifactsTable> {
+export function staleRow(
+  artifactId: string,
+  row: ArtifactRow,
+  cause: Cause,
+  via: string | null,
+  marked: EventPoint,
+): Insertable<StaleArtifactsTable> {
   return {
     artifact_id: artifactId,
     tenant: row.tenant ?? cause.tenant,

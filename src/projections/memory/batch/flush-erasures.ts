@@ -45,8 +45,10 @@ export async function writeErasures(db: Kysely<MemoryProjectionDb>, memories: Me
  */
 export async function writeEdgeErasures(db: Kysely<MemoryProjectionDb>, memories: MemoryLedger, graph: ArtifactGraph): Promise<void> {
   const targets = new Map<string, { tenant: string; subject: string; memory_id: string }>();
-  const add = (tenant: string, subject: string, memoryId: string) => targets.set(`${tenant}\u0000${subject}\u0000${memoryId}`, { tenant, subject, memory_id: memoryId });
-  for (const e of graph.edges) if (e.kind === 'memory' && (e.value_hash != null || e.content_hash != null)) add(e.target_tenant, e.target_subject, e.target_id);
+  const add = (tenant: string, subject: string, memoryId: string) =>
+    targets.set(`${tenant}\u0000${subject}\u0000${memoryId}`, { tenant, subject, memory_id: memoryId });
+  for (const e of graph.edges)
+    if (e.kind === 'memory' && (e.value_hash != null || e.content_hash != null)) add(e.target_tenant, e.target_subject, e.target_id);
   // Every forgotten version is inserted exactly once, in some batch: its edges are visited then, even edges written before the memory existed.
   for (const v of memories.inserts) if (v.status === 'forgotten') add(v.tenant, v.subject, v.memoryId);
   if (targets.size === 0) return;

@@ -24,7 +24,11 @@ export async function flush(db: Kysely<MemoryProjectionDb>, changes: BatchChange
   await writeErasures(db, changes.memories);
   await writeCloses(db, changes.memories);
   if (changes.memories.inserts.length > 0) {
-    await db.insertInto('memory_versions').columns(columnsOf(MEMORY_VERSION_TYPES)).expression(unnestRows(changes.memories.inserts.map(toRow), MEMORY_VERSION_TYPES)).execute();
+    await db
+      .insertInto('memory_versions')
+      .columns(columnsOf(MEMORY_VERSION_TYPES))
+      .expression(unnestRows(changes.memories.inserts.map(toRow), MEMORY_VERSION_TYPES))
+      .execute();
   }
   await writeRecords(db, changes.records);
   await writeClocks(db, changes.clocks);
@@ -45,7 +49,16 @@ async function writeCloses(db: Kysely<MemoryProjectionDb>, memories: MemoryLedge
       tx_to_prepare: c.txToPrepare,
       closed_by: c.closedBy,
     })),
-    { tenant: 'text', subject: 'text', memory_id: 'text', version: 'int4', tx_to: 'timestamptz', tx_to_commit: 'int8', tx_to_prepare: 'int8', closed_by: 'uuid' },
+    {
+      tenant: 'text',
+      subject: 'text',
+      memory_id: 'text',
+      version: 'int4',
+      tx_to: 'timestamptz',
+      tx_to_commit: 'int8',
+      tx_to_prepare: 'int8',
+      closed_by: 'uuid',
+    },
   ).as('c');
   await db
     .updateTable('memory_versions as m')
@@ -67,18 +80,44 @@ async function writeRecords(db: Kysely<MemoryProjectionDb>, records: SubjectReco
   if (records.corroborations.length > 0) {
     await db
       .insertInto('memory_corroborations')
-      .columns(['event_id', 'tenant', 'subject', 'memory_id', 'source_type', 'source_refs', 'confidence', 'corroborated_at', 'tx', 'commit', 'prepare'])
+      .columns([
+        'event_id',
+        'tenant',
+        'subject',
+        'memory_id',
+        'source_type',
+        'source_refs',
+        'confidence',
+        'corroborated_at',
+        'tx',
+        'commit',
+        'prepare',
+      ])
       .expression(
         unnestRows(records.corroborations, {
-          event_id: 'uuid', tenant: 'text', subject: 'text', memory_id: 'text', source_type: 'text', source_refs: 'jsonb', confidence: 'float8',
-          corroborated_at: 'timestamptz', tx: 'timestamptz', commit: 'int8', prepare: 'int8',
+          event_id: 'uuid',
+          tenant: 'text',
+          subject: 'text',
+          memory_id: 'text',
+          source_type: 'text',
+          source_refs: 'jsonb',
+          confidence: 'float8',
+          corroborated_at: 'timestamptz',
+          tx: 'timestamptz',
+          commit: 'int8',
+          prepare: 'int8',
         }),
       )
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
   if (records.conflicts.size > 0) {
-    await db.insertInto('conflicts').columns(columnsOf(CONFLICT_TYPES)).expression(unnestRows([...records.conflicts.values()], CONFLICT_TYPES)).onConflict((oc) => oc.doNothing()).execute();
+    await db
+      .insertInto('conflicts')
+      .columns(columnsOf(CONFLICT_TYPES))
+      .expression(unnestRows([...records.conflicts.values()], CONFLICT_TYPES))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
   if (records.resolutions.length > 0) {
     const resolved = unnestRows(
@@ -93,7 +132,17 @@ async function writeRecords(db: Kysely<MemoryProjectionDb>, records: SubjectReco
         resolved_commit: r.at.commit,
         resolved_prepare: r.at.prepare,
       })),
-      { tenant: 'text', subject: 'text', conflict_id: 'text', winner: 'text', losers: 'jsonb', resolved_at: 'timestamptz', resolved_tx: 'timestamptz', resolved_commit: 'int8', resolved_prepare: 'int8' },
+      {
+        tenant: 'text',
+        subject: 'text',
+        conflict_id: 'text',
+        winner: 'text',
+        losers: 'jsonb',
+        resolved_at: 'timestamptz',
+        resolved_tx: 'timestamptz',
+        resolved_commit: 'int8',
+        resolved_prepare: 'int8',
+      },
     ).as('r');
     await db
       .updateTable('conflicts as c')
@@ -113,7 +162,11 @@ async function writeRecords(db: Kysely<MemoryProjectionDb>, records: SubjectReco
       .execute();
   }
   if (records.taintEscalations.length > 0) {
-    await db.insertInto('taint_escalations').values(records.taintEscalations).onConflict((oc) => oc.doNothing()).execute();
+    await db
+      .insertInto('taint_escalations')
+      .values(records.taintEscalations)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
   if (records.trustOverrides.size > 0) {
     await db
@@ -227,6 +280,16 @@ async function writeArtifacts(db: Kysely<MemoryProjectionDb>, graph: ArtifactGra
       )
       .execute();
   }
-  if (graph.edges.length > 0) await db.insertInto('lineage_edges').values(graph.edges).onConflict((oc) => oc.doNothing()).execute();
-  if (graph.staleRows.length > 0) await db.insertInto('stale_artifacts').values(graph.staleRows).onConflict((oc) => oc.doNothing()).execute();
+  if (graph.edges.length > 0)
+    await db
+      .insertInto('lineage_edges')
+      .values(graph.edges)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  if (graph.staleRows.length > 0)
+    await db
+      .insertInto('stale_artifacts')
+      .values(graph.staleRows)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
 }

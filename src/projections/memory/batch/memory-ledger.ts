@@ -98,7 +98,12 @@ export class MemoryLedger {
    * superseded entry retracted later). Forgotten is final. Returns the new
    * version, or undefined when the memory is unknown or forgotten.
    */
-  leave(at: EventPoint, ref: MemoryRef, status: Exclude<MemoryStatus, 'active'>, patch: { validTo?: string; supersededBy?: string } = {}): MemoryVersion | undefined {
+  leave(
+    at: EventPoint,
+    ref: MemoryRef,
+    status: Exclude<MemoryStatus, 'active'>,
+    patch: { validTo?: string; supersededBy?: string } = {},
+  ): MemoryVersion | undefined {
     const key = memoryKey(ref.tenant, ref.subject, ref.memoryId);
     const current = this.#current.get(key);
     if (!current || current.status === 'forgotten') return undefined;
@@ -134,7 +139,16 @@ export class MemoryLedger {
     v.txToPrepare = at.prepare;
     v.closedBy = at.eventId;
     if (this.#stored.has(v)) {
-      this.closes.push({ tenant: v.tenant, subject: v.subject, memoryId: v.memoryId, version: v.version, txTo: at.tx, txToCommit: at.commit, txToPrepare: at.prepare, closedBy: at.eventId });
+      this.closes.push({
+        tenant: v.tenant,
+        subject: v.subject,
+        memoryId: v.memoryId,
+        version: v.version,
+        txTo: at.tx,
+        txToCommit: at.commit,
+        txToPrepare: at.prepare,
+        closedBy: at.eventId,
+      });
     }
   }
 
@@ -150,7 +164,8 @@ export class MemoryLedger {
   #erase(key: string): void {
     for (const v of this.#written.get(key) ?? []) scrub(v);
     const current = this.#current.get(key)!;
-    if (this.#hasStoredRows.has(key)) this.erasedMemories.push({ tenant: current.tenant, subject: current.subject, memoryId: current.memoryId });
+    if (this.#hasStoredRows.has(key))
+      this.erasedMemories.push({ tenant: current.tenant, subject: current.subject, memoryId: current.memoryId });
   }
 
   #index(tenant: string, subject: string, key: string): void {

@@ -137,7 +137,9 @@ async function loadMemories(db: Kysely<MemoryProjectionDb>, plan: PrefetchPlan):
     loads.push(
       db
         .selectFrom('memory_versions as m')
-        .innerJoin(keys, (join) => join.onRef('m.tenant', '=', 'k.tenant').onRef('m.subject', '=', 'k.subject').onRef('m.memory_id', '=', 'k.memory_id'))
+        .innerJoin(keys, (join) =>
+          join.onRef('m.tenant', '=', 'k.tenant').onRef('m.subject', '=', 'k.subject').onRef('m.memory_id', '=', 'k.memory_id'),
+        )
         .selectAll('m')
         .where('m.tx_to', 'is', null)
         .execute(),

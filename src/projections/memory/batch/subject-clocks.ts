@@ -35,7 +35,17 @@ export class SubjectClocks {
     const key = subjectKey(tenant, subject);
     let clock = this.#clocks.get(key);
     if (!clock) {
-      clock = { tenant, subject, highWaterMark: 0, inputEpoch: 0, streamRevision: -1, forgotten: false, updatedTx: at.tx, updatedCommit: at.commit, updatedPrepare: at.prepare };
+      clock = {
+        tenant,
+        subject,
+        highWaterMark: 0,
+        inputEpoch: 0,
+        streamRevision: -1,
+        forgotten: false,
+        updatedTx: at.tx,
+        updatedCommit: at.commit,
+        updatedPrepare: at.prepare,
+      };
       this.#clocks.set(key, clock);
     }
     if (event.type === 'MemoryRecorded') clock.highWaterMark = Math.max(clock.highWaterMark, event.data.sequence);

@@ -3,7 +3,13 @@
 // one batch.
 import type { Insertable } from 'kysely';
 import type { SubjectEventData } from '../../../domain/events/subject-events.js';
-import type { ConflictsTable, MemoryCorroborationsTable, SummaryAliasTable, TaintEscalationsTable, TrustOverridesTable } from '../tables.js';
+import type {
+  ConflictsTable,
+  MemoryCorroborationsTable,
+  SummaryAliasTable,
+  TaintEscalationsTable,
+  TrustOverridesTable,
+} from '../tables.js';
 import { subjectKey, type EventPoint } from './event-point.js';
 
 export interface ConflictResolution {
@@ -69,7 +75,15 @@ export class SubjectRecords {
   conflictResolved(at: EventPoint, tenant: string, subject: string, data: SubjectEventData<'ConflictResolved'>): void {
     const detected = this.conflicts.get(`${subjectKey(tenant, subject)}\u0000${data.conflictId}`);
     if (!detected) {
-      this.resolutions.push({ tenant, subject, conflictId: data.conflictId, winner: data.winner, losers: data.losers, resolvedAt: data.resolvedAt, at });
+      this.resolutions.push({
+        tenant,
+        subject,
+        conflictId: data.conflictId,
+        winner: data.winner,
+        losers: data.losers,
+        resolvedAt: data.resolvedAt,
+        at,
+      });
       return;
     }
     Object.assign(detected, {

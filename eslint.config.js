@@ -1,0 +1,35 @@
+// typescript-eslint with type-checked rules over the TypeScript sources; Prettier owns formatting.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+// Rules the code does not meet yet (mostly untyped rows and commander options):
+// warnings until the typed-database work turns them into errors (issue 14).
+const notYet = Object.fromEntries(
+  [
+    'no-unsafe-member-access',
+    'no-unsafe-argument',
+    'no-explicit-any',
+    'no-unsafe-assignment',
+    'no-unnecessary-type-assertion',
+    'no-unsafe-call',
+    'no-unused-vars',
+    'no-unsafe-return',
+    'require-await',
+    'unbound-method',
+    'prefer-promise-reject-errors',
+    'no-misused-promises',
+    'await-thenable',
+  ].map((rule) => [`@typescript-eslint/${rule}`, 'warn']),
+);
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.memledger/', 'bin/', 'eslint.config.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: notYet,
+  },
+);
