@@ -10,13 +10,20 @@ import { summarizeDeterministically } from '../../src/domain/consolidation/deter
 import { mustPreserveDigest } from '../../src/domain/consolidation/must-preserve.js';
 import type { SummarizerOutput } from '../../src/domain/consolidation/output.js';
 import { consolidationDue } from '../../src/domain/consolidation/schedule.js';
-import { gateOutput, takeSnapshot, type ConsolidationSnapshot, type OpenEntry } from '../../src/domain/consolidation/snapshot.js';
+import {
+  gateOutput,
+  generationRequest,
+  takeSnapshot,
+  type ConsolidationSnapshot,
+  type OpenEntry,
+} from '../../src/domain/consolidation/snapshot.js';
 import type { Manifest } from '../../src/domain/events/manifest.js';
 import type { SubjectCommand } from '../../src/domain/subject/commands.js';
 import type { SubjectState } from '../../src/domain/subject/state.js';
 import type { Value } from '../../src/domain/values/value.js';
 import { loadTokenCounter } from '../../src/infrastructure/summarizer/tokenizer.js';
 import { record, run, runAll, sealed, T2 } from '../domain/fixtures.js';
+import { spelled } from './support.js';
 
 let countTokens: CountTokens;
 beforeAll(async () => {
@@ -107,7 +114,7 @@ function build(steps: ReadonlyArray<{ spec: Spec; id: string } | { noise: Noise;
       return record(step.id, entry, T2, `c-${step.id}`);
     }
     if (step.noise.kind === 'note') {
-      const value: Value = { type: 'text', text: `irrelevant ${step.noise.n}` };
+      const value: Value = { type: 'text', text: `irrelevant ${spelled(step.noise.n)}` };
       values.set(step.id, { value, content: 'small talk' });
       return record(
         step.id,
@@ -139,20 +146,17 @@ function snapshot(
     now: '2026-07-15T00:00:00.000Z',
     tokenBudget: options.budget ?? 150,
     countTokens,
-    promptVersion: 'template-v1',
-    modelSnapshot: 'deterministic-v1',
+    promptVersion: 'template-v2',
+    modelSnapshot: 'deterministic-v2',
     ...(options.through !== undefined ? { through: options.through } : {}),
     ...(options.parent ? { parent: options.parent } : {}),
   });
 }
 
 function summarize(s: ConsolidationSnapshot): SummarizerOutput {
-  const output = summarizeDeterministically({
-    inputs: s.hot,
-    conflicts: s.conflicts,
-    ...(s.parentOutput ? { parent: s.parentOutput } : {}),
-  });
-  expect(gateOutput(s, output, countTokens)).toMatchObject({ passed: true });
+  const output = summarizeDeterministically(generationRequest(s));
+  const verdict = gateOutput(s, output, countTokens);
+  expect(verdict.passed ? [] : verdict.reasons).toEqual([]);
   return output;
 }
 

@@ -53,10 +53,10 @@ const subjectEntries = (i: number) => [
   text('language', 'zh'),
   // Lower trust, same slot, another value: a conflict both sides of which must survive.
   { ...text('language', 'en'), source: { type: 'model_inference', refs: ['model://guess'] } },
-  // Small talk a summary compresses, so the token reduction is clearly above zero whatever the random ids cost in tokens.
-  ...[1, 2, 3, 4].map((k) => ({
+  // Small talk (its words hold no fact) a summary compresses, so the token reduction is clearly above zero whatever the random ids cost in tokens.
+  ...['one', 'two', 'three', 'four'].map((k) => ({
     kind: 'episodic',
-    key: `chat.turn${k}`,
+    key: `chat.turn.${k}`,
     value: { type: 'text', text: `turn ${k}` },
     content: `The user asked about the delivery window of the parcel again during turn ${k}, and then about the courier, the weekend and the invoice once more.`,
     source: { type: 'user_assertion', refs: [`msg://chat/${k}`] },

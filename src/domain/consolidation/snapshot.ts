@@ -99,6 +99,29 @@ export function takeSnapshot(state: SubjectState, open: OpenEntry, options: Snap
   };
 }
 
+/** What a summarizer is asked to state for a snapshot. */
+export interface GenerationRequest {
+  /** The hot tier, in sequence order. */
+  readonly inputs: readonly ConsolidationInput[];
+  /** Every open conflict of the subject: to be kept unresolved. */
+  readonly conflicts: readonly ConflictRef[];
+  /** Ids the output must state (the must-preserve set). */
+  readonly mustPreserveIds: readonly string[];
+  /** The parent's output, when it may serve: restate it and add what it does not cite. */
+  readonly parent?: SummarizerOutput;
+  readonly tokenBudget: number;
+}
+
+export function generationRequest(snapshot: ConsolidationSnapshot): GenerationRequest {
+  return {
+    inputs: snapshot.hot,
+    conflicts: snapshot.conflicts,
+    mustPreserveIds: snapshot.mustPreserve.map((f) => f.memoryId),
+    ...(snapshot.parentOutput ? { parent: snapshot.parentOutput } : {}),
+    tokenBudget: snapshot.tokenBudget,
+  };
+}
+
 /**
  * Gates an output against its snapshot. The summary text may use the token
  * budget, or — when the must-keep content alone needs more — as many tokens

@@ -12,7 +12,7 @@ import type { ConsolidationServices } from '../../commands/consolidation/service
 import { toInput, type ConflictRef } from '../../domain/consolidation/input.js';
 import { extractMustPreserve } from '../../domain/consolidation/must-preserve.js';
 import { selectEntries } from '../../domain/consolidation/selector.js';
-import { takeSnapshot } from '../../domain/consolidation/snapshot.js';
+import { generationRequest, takeSnapshot } from '../../domain/consolidation/snapshot.js';
 import { artifactStaleness } from '../../domain/consolidation/staleness.js';
 import type { Manifest } from '../../domain/events/manifest.js';
 import { isSubjectEvent } from '../../domain/events/catalog.js';
@@ -171,13 +171,7 @@ async function verifySubject(read: ReadSide, services: Services, tenant: string,
   });
   let rebuilt: SummaryMetrics | undefined;
   if (snapshot.inputs.length > 0) {
-    const generation = await services.summarizer.summarize({
-      ...ref,
-      inputs: snapshot.hot,
-      conflicts: snapshot.conflicts,
-      mustPreserveIds: snapshot.mustPreserve.map((f) => f.memoryId),
-      tokenBudget: snapshot.tokenBudget,
-    });
+    const generation = await services.summarizer.summarize({ ...ref, ...generationRequest(snapshot) });
     if (generation.ok) {
       rebuilt = measureSummary(snapshot.inputs, snapshot.mustPreserve, snapshot.conflicts, generation.output, services.countTokens);
       findings.push(...metricFindings(subject, 'rebuilt', undefined, rebuilt));
