@@ -5,7 +5,7 @@
 import type { Reasons } from './gate.js';
 import type { ConsolidationInput } from './input.js';
 import type { SummarizerOutput } from './output.js';
-import type { InputTextFact } from './text-facts/fact.js';
+import type { InputTextFact, TextFactKind } from './text-facts/fact.js';
 import { checkWords, type ServedPart } from './word-check.js';
 
 export function checkServedWords(inputs: readonly ConsolidationInput[], output: SummarizerOutput, reasons: Reasons): void {
@@ -31,9 +31,9 @@ export function checkServedWords(inputs: readonly ConsolidationInput[], output: 
     const claimKey = u.in.part === 'claim' ? { claimKey: u.in.claimKey } : {};
     const message =
       u.code === 'false_new_fact'
-        ? `${partName(u.in)} states a ${u.factKind} that no input has`
+        ? `${partName(u.in)} states ${KIND_NAMES[u.factKind]} that no input has`
         : u.code === 'missing_derivation'
-          ? `${partName(u.in)} states a ${u.factKind} of ${u.memoryId}, which it does not cite`
+          ? `${partName(u.in)} states ${KIND_NAMES[u.factKind]} of ${u.memoryId}, which it does not cite`
           : `${partName(u.in)} states a negation that ${u.memoryId} states with the opposite polarity`;
     reasons.add({
       code: u.code,
@@ -44,6 +44,16 @@ export function checkServedWords(inputs: readonly ConsolidationInput[], output: 
     });
   }
 }
+
+const KIND_NAMES: Readonly<Record<TextFactKind, string>> = {
+  negation: 'a negation',
+  number: 'a number',
+  money: 'an amount of money',
+  date: 'a date',
+  time: 'a time of day',
+  identifier: 'an id',
+  permission: 'a permission scope',
+};
 
 const FACT_MESSAGES = {
   missing_fact: 'is not stated by the claims and open items that cite it',
