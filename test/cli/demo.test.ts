@@ -23,10 +23,8 @@ it('records, consolidates, falls back to raw after a retraction, re-consolidates
   // The summary reads as a person would write it, and keeps what lives in the words (issue 15).
   const served = report.slice(report.indexOf('4. Re-consolidation'), report.indexOf('5. What did'));
   expect(served).toContain('claim: [summary · 1 source] contact.phone_calls: no — Never phone me.');
-  expect(served).toContain(
-    'claim: [summary · 1 source] notification.preference: sms — Prefers SMS for logistics updates; never phone calls.',
-  );
-  expect(served).toContain('Refunds wait at most 72 hours for approval.');
+  expect(served).toContain('claim: [summary · 1 source] Prefers SMS for logistics updates; never phone calls.');
+  expect(served).toContain('claim: [summary · 1 source] Refunds wait at most 72 hours for approval.');
   expect(report).not.toContain('NOT yes');
   // As of before the switch to SMS, the system believed email.
   expect(report).toMatch(/notification\.preference = \{"status":"readable","value":\{"type":"text","text":"email"\}/);

@@ -40,7 +40,9 @@ it("the README's example, consolidated by the worker, still serves never phone c
     type: 'claim',
     key: 'notification.preference',
     statement: 'Prefers SMS for logistics updates; never phone calls.',
-    text: '[summary · 1 source] notification.preference: sms — Prefers SMS for logistics updates; never phone calls.',
+    // The words say what the typed statement says ("sms"), so they are what an agent reads.
+    text: '[summary · 1 source] Prefers SMS for logistics updates; never phone calls.',
+    value: { type: 'text', text: 'sms' },
   });
   // The gate counted the typed statement and the negation of the words.
   const alias = (await world.t.ledger.subjects.load(subjectStreamName('acme', 'user-7'))).state.alias!;

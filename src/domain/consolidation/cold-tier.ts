@@ -7,9 +7,7 @@
 // than their raw text would allow.
 import type { ConsolidationInput } from './input.js';
 import { compareText } from './must-preserve.js';
-import { isOpenItemKey } from './open-items.js';
-import { renderClaimLine } from './rendering.js';
-import { openItemText, statementOf } from './statements.js';
+import { inputLine } from './statements.js';
 
 export type CountTokens = (text: string) => number;
 
@@ -49,12 +47,7 @@ export function planColdTier(
   budget: number,
   countTokens: CountTokens,
 ): ColdTierPlan {
-  const cost = (input: ConsolidationInput) =>
-    countTokens(
-      isOpenItemKey(input.key)
-        ? `- ${openItemText(input)}`
-        : renderClaimLine({ ...input, conflictIds: input.openConflictIds, statement: statementOf(input) }),
-    ) + 1;
+  const cost = (input: ConsolidationInput) => countTokens(inputLine(input)) + 1;
   let used = 0;
   const hotIds = new Set<string>();
   for (const input of inputs) {

@@ -13,8 +13,8 @@ import type { ConflictRef, ConsolidationInput } from './input.js';
 import { compareText } from './must-preserve.js';
 import { isOpenItemKey } from './open-items.js';
 import type { Claim, OpenItem, SummarizerOutput } from './output.js';
-import { renderClaimLine, renderScopes, renderStatedValue } from './rendering.js';
-import { joinStatements, openItemText, statementOf } from './statements.js';
+import { renderScopes, renderStatedValue } from './rendering.js';
+import { joinStatements, openItemText, renderClaimLine, statementOf } from './statements.js';
 
 export const DETERMINISTIC_MODEL = 'deterministic-v2';
 export const DETERMINISTIC_PROMPT = 'template-v2';

@@ -7,10 +7,13 @@ import type { SummarizerOutput } from './output.js';
 import { DIFFERENCE_MESSAGES, statementDifferences } from './statement-diff.js';
 
 export function checkFacts(facts: readonly MustPreserveFact[], output: SummarizerOutput, reasons: Reasons): void {
+  // Looked up by memory id: thousands of facts against thousands of claims.
+  const claimsCiting = indexBy(output.claims);
+  const itemsCiting = indexBy(output.openItems);
   for (const fact of facts) {
     const where = `${fact.memoryId} (${fact.key})`;
     if (fact.openItem) {
-      if (!output.openItems.some((o) => o.derivedFrom.includes(fact.memoryId))) {
+      if (!itemsCiting.has(fact.memoryId)) {
         reasons.add({
           code: 'open_item_dropped',
           message: `open item ${where} is not listed`,
@@ -20,7 +23,7 @@ export function checkFacts(facts: readonly MustPreserveFact[], output: Summarize
       }
       continue;
     }
-    const citing = output.claims.filter((c) => c.derivedFrom.includes(fact.memoryId));
+    const citing = claimsCiting.get(fact.memoryId) ?? [];
     const sameKey = citing.filter((c) => c.key === fact.key);
     if (sameKey.some((c) => statementDifferences(fact, c).length === 0)) continue;
     if (citing.length === 0) {
@@ -51,4 +54,16 @@ export function checkFacts(facts: readonly MustPreserveFact[], output: Summarize
     for (const code of closest)
       reasons.add({ code, message: `${where} ${DIFFERENCE_MESSAGES[code] ?? 'differs'}`, memoryId: fact.memoryId, claimKey: fact.key });
   }
+}
+
+function indexBy<T extends { readonly derivedFrom: readonly string[] }>(parts: readonly T[]): Map<string, T[]> {
+  const index = new Map<string, T[]>();
+  for (const part of parts) {
+    for (const id of new Set(part.derivedFrom)) {
+      const list = index.get(id);
+      if (list) list.push(part);
+      else index.set(id, [part]);
+    }
+  }
+  return index;
 }

@@ -6,7 +6,6 @@ import { canonicalJson } from '../canonical/canonical-json.js';
 import type { Scopes } from '../entry/scopes.js';
 import type { Value } from '../values/value.js';
 import type { ConsolidationInput } from './input.js';
-import type { Claim } from './output.js';
 
 export function renderValue(value: Value): string {
   switch (value.type) {
@@ -50,12 +49,6 @@ export function renderTyped(s: {
 /** The typed part and the words, apart: a dash ends the typed part's clause, so its negation never reaches the words. */
 export function withStatement(typed: string, statement: string | undefined): string {
   return statement === undefined ? typed : `${typed} — ${statement}`;
-}
-
-/** One line of the templated summary. */
-export function renderClaimLine(claim: Pick<Claim, 'key' | 'scopes' | 'value' | 'polarity' | 'conflictIds' | 'statement'>): string {
-  const disputed = claim.conflictIds && claim.conflictIds.length > 0 ? ` (disputed: ${claim.conflictIds.join(', ')})` : '';
-  return `- ${withStatement(`${renderTyped(claim)}${disputed}`, claim.statement)}`;
 }
 
 /** How a raw entry reads when put into a context as it is (the baseline for token reduction). */

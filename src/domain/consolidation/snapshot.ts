@@ -129,12 +129,15 @@ export function generationRequest(snapshot: ConsolidationSnapshot): GenerationRe
  */
 export function gateOutput(snapshot: ConsolidationSnapshot, output: SummarizerOutput, countTokens: CountTokens): GateResult {
   const templated = summarizeDeterministically({ inputs: snapshot.hot, conflicts: snapshot.conflicts }).summary;
+  // The deterministic summarizer's output is the templated text itself: count it once.
+  const counted = new Map<string, number>();
+  const count: CountTokens = (text) => counted.get(text) ?? counted.set(text, countTokens(text)).get(text)!;
   return checkGate({
     inputs: snapshot.inputs,
     mustPreserve: snapshot.mustPreserve,
     conflicts: snapshot.conflicts,
     output,
-    summaryTokenAllowance: Math.max(snapshot.tokenBudget, countTokens(templated)),
-    countTokens,
+    summaryTokenAllowance: Math.max(snapshot.tokenBudget, count(templated)),
+    countTokens: count,
   });
 }

@@ -7,10 +7,10 @@
 import type { ConsolidationInput } from './input.js';
 import type { SummarizerOutput } from './output.js';
 import { factChange } from './text-facts/comparison.js';
-import { extractTextFacts } from './text-facts/extract.js';
+import { readText, type ReadText } from './text-facts/extract.js';
 import { sameFact, type InputTextFact, type TextFact, type TextFactKind } from './text-facts/fact.js';
 import { inputWords, type InputWords } from './text-facts/input-words.js';
-import { NegationIndex, negationStatus, readClauses, type ReadClause } from './text-facts/negations.js';
+import { NegationIndex, negationStatus, type ReadClause } from './text-facts/negations.js';
 
 export type FactStatus = 'stated' | 'uncited' | 'missing_fact' | 'value_changed' | 'unit_changed' | 'polarity_flipped';
 
@@ -54,7 +54,13 @@ export function checkWords(inputs: readonly ConsolidationInput[], output: Summar
   for (const part of parts) ground(part, words, known, ungrounded, unsupported);
 
   const citingOf = new Map<string, ReadPart[]>();
-  for (const part of parts) for (const id of new Set(part.derivedFrom)) citingOf.set(id, [...(citingOf.get(id) ?? []), part]);
+  for (const part of parts) {
+    for (const id of new Set(part.derivedFrom)) {
+      const list = citingOf.get(id);
+      if (list) list.push(part);
+      else citingOf.set(id, [part]);
+    }
+  }
   const facts: Array<{ fact: InputTextFact; status: FactStatus }> = [];
   for (const w of all) {
     const citing = citingOf.get(w.input.memoryId) ?? [];
@@ -99,12 +105,15 @@ class Known {
 const factKey = (fact: TextFact) => `${fact.kind}\u0000${fact.canonical}`;
 
 function servedParts(output: SummarizerOutput): ReadPart[] {
+  // Within one check a text is read once: a statement, and the summary line that repeats it.
+  const known = new Map<string, ReadText>();
+  const read = (text: string) => known.get(text) ?? known.set(text, readText(text)).get(text)!;
   const part = (served: ServedPart, derivedFrom: readonly string[], words: readonly string[], stated: readonly string[]): ReadPart => ({
     part: served,
     derivedFrom,
-    facts: words.flatMap(extractTextFacts),
-    statedFacts: stated.flatMap(extractTextFacts),
-    statedClauses: stated.flatMap(readClauses),
+    facts: words.flatMap((w) => read(w).facts),
+    statedFacts: stated.flatMap((w) => read(w).facts),
+    statedClauses: stated.flatMap((w) => read(w).clauses),
   });
   return [
     ...output.claims.map((c, index) => {
@@ -115,7 +124,13 @@ function servedParts(output: SummarizerOutput): ReadPart[] {
     ...output.openItems.map((o, index) =>
       part({ part: 'open_item', index, derivedFrom: o.derivedFrom }, o.derivedFrom, [o.text], [o.text]),
     ),
-    part({ part: 'summary' }, [], [output.summary], []),
+    // The summary text line by line (a line break ends every clause), a list item's bullet aside.
+    part(
+      { part: 'summary' },
+      [],
+      output.summary.split('\n').map((line) => line.replace(/^\s*[-*•]\s+/u, '')),
+      [],
+    ),
   ];
 }
 

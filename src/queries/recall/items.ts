@@ -3,6 +3,7 @@
 // the text an agent would put in its context, its token count and its rank.
 import type { Claim, OpenItem } from '../../domain/consolidation/output.js';
 import { renderScopes, renderStatedValue, renderTyped, withStatement } from '../../domain/consolidation/rendering.js';
+import { claimText } from '../../domain/consolidation/statements.js';
 import { normaliseScopes, type Scopes } from '../../domain/entry/scopes.js';
 import { trustRank, type TrustLevel } from '../../domain/entry/source.js';
 import type { Value } from '../../domain/values/value.js';
@@ -161,7 +162,7 @@ export function memoryItem(v: CurrentVersion, opened: Opened, tokens: Tokens): M
 
 export function claimItem(artifactId: string, index: number, claim: Claim, sources: readonly CurrentVersion[], tokens: Tokens): ClaimItem {
   const scopes = normaliseScopes(claim.scopes);
-  const text = `[summary · ${sources.length} source${sources.length === 1 ? '' : 's'}] ${withStatement(renderTyped({ ...claim, scopes }), claim.statement)}`;
+  const text = `[summary · ${sources.length} source${sources.length === 1 ? '' : 's'}] ${claimText({ ...claim, scopes })}`;
   return {
     type: 'claim',
     key: claim.key,

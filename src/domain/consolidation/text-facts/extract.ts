@@ -6,16 +6,27 @@
 import type { Span, TextFact } from './fact.js';
 import { identifierFacts, permissionFacts } from './identifiers.js';
 import { dateFacts, timeFacts } from './moments.js';
-import { negations } from './negations.js';
+import { negations, readClauses, type ReadClause } from './negations.js';
 import { moneyFacts, numberFacts } from './quantities.js';
 
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/giu;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 /** Readers in the order they claim spans; most need a digit, and most words have none. */
 const READERS = [identifierFacts, permissionFacts, dateFacts, timeFacts, moneyFacts, numberFacts];
 const WITHOUT_DIGITS = [identifierFacts, permissionFacts];
 
-export function extractTextFacts(text: string): TextFact[] {
+/** A text read once: its facts, and its clauses for checking negations against. */
+export interface ReadText {
+  readonly facts: readonly TextFact[];
+  readonly clauses: readonly ReadClause[];
+}
+
+export function readText(text: string): ReadText {
+  const clauses = readClauses(text);
+  return { facts: extractTextFacts(text, clauses), clauses };
+}
+
+export function extractTextFacts(text: string, clauses: readonly ReadClause[] = readClauses(text)): TextFact[] {
   const claimed: Span[] = [...text.matchAll(UUID)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
   const facts: TextFact[] = [];
   const overlaps = (a: Span) => claimed.some((b) => a.start < b.end && b.start < a.end);
@@ -26,6 +37,6 @@ export function extractTextFacts(text: string): TextFact[] {
       facts.push(fact);
     }
   }
-  facts.push(...negations(text));
+  facts.push(...negations(clauses));
   return facts.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
 }

@@ -8,9 +8,9 @@ import { canonicalValue } from '../../canonical/canonical-value.js';
 import { unitConversion } from '../../canonical/units.js';
 import type { ConsolidationInput } from '../input.js';
 import { renderTyped } from '../rendering.js';
-import { extractTextFacts } from './extract.js';
+import { extractTextFacts, readText } from './extract.js';
 import type { InputTextFact, TextFact, TextField } from './fact.js';
-import { readClauses, type ReadClause } from './negations.js';
+import type { ReadClause } from './negations.js';
 
 export interface InputWords {
   readonly input: ConsolidationInput;
@@ -22,28 +22,28 @@ export interface InputWords {
   readonly clauses: readonly ReadClause[];
 }
 
-const read = new WeakMap<ConsolidationInput, InputWords>();
+const known = new WeakMap<ConsolidationInput, InputWords>();
 
 export function inputWords(input: ConsolidationInput): InputWords {
-  const known = read.get(input);
-  if (known) return known;
-  const content = input.content !== undefined ? extractTextFacts(input.content) : [];
+  const already = known.get(input);
+  if (already) return already;
+  const read = input.content !== undefined ? readText(input.content) : { facts: [], clauses: [] };
+  const content = read.facts;
   const value = input.value.type === 'text' ? extractTextFacts(input.value.text) : [];
   const at =
     (field: TextField) =>
     (fact: TextFact): InputTextFact => ({ ...fact, memoryId: input.memoryId, field });
   const facts = [...content.map(at('content')), ...value.map(at('value'))];
   // The typed statement holds the key, the scopes and the value as rendered.
-  const typed = renderTyped(input);
-  const grounds = [...extractTextFacts(typed), ...content, ...typedValueFacts(input)].filter((f) => f.kind !== 'negation');
-  const clauses = [...readClauses(typed), ...(input.content !== undefined ? readClauses(input.content) : [])];
-  const words: InputWords = { input, facts, grounds, clauses };
-  read.set(input, words);
+  const typed = readText(renderTyped(input));
+  const grounds = [...typed.facts, ...content, ...typedValueFacts(input)].filter((f) => f.kind !== 'negation');
+  const words: InputWords = { input, facts, grounds, clauses: [...typed.clauses, ...read.clauses] };
+  known.set(input, words);
   return words;
 }
 
 /** The typed value as a fact of the words, whatever its rendering: 72 h is the number "3 days" of a statement. */
-export function typedValueFacts(input: ConsolidationInput): TextFact[] {
+export function typedValueFacts(input: Pick<ConsolidationInput, 'value'>): TextFact[] {
   const span = { start: 0, end: 0 };
   const value = input.value;
   switch (value.type) {

@@ -196,10 +196,10 @@ function readClause(list: readonly Token[]): ReadClause {
   return { tokens: list, counts };
 }
 
-/** The negations of a text: each run of terms that some cue reaches, with its first terms as the object. */
-export function negations(text: string): Array<Extract<TextFact, { kind: 'negation' }>> {
+/** The negations of a text's clauses: each run of terms that some cue reaches, with its first terms as the object. */
+export function negations(read: readonly ReadClause[]): Array<Extract<TextFact, { kind: 'negation' }>> {
   const facts: Array<Extract<TextFact, { kind: 'negation' }>> = [];
-  for (const clause of readClauses(text)) {
+  for (const clause of read) {
     const list = clause.tokens;
     for (let i = 0; i < list.length; i++) {
       if (list[i]!.type === 'cue' || (i > 0 && list[i - 1]!.type !== 'cue')) continue;
