@@ -312,13 +312,15 @@ async function body(req: IncomingMessage): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    const request = JSON.parse(await body(req)) as { messages: Array<{ content: string }> };
-    const output = loss(faithful(JSON.parse(request.messages[1]!.content) as Message), idOf);
-    const content = JSON.stringify(output);
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+  server = createServer((req, res) => {
+    void body(req).then((text) => {
+      const request = JSON.parse(text) as { messages: Array<{ content: string }> };
+      const output = loss(faithful(JSON.parse(request.messages[1]!.content) as Message), idOf);
+      const content = JSON.stringify(output);
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const summarizer = summarizerFromEnv({
