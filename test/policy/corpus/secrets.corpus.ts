@@ -290,5 +290,7 @@ export const NEAR_MISSES: readonly NearMissRow[] = [
   { id: 'cn-id', text: '身份证 11010519491231002X', why: 'personal data, not a secret' },
   { id: 'timestamp', text: 'at 1752566400000 ms the batch ended', why: 'epoch millis' },
   { id: 'zh-plain', text: '用户希望技术文档用中文、结构紧凑、直接给结论', why: 'prose' },
+  { id: 'product-slug', text: 'ordered iPhone15ProMaxSilver256GB twice', why: 'camel-case product name' },
+  { id: 'hashtag', text: '#BlackFriday2026MegaSaleEvent starts Friday', why: 'hashtag' },
   { id: 'upper-id', text: `batch ${synth(24, UPPER_ALNUM, 113)}`, why: 'upper-case id under 32 characters' },
 ];
