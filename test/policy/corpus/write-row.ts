@@ -57,8 +57,10 @@ export interface WriteRow {
   readonly ceiling?: string;
   readonly policy: CorpusPolicy;
   readonly expect: Expectation;
-  /** Set when part of the case needs more than the pure gate (the decider, an extractor): what. */
+  /** Set when part of the case needs more than the pure gate (the decider): what. The label is still the gate's part. */
   readonly beyondGate?: string;
+  /** Set when the pure gate cannot decide the row at all (an extractor must mark it): why. Listed, not counted. */
+  readonly gateCannotDecide?: string;
 }
 
 export interface RowOptions {
@@ -72,6 +74,7 @@ export interface RowOptions {
   readonly value?: Record<string, unknown>;
   readonly consentRef?: string;
   readonly beyondGate?: string;
+  readonly gateCannotDecide?: string;
 }
 
 const DEFAULT_REFS: Record<string, string> = {
@@ -106,5 +109,6 @@ export function w(id: string, expect: Expectation, kind: string, key: string, te
     policy: o.policy ?? 'default',
     expect,
     ...(o.beyondGate !== undefined ? { beyondGate: o.beyondGate } : {}),
+    ...(o.gateCannotDecide !== undefined ? { gateCannotDecide: o.gateCannotDecide } : {}),
   };
 }

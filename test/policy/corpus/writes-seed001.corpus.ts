@@ -133,11 +133,11 @@ export const SEED_001_ROWS: readonly WriteRow[] = [
   }),
   w('D3.en.8', 'accept_with_ttl', 'episodic', 'mood.today', 'angry', 'user_assertion', {
     content: 'This is the worst service ever.',
-    beyondGate: 'unmarked: only an extractor that marks emotional statements can give the TTL; the pure gate accepts it as is',
+    gateCannotDecide: 'unmarked: only an extractor that marks emotional statements can give the TTL; the pure gate accepts it as is',
   }),
   w('D3.zh.8', 'accept_with_ttl', 'profile', 'delivery.method', '自提', 'user_assertion', {
     content: '这次就不用送上门了。',
-    beyondGate: 'unmarked: only an extractor that marks temporary choices can give the TTL; the pure gate accepts it as is',
+    gateCannotDecide: 'unmarked: only an extractor that marks temporary choices can give the TTL; the pure gate accepts it as is',
   }),
 
   // D4: the root cause of a tool failure -> write an episode.
