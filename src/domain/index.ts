@@ -36,3 +36,4 @@ export * from './subject/evolve.js';
 export * from './subject/state.js';
 export * from './subject/state-snapshot.js';
 export * from './subject/trust.js';
+export * from './policy/index.js';
