@@ -54,7 +54,6 @@ async function call<T>(key: string, method: 'GET' | 'POST', path: string, body?:
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      cache: 'no-store',
       credentials: 'omit',
     });
   } catch (error) {

@@ -2,10 +2,11 @@
 // still held the content — counts and paths only, never the content.
 import type { Verification } from '../../api/types.js';
 import { Instant } from '../../ui/values.js';
+import { ScrollBox } from '../../ui/scroll-box.js';
 
 export function VerificationTable({ verification, caption }: { readonly verification: Verification; readonly caption: string }) {
   return (
-    <div class="table-wrap">
+    <ScrollBox label={caption}>
       <table class="verification">
         <caption>
           {caption}: <span class={`badge badge-${verification.status}`}>{verification.status}</span> at{' '}
@@ -36,6 +37,6 @@ export function VerificationTable({ verification, caption }: { readonly verifica
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

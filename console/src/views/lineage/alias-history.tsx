@@ -3,6 +3,7 @@
 // that is STALE now is marked (recall serves raw entries instead of it).
 import type { DecodedEvent, StaleSet } from '../../api/types.js';
 import { Id, Instant } from '../../ui/values.js';
+import { ScrollBox } from '../../ui/scroll-box.js';
 
 export interface AliasPeriod {
   readonly artifactId: string;
@@ -33,7 +34,7 @@ export function AliasHistory(props: {
   if (props.periods.length === 0) return <p class="muted">No summary was ever published for this subject: recall serves raw entries.</p>;
   const staleById = new Map(props.stale.stale.map((s) => [s.artifactId, s]));
   return (
-    <div class="table-wrap">
+    <ScrollBox label={'Alias history'}>
       <table id="alias-history">
         <caption>The read alias over time (from the subject's SummaryAliasSwitched events)</caption>
         <thead>
@@ -87,6 +88,6 @@ export function AliasHistory(props: {
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

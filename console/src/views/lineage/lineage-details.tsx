@@ -3,6 +3,7 @@
 import type { LineageArtifact } from '../../api/types.js';
 import { Id, Instant } from '../../ui/values.js';
 import type { GraphNode } from './lineage-graph.js';
+import { ScrollBox } from '../../ui/scroll-box.js';
 
 export function StaleCause({ artifact }: { readonly artifact: LineageArtifact }) {
   const s = artifact.stale;
@@ -106,7 +107,7 @@ export function NodeDetails({ node, onOpen }: { readonly node: GraphNode; readon
 
 export function InputsTable({ artifact, keys }: { readonly artifact: LineageArtifact; readonly keys: ReadonlyMap<string, string> }) {
   return (
-    <div class="table-wrap">
+    <ScrollBox label={`Inputs of ${artifact.artifactId}`}>
       <table class="inputs" data-artifact={artifact.artifactId}>
         <caption>
           Inputs of <Id id={artifact.artifactId} /> ({artifact.inputs.length} memory versions)
@@ -144,6 +145,6 @@ export function InputsTable({ artifact, keys }: { readonly artifact: LineageArti
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

@@ -3,6 +3,9 @@
 // version, artifact -> its claims, artifact -> parent artifact. An input no
 // readable claim cites (or every input, once the output's key is destroyed)
 // hangs from the artifact directly, so no input is left out of the picture.
+// Parent artifacts show as nodes only unless asked for their claims too (a
+// chain of summaries restates mostly the same claims: the drawing would
+// repeat them once per ancestor).
 import type { Lineage, LineageArtifact } from '../../api/types.js';
 
 export type GraphNode =
@@ -41,7 +44,11 @@ export interface LineageGraph {
 const memoryNodeId = (memoryId: string, version: number | null) => `memory:${memoryId}:v${version ?? '?'}`;
 
 /** `keys`: memory id -> key, where the caller knows it. */
-export function lineageGraph(lineage: Lineage, keys: ReadonlyMap<string, string> = new Map()): LineageGraph {
+export function lineageGraph(
+  lineage: Lineage,
+  keys: ReadonlyMap<string, string> = new Map(),
+  options: { readonly ancestorClaims?: boolean } = {},
+): LineageGraph {
   const nodes = new Map<string, GraphNode>();
   const edges: GraphEdge[] = [];
   const edge = (from: string, to: string, kind: GraphEdge['kind']) => {
@@ -56,9 +63,10 @@ export function lineageGraph(lineage: Lineage, keys: ReadonlyMap<string, string>
       stale: a.stale !== null,
     });
   }
-  for (const a of lineage.artifacts) {
+  lineage.artifacts.forEach((a, depth) => {
     const artifactNode = `artifact:${a.artifactId}`;
     if (a.parentArtifactId && nodes.has(`artifact:${a.parentArtifactId}`)) edge(artifactNode, `artifact:${a.parentArtifactId}`, 'parent');
+    if (depth > 0 && !options.ancestorClaims) return;
     const inputs = new Map(a.inputs.map((i) => [i.memoryId, i]));
     const memoryNode = (memoryId: string, version: number | null) => {
       const id = memoryNodeId(memoryId, version);
@@ -98,6 +106,6 @@ export function lineageGraph(lineage: Lineage, keys: ReadonlyMap<string, string>
       }
     }
     for (const i of a.inputs) if (!cited.has(i.memoryId)) edge(artifactNode, memoryNode(i.memoryId, i.version), 'input');
-  }
+  });
   return { nodes: [...nodes.values()], edges };
 }

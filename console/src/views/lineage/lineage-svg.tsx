@@ -60,10 +60,10 @@ export function LineageSvg(props: {
               key={node.id}
               class={classes.join(' ')}
               transform={`translate(${(x - width / 2).toFixed(1)},${(y - height / 2).toFixed(1)})`}
-              tabIndex={0}
+              // Lower case: in the SVG namespace attribute names keep their case, and only `tabindex` makes the box focusable.
+              tabindex={0}
               role="button"
               aria-pressed={props.selected === node.id}
-              aria-label={nodeName(node)}
               data-node={node.id}
               onClick={select}
               onKeyDown={(e) => {
@@ -76,7 +76,9 @@ export function LineageSvg(props: {
               <rect width={width} height={height} rx={6} />
               <text>
                 {nodeLines(node).map((line, i) => (
+                  // The space between lines makes the box's accessible name read as words.
                   <tspan key={i} x={16} y={10 + 14 + i * 18} class={i === 0 ? 'node-title' : 'node-sub'}>
+                    {i > 0 ? ' ' : ''}
                     {line}
                   </tspan>
                 ))}

@@ -79,7 +79,8 @@ function ArtifactLineage({ api, artifactId, keys, onOpen }: DrawingProps & { rea
 }
 
 function LineageDrawing({ api, lineage, keys, onOpen }: DrawingProps & { readonly lineage: Lineage }) {
-  const graph = useMemo(() => lineageGraph(lineage, keys), [lineage, keys]);
+  const [ancestorClaims, setAncestorClaims] = useState(false);
+  const graph = useMemo(() => lineageGraph(lineage, keys, { ancestorClaims }), [lineage, keys, ancestorClaims]);
   const layout = useMemo(() => layoutGraph(graph), [graph]);
   const [selected, setSelected] = useState<string | undefined>(undefined);
   const [downloadProblem, setDownloadProblem] = useState<Problem | undefined>(undefined);
@@ -108,6 +109,12 @@ function LineageDrawing({ api, lineage, keys, onOpen }: DrawingProps & { readonl
         readable claim cites hang from the artifact. <span class="key key-stale">STALE artifact</span>{' '}
         <span class="key key-inactive">memory no longer active</span>. Tab to a box, Enter to see what it is.
       </p>
+      {lineage.artifacts.length > 1 ? (
+        <label class="check">
+          <input type="checkbox" checked={ancestorClaims} onChange={(e) => setAncestorClaims((e.target as HTMLInputElement).checked)} />{' '}
+          Draw the claims of the parent artifacts too
+        </label>
+      ) : null}
       <LineageSvg layout={layout} label={`Lineage graph of ${lineage.artifactId}`} selected={selected} onSelect={setSelected} />
       <div class="node-details" aria-live="polite">
         {node ? <NodeDetails node={node} onOpen={onOpen} /> : <p class="muted">No box selected.</p>}

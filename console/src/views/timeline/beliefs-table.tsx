@@ -1,11 +1,12 @@
 // One answer about (T, V): the beliefs, as a table.
 import type { BeliefAnswer } from '../../api/types.js';
 import { Id, Instant, PersonalValue } from '../../ui/values.js';
+import { ScrollBox } from '../../ui/scroll-box.js';
 
 export function BeliefsTable({ answer, caption }: { readonly answer: BeliefAnswer; readonly caption: string }) {
   if (answer.beliefs.length === 0) return <p class="muted">No belief about this valid time at this system time.</p>;
   return (
-    <div class="table-wrap">
+    <ScrollBox label={caption}>
       <table class="beliefs">
         <caption>{caption}</caption>
         <thead>
@@ -49,6 +50,6 @@ export function BeliefsTable({ answer, caption }: { readonly answer: BeliefAnswe
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }

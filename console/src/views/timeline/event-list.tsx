@@ -18,7 +18,7 @@ export function EventList(props: {
             <div class="event-line">
               <span class="rev">#{e.revision}</span> <Instant iso={e.recordedAt} /> <strong>{e.type}</strong>
               {later ? <span class="badge">after T</span> : null}
-              <button type="button" class="small" onClick={() => props.onPick(i)} aria-label={`Set T to just after event ${e.revision}`}>
+              <button type="button" class="small" onClick={() => props.onPick(i)} aria-label={`T here: just after event ${e.revision}`}>
                 T here
               </button>
             </div>
