@@ -1,13 +1,8 @@
 // The answers of the /v1 routes, as far as the console reads them (the
 // server's zod schemas and src/queries are the reference; fields the console
 // does not show are left out).
-export type Value =
-  | { readonly type: 'text'; readonly text: string }
-  | { readonly type: 'number'; readonly amount: string | number; readonly unit?: string }
-  | { readonly type: 'date'; readonly date: string }
-  | { readonly type: 'entity'; readonly id: string }
-  | { readonly type: 'boolean'; readonly value: boolean }
-  | { readonly type: 'json'; readonly json: unknown };
+export type { Value } from '../../../src/domain/values/value.js';
+import type { Value } from '../../../src/domain/values/value.js';
 
 /** A sealed field as the events route returns it: opened while its key exists. */
 export type OpenedField<T> = { readonly status: 'readable'; readonly plaintext: T } | { readonly status: 'forgotten' };

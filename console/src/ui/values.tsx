@@ -1,23 +1,10 @@
 // Values and sealed fields as an auditor reads them: a personal field shows
 // only where the API returned it readable; a destroyed key shows as such.
+import { renderValue } from '../../../src/domain/consolidation/rendering.js';
 import type { OpenedField, PersonalFields, Value } from '../api/types.js';
 
-export function valueText(value: Value): string {
-  switch (value.type) {
-    case 'text':
-      return value.text;
-    case 'number':
-      return value.unit ? `${value.amount} ${value.unit}` : String(value.amount);
-    case 'date':
-      return value.date;
-    case 'entity':
-      return value.id;
-    case 'boolean':
-      return value.value ? 'yes' : 'no';
-    case 'json':
-      return JSON.stringify(value.json);
-  }
-}
+/** The server's own plain-text rendering (the one recall's item texts and summaries use). */
+export const valueText: (value: Value) => string = renderValue;
 
 export function Forgotten() {
   return (

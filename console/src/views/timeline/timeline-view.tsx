@@ -2,6 +2,7 @@
 // over valid time V; at each position, what the system believed (as-of, from
 // memory_versions) beside what replay computes from the stream, and whether
 // the two agree.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { subjectPath } from '../../api/client.js';
 import type { BeliefAnswer, DecodedEvent } from '../../api/types.js';
@@ -50,43 +51,31 @@ function Timeline({ api, subject, events }: ViewProps & { readonly events: reado
     <>
       <fieldset class="time-controls">
         <legend>Position in time</legend>
-        <div class="slider">
-          <label for="system-time">System time T (what had been committed)</label>
-          <input
-            id="system-time"
-            type="range"
-            min={0}
-            max={tMarks.length - 1}
-            step={1}
-            value={tIndex}
-            aria-valuetext={`${T}, just after event ${event.revision}, ${event.type}`}
-            onInput={(e) => setTIndex(Number((e.target as HTMLInputElement).value))}
-          />
-          <output for="system-time" id="system-time-value">
-            T = <Instant iso={T} /> — just after event #{event.revision} {event.type}
-          </output>
-        </div>
+        <Slider
+          id="system-time"
+          label="System time T (what had been committed)"
+          count={tMarks.length}
+          index={tIndex}
+          valueText={`${T}, just after event ${event.revision}, ${event.type}`}
+          onChange={setTIndex}
+        >
+          T = <Instant iso={T} /> — just after event #{event.revision} {event.type}
+        </Slider>
         <label class="check">
           <input type="checkbox" checked={vFollows} onChange={(e) => setVFollows((e.target as HTMLInputElement).checked)} /> Valid time V
           follows T (ask about the moment itself)
         </label>
-        <div class="slider">
-          <label for="valid-time">Valid time V (the business time asked about)</label>
-          <input
-            id="valid-time"
-            type="range"
-            min={0}
-            max={vMarks.length - 1}
-            step={1}
-            value={vIndex}
-            disabled={vFollows}
-            aria-valuetext={V}
-            onInput={(e) => setVIndex(Number((e.target as HTMLInputElement).value))}
-          />
-          <output for="valid-time" id="valid-time-value">
-            V = <Instant iso={V} />
-          </output>
-        </div>
+        <Slider
+          id="valid-time"
+          label="Valid time V (the business time asked about)"
+          count={vMarks.length}
+          index={vIndex}
+          valueText={V}
+          disabled={vFollows}
+          onChange={setVIndex}
+        >
+          V = <Instant iso={V} />
+        </Slider>
       </fieldset>
 
       {beliefs.state === 'failed' ? <ProblemView problem={beliefs.problem} what="as-of and replay" /> : null}
@@ -101,6 +90,38 @@ function Timeline({ api, subject, events }: ViewProps & { readonly events: reado
         <EventList events={events} position={tIndex} onPick={setTIndex} />
       </section>
     </>
+  );
+}
+
+/** A range over positions 0..count-1; `children` says where it stands (also read out as the slider's value). */
+function Slider(props: {
+  readonly id: string;
+  readonly label: string;
+  readonly count: number;
+  readonly index: number;
+  readonly valueText: string;
+  readonly disabled?: boolean;
+  readonly onChange: (index: number) => void;
+  readonly children: ComponentChildren;
+}) {
+  return (
+    <div class="slider">
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="range"
+        min={0}
+        max={props.count - 1}
+        step={1}
+        value={props.index}
+        disabled={props.disabled ?? false}
+        aria-valuetext={props.valueText}
+        onInput={(e) => props.onChange(Number((e.target as HTMLInputElement).value))}
+      />
+      <output for={props.id} id={`${props.id}-value`}>
+        {props.children}
+      </output>
+    </div>
   );
 }
 
