@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import { BearerAuth, type KeyLookup } from './auth/bearer.js';
 import { OwnRequestKeys } from './auth/own-requests.js';
+import { registerConsole } from './console/console-route.js';
 import { httpApiErasureCheck } from './erasure/http-api-check.js';
 import type { ErasureCheck } from '../commands/forgetting/verification.js';
 import { openApiDocument } from './openapi.js';
@@ -31,6 +32,8 @@ export interface ApiOptions {
   readonly logger: Logger;
   /** The service's credentials for requests to itself (one is made when absent). */
   readonly ownKeys?: OwnRequestKeys;
+  /** The built console's folder (default: the package's console/dist). */
+  readonly consoleDir?: string;
 }
 
 /** Every route, in the order the OpenAPI document lists them. */
@@ -72,6 +75,7 @@ export function buildApi(services: ApiServices, options: ApiOptions): FastifyIns
   const onInvalidResponse = (route: RouteSpec, error: unknown) =>
     app.log.error({ operationId: route.operationId, issues: (error as { issues?: unknown }).issues }, 'response does not match its schema');
   for (const route of routes) registerRoute(app, route, { auth, onInvalidResponse });
+  registerConsole(app, options.consoleDir);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
