@@ -2,7 +2,7 @@
 // `title`, `status`, `detail`, plus `code` (the CLI's `error`) and `field`
 // (the request field at fault, as the CLI names it). Every error the service
 // answers goes through here, so a client parses one shape.
-import { ConcurrencyExhausted } from '../commands/subject/execute.js';
+import { ConcurrencyExhausted } from '../commands/stream/handle-commands.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { IdempotencyConflict, LogHorizonTimeout } from '../infrastructure/event-store/port.js';
 import { CatchUpTimeout, ProjectionNotBuilt, ProjectionRebuildRequired, RebuildInProgress } from '../projections/index.js';

@@ -2,8 +2,9 @@
 // one JSON object on stderr; exit 0 ok, 2 bad input (nothing written),
 // 3 refused by the domain, 1 anything else.
 import { InvalidInput } from '../domain/validation/invalid-input.js';
-import { ConcurrencyExhausted, type CommandOutcome } from '../commands/subject/execute.js';
-import type { Rejection } from '../domain/subject/decision.js';
+import { ConcurrencyExhausted } from '../commands/stream/handle-commands.js';
+import type { Result } from '../domain/result/result.js';
+import type { Rejection } from '../domain/result/result.js';
 import { ConfigError } from '../infrastructure/config.js';
 import { LogHorizonTimeout } from '../infrastructure/event-store/port.js';
 import { ProjectionsBehind } from '../queries/projections-behind.js';
@@ -23,7 +24,7 @@ export function printJson(value: unknown): void {
 }
 
 /** The result of a command, or a Refused error for its rejection. */
-export function resultOf<R>(outcome: CommandOutcome<R>): R {
+export function resultOf<R>(outcome: Result<R>): R {
   if (!outcome.ok) throw new Refused(outcome.rejection);
   return outcome.result;
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { approveArtifact } from '../../commands/consolidation/approve.js';
 import { prepareConsolidation, type PrepareResult } from '../../commands/consolidation/prepare.js';
 import { publishArtifact, type ArtifactContext, type PublishResult } from '../../commands/consolidation/publish.js';
-import type { ConsolidationOutcome } from '../../commands/consolidation/refusal.js';
+import type { Result } from '../../domain/result/result.js';
 import { runConsolidation, type RunResult } from '../../commands/consolidation/run.js';
 import type { ApiPrincipal } from '../../infrastructure/api-keys/api-key-store.js';
 import { problemError, refusalProblem } from '../problem.js';
@@ -30,8 +30,8 @@ const consolidationBody = z
 
 const result = (description: string) => ({ description, schema: openObject });
 
-function settled<R>(outcome: ConsolidationOutcome<R>): R {
-  if (!outcome.ok) throw refusalProblem(outcome.refusal);
+function settled<R>(outcome: Result<R>): R {
+  if (!outcome.ok) throw refusalProblem(outcome.rejection);
   return outcome.result;
 }
 

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { approveArtifact } from '../../commands/consolidation/approve.js';
 import { prepareConsolidation } from '../../commands/consolidation/prepare.js';
 import { publishArtifact, type PublishResult } from '../../commands/consolidation/publish.js';
-import type { ConsolidationOutcome } from '../../commands/consolidation/refusal.js';
+import type { Result } from '../../domain/result/result.js';
 import { runConsolidation, type RunHooks } from '../../commands/consolidation/run.js';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
 import { runWorker } from '../../commands/consolidation/worker.js';
@@ -27,12 +27,9 @@ function wholeNumber(option: string, value: string | undefined, min: number, max
 }
 
 /** Prints the domain's refusal as the CLI's error and sets the exit code; returns the result to print on stdout. */
-function settle<R>(
-  outcome: ConsolidationOutcome<R>,
-  judge: (result: R) => { code: string; message: string; exit: number } | undefined,
-): R | undefined {
+function settle<R>(outcome: Result<R>, judge: (result: R) => { code: string; message: string; exit: number } | undefined): R | undefined {
   if (!outcome.ok) {
-    const { code, message, field } = outcome.refusal;
+    const { code, message, field } = outcome.rejection;
     const exitCode = code === 'generation_failed' ? EXIT.failure : EXIT.refused;
     printError({ exitCode, body: { error: code, message, ...(field ? { field } : {}) } });
     process.exitCode = exitCode;

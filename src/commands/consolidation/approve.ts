@@ -7,7 +7,7 @@ import { WrongExpectedVersion } from '../../infrastructure/event-store/port.js';
 import type { Ledger } from '../ledger.js';
 import { appendArtifactEvents, readArtifact } from './artifact-stream.js';
 import { publishArtifact, publishable, type ArtifactContext, type PublishResult } from './publish.js';
-import type { ConsolidationOutcome } from './refusal.js';
+import type { Result } from '../../domain/result/result.js';
 import type { ConsolidationServices } from './services.js';
 
 const ATTEMPTS = 10;
@@ -17,7 +17,7 @@ export async function approveArtifact(
   services: ConsolidationServices,
   context: ArtifactContext,
   artifactIdInput: string,
-): Promise<ConsolidationOutcome<PublishResult>> {
+): Promise<Result<PublishResult>> {
   const artifactId = requireId('artifact', artifactIdInput);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const record = await readArtifact(ledger.eventStore, artifactId);

@@ -17,7 +17,7 @@ import type { CommandContext, Ledger } from '../ledger.js';
 import { openOutput, sealOutput } from './artifact-output.js';
 import { appendArtifactEvents, readArtifact, type ArtifactRecord } from './artifact-stream.js';
 import { openEntries } from './opened-entries.js';
-import { refuse, type ConsolidationOutcome } from './refusal.js';
+import { reject, type Result } from '../../domain/result/result.js';
 import type { ConsolidationServices } from './services.js';
 
 export type ArtifactStatus = 'gate_passed' | 'gate_failed' | 'generation_failed';
@@ -59,7 +59,7 @@ export async function prepareConsolidation(
   services: ConsolidationServices,
   context: CommandContext,
   options: PrepareOptions = {},
-): Promise<ConsolidationOutcome<PrepareResult>> {
+): Promise<Result<PrepareResult>> {
   if (options.through !== undefined && (!Number.isInteger(options.through) || options.through < 1))
     throw new InvalidInput('through', 'must be a whole number of at least 1');
   const stream = subjectStreamName(context.tenant, context.subject);
@@ -98,9 +98,9 @@ export async function prepareConsolidation(
       return { ok: true, result: result(existing, true) };
     }
     const written = await generateAndGate(ledger, services, context, snapshot);
-    if (written === 'subject_forgotten') return refuse('subject_forgotten', 'the subject was forgotten', 'subject');
+    if (written === 'subject_forgotten') return reject('subject_forgotten', 'the subject was forgotten', 'subject');
     if (written === 'input_forgotten')
-      return refuse('input_forgotten', 'something the summary derives from was erased while it was generated; consolidate again');
+      return reject('input_forgotten', 'something the summary derives from was erased while it was generated; consolidate again');
     const origin = {
       commandId: `prepare:${snapshot.manifest.artifactId}`,
       ...(context.actor ? { actor: context.actor } : {}),
@@ -117,18 +117,18 @@ export async function prepareConsolidation(
     }
     return { ok: true, result: result(await readArtifact(ledger.eventStore, snapshot.manifest.artifactId), false, written.tokens) };
   }
-  return refuse('generation_failed', `generation failed ${MAX_ATTEMPTS} times for this snapshot`);
+  return reject('generation_failed', `generation failed ${MAX_ATTEMPTS} times for this snapshot`);
 }
 
 function precondition(state: SubjectState, through: number | undefined) {
-  if (state.forgotten) return refuse('subject_forgotten', 'the subject was forgotten', 'subject');
-  if (state.highWaterMark === 0) return refuse('nothing_to_consolidate', 'the subject has no entries');
+  if (state.forgotten) return reject('subject_forgotten', 'the subject was forgotten', 'subject');
+  if (state.highWaterMark === 0) return reject('nothing_to_consolidate', 'the subject has no entries');
   if (through !== undefined && through > state.highWaterMark) {
-    return refuse('coverage_beyond_head', `through ${through} is beyond the last sequence ${state.highWaterMark}`, 'through');
+    return reject('coverage_beyond_head', `through ${through} is beyond the last sequence ${state.highWaterMark}`, 'through');
   }
   const target = through ?? state.highWaterMark;
   if (state.alias && target < state.alias.coversThrough) {
-    return refuse('coverage_regressed', `the alias already covers ${state.alias.coversThrough}; coverage never decreases`, 'through');
+    return reject('coverage_regressed', `the alias already covers ${state.alias.coversThrough}; coverage never decreases`, 'through');
   }
   return undefined;
 }

@@ -15,7 +15,7 @@ import { WrongExpectedVersion, type EventStore } from '../../infrastructure/even
 import type { Ledger } from '../ledger.js';
 import { executeSubjectCommand } from '../subject/execute.js';
 import { appendArtifactEvents, readArtifact, type ArtifactRecord } from './artifact-stream.js';
-import { refuse, type ConsolidationOutcome } from './refusal.js';
+import { reject, type Result } from '../../domain/result/result.js';
 import type { ConsolidationServices } from './services.js';
 
 export interface ArtifactContext {
@@ -51,7 +51,7 @@ export async function publishArtifact(
   services: ConsolidationServices,
   context: ArtifactContext,
   artifactIdInput: string,
-): Promise<ConsolidationOutcome<PublishResult>> {
+): Promise<Result<PublishResult>> {
   const artifactId = requireId('artifact', artifactIdInput);
   const record = await readArtifact(ledger.eventStore, artifactId);
   const checked = publishable(record, context);
@@ -105,7 +105,7 @@ export async function publishArtifact(
 export function publishable(
   record: ArtifactRecord,
   context: ArtifactContext,
-): ConsolidationOutcome<NonNullable<ArtifactRecord['generated']>['manifest']> {
+): Result<NonNullable<ArtifactRecord['generated']>['manifest']> {
   const manifest = record.generated?.manifest ?? record.generationFailed?.manifest;
   if (
     record.revision < 0 ||
@@ -113,17 +113,17 @@ export function publishable(
     manifest.tenant !== context.tenant ||
     (context.subject !== undefined && manifest.subject !== context.subject)
   ) {
-    return refuse('artifact_not_found', `artifact ${record.artifactId} does not exist`, 'artifact');
+    return reject('artifact_not_found', `artifact ${record.artifactId} does not exist`, 'artifact');
   }
   if (record.generationFailed || !record.generated)
-    return refuse(
+    return reject(
       'generation_failed',
       `artifact ${record.artifactId} has no output: ${record.generationFailed?.error.code ?? 'unknown'}`,
       'artifact',
     );
   if (!record.gatePassed) {
     const codes = [...new Set((record.gateFailed?.reasons ?? []).map((r) => r.code))].join(', ');
-    return refuse('gate_failed', `artifact ${record.artifactId} did not pass the loss gate (${codes || 'not gated'})`, 'artifact');
+    return reject('gate_failed', `artifact ${record.artifactId} did not pass the loss gate (${codes || 'not gated'})`, 'artifact');
   }
   return { ok: true, result: record.generated.manifest };
 }
