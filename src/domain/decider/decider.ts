@@ -13,3 +13,8 @@ export interface Decider<State, Command, Event, Decision = never> {
   readonly evolve: (state: State, event: Event) => State;
   readonly decide: (state: State, command: Command) => Decided<Event, Decision>;
 }
+
+/** The `never` check that ends every switch over commands (and events): a new type that is not handled is a compile error. */
+export function unhandled(value: never): never {
+  throw new Error(`not handled: ${JSON.stringify(value)}`);
+}
