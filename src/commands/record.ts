@@ -6,7 +6,7 @@ import { requireId } from '../domain/values/ids.js';
 import type { WriteOutcome } from '../domain/subject/decision.js';
 import { derivedId, newCommandId } from './ids/command-ids.js';
 import type { CommandContext, Ledger } from './ledger.js';
-import type { Result } from '../domain/result/result.js';
+import { reject, type Result } from '../domain/result/result.js';
 import { executeSubjectCommand, type SubjectEffect } from './subject/execute.js';
 import { sealEntry } from './subject/seal-entry.js';
 
@@ -46,12 +46,8 @@ async function writeEntry(
   const memoryId = derivedId('m', commandId, 'memory');
   const conflictId = derivedId('c', commandId, 'conflict');
   const sealed = await sealEntry(ledger.keyStore, context, memoryId, entry);
-  if (sealed.status !== 'sealed') {
-    return {
-      ok: false,
-      rejection: { code: 'already_forgotten', message: 'the subject was forgotten: nothing more is recorded for it', field: 'subject' },
-    };
-  }
+  if (sealed.status !== 'sealed')
+    return reject('subject_forgotten', 'the subject was forgotten: nothing more is recorded for it', 'subject');
   const outcome = await executeSubjectCommand(ledger, { stream, commandId, ...actorOf(context) }, (_loaded, now) =>
     replaces === undefined
       ? { type: 'RecordMemory', memoryId, conflictId, entry: sealed.entry, now }

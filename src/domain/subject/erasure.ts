@@ -7,7 +7,8 @@ import { reject } from '../result/result.js';
 import { accept, type DecideResult } from './decision.js';
 import type { SubjectState } from './state.js';
 
-const forgottenSubject = () => reject('already_forgotten', 'the subject was forgotten; its stream takes no more writes', 'subject');
+// Erasing a forgotten subject's entries: they are already forgotten.
+const forgottenSubject = () => reject('already_forgotten', 'the subject was already forgotten', 'subject');
 
 /** MemoryForgotten for each listed entry not forgotten yet (in sequence order); an unknown id is refused, nothing is appended. */
 export function decideEraseMemories(state: SubjectState, command: SubjectCommandOf<'EraseMemories'>): DecideResult {
