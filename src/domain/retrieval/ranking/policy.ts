@@ -21,6 +21,8 @@ export interface RetrievalPolicy {
     /** Query terms at least this long also match index terms they begin. */
     readonly prefixMinLength: number;
     readonly prefixWeight: number;
+    /** A query term's truncation to a shorter index term (washer -> wash). */
+    readonly truncationWeight: number;
     /** A CJK unigram's weight against a bigram's 1. */
     readonly unigramWeight: number;
   };
@@ -54,11 +56,17 @@ export interface RetrievalPolicy {
 }
 
 export const DEFAULT_RETRIEVAL_POLICY: RetrievalPolicy = {
-  fusionK: 60,
+  fusionK: 30,
   signalWeights: { key: 1, lexical: 1, semantic: 1 },
   candidatesPerSignal: 100,
   fusedShare: 0.5,
-  lexical: { boost: { content: 1, key: 1.5, value: 1.5, anticipated: 1 }, prefixMinLength: 4, prefixWeight: 0.4, unigramWeight: 0.3 },
+  lexical: {
+    boost: { content: 1, key: 1.5, value: 1.5, anticipated: 1 },
+    prefixMinLength: 4,
+    prefixWeight: 0.4,
+    truncationWeight: 0.4,
+    unigramWeight: 0.6,
+  },
   semanticFloor: 0.2,
   weights: { relevance: 1, trust: 0.12, freshness: 0.05, confidence: 0.05, priority: 0.1, corroboration: 0.03 },
   trustScale: {

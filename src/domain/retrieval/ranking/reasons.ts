@@ -14,7 +14,8 @@ export type RetrievalReason =
       readonly contribution: 0;
       readonly rank: number;
       readonly terms: readonly string[];
-      readonly prefixOnly: readonly string[];
+      /** Matched only by prefix or truncation. */
+      readonly partial: readonly string[];
       readonly fields: readonly LexicalField[];
       readonly strength: number;
     }
