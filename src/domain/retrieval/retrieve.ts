@@ -73,30 +73,30 @@ interface Candidate {
 /**
  * The candidates, plus the documents that share a slot with one (the same
  * key read exactly: seed 001 E) or an open conflict (every side, whatever
- * the filters: a conflict never shows one side only). A sibling takes the
+ * the filters: a conflict never shows one side only), and so on from those
+ * (a slot sibling's conflict brings its other sides). A sibling takes the
  * relevance of the best candidate that brought it.
  */
 function withSiblings(index: RetrievalIndex, relevance: ReadonlyMap<string, Relevance>, accept: (id: string) => boolean): Candidate[] {
   const out = new Map<string, Candidate>();
-  const ids = [...relevance.keys()].sort(compareIds);
-  for (const id of ids) out.set(id, { id, relevance: relevance.get(id)!, context: [] });
+  const queue = [...relevance.keys()].sort(compareIds);
+  for (const id of queue) out.set(id, { id, relevance: relevance.get(id)!, context: [] });
   const adopt = (siblingId: string, from: Relevance, reason: RetrievalReason) => {
     if (relevance.has(siblingId)) return;
     const current = out.get(siblingId);
-    if (!current || current.relevance.value < from.value) {
-      out.set(siblingId, {
-        id: siblingId,
-        relevance: { ...from, id: siblingId, signals: [], keyMatched: from.keyMatched },
-        context: [reason],
-      });
-    }
+    if (current && current.relevance.value >= from.value) return;
+    out.set(siblingId, { id: siblingId, relevance: { ...from, id: siblingId, signals: [] }, context: [reason] });
+    queue.push(siblingId);
   };
-  for (const id of ids) {
+  // Breadth first; a document is looked at again only when its relevance rose, so this ends.
+  for (let next = 0; next < queue.length; next++) {
+    const id = queue[next]!;
     const doc = index.documents.get(id)!;
-    const from = relevance.get(id)!;
+    const from = out.get(id)!.relevance;
     if (doc.slot !== undefined) {
-      for (const sibling of index.slots.get(doc.slot) ?? [])
+      for (const sibling of index.slots.get(doc.slot) ?? []) {
         if (sibling !== id && accept(sibling)) adopt(sibling, from, { code: 'same_slot', contribution: 0, as: id });
+      }
     }
     for (const conflictId of doc.document.conflictIds ?? []) {
       for (const side of index.conflicts.get(conflictId) ?? []) {

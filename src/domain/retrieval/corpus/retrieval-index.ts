@@ -4,6 +4,7 @@
 // meant to be written anywhere.
 import type MiniSearch from 'minisearch';
 import { InvalidInput } from '../../validation/invalid-input.js';
+import { isFiniteVector } from '../signals/semantic.js';
 import { tokenize } from '../text/tokenize.js';
 import type { RetrievalDocument } from './document.js';
 import { buildLexicalIndex, type LexicalRecord } from './lexical-index.js';
@@ -67,6 +68,7 @@ export function buildRetrievalIndex(documents: readonly RetrievalDocument[]): Re
     if (document.vector) {
       dimensions ??= document.vector.length;
       if (document.vector.length !== dimensions) throw new InvalidInput('documents.vector', `must all have ${dimensions} dimensions`);
+      if (!isFiniteVector(document.vector)) throw new InvalidInput('documents.vector', 'must hold finite numbers');
     }
     const content = document.content === undefined ? [] : tokenize(document.content);
     const value = document.value === undefined ? [] : tokenize(document.value);

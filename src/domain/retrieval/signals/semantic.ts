@@ -6,12 +6,17 @@ import type { RetrievalIndex } from '../corpus/retrieval-index.js';
 import type { RetrievalPolicy } from '../ranking/policy.js';
 import type { SignalMatch } from './signal.js';
 
+/** 0 for a zero (or underflowing) vector: such a vector points nowhere. */
 export function cosine(a: readonly number[], normA: number, b: readonly number[], normB: number): number {
-  if (normA === 0 || normB === 0) return 0;
+  const norms = normA * normB;
+  if (!(norms > 0)) return 0;
   let dot = 0;
   for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
-  return dot / (normA * normB);
+  const c = dot / norms;
+  return Number.isFinite(c) ? Math.max(-1, Math.min(1, c)) : 0;
 }
+
+export const isFiniteVector = (vector: readonly number[]): boolean => vector.every((x) => Number.isFinite(x));
 
 export function semanticMatches(
   index: RetrievalIndex,
@@ -23,6 +28,7 @@ export function semanticMatches(
   if (queryVector.length !== index.dimensions) {
     throw new InvalidInput('queryVector', `must have ${index.dimensions} dimensions, as the documents' vectors do`);
   }
+  if (!isFiniteVector(queryVector)) throw new InvalidInput('queryVector', 'must hold finite numbers');
   const queryNorm = Math.hypot(...queryVector);
   const matches: SignalMatch[] = [];
   for (const id of accepted) {
