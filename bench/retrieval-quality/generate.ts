@@ -83,11 +83,14 @@ function filler(rand: () => number, template: FillerTemplate, slots: Readonly<Re
   };
 }
 
+/** Episode ids are unique per language only. */
+const episodeRef = (episode: Episode) => `${episode.lang}/${episode.id}`;
+
 function episodeUnits(rand: () => number, episode: Episode): Unit[] {
   const acks = episode.lang === 'en' ? englishAcks : chineseAcks;
   return episode.blocks.map((block, b) => {
     const turns = block.at(-1)?.role === 'user' ? [...block, { role: 'assistant' as const, text: pick(rand, acks) }] : block;
-    return { lang: episode.lang, turns, ref: { episode: episode.id, block: b } };
+    return { lang: episode.lang, turns, ref: { episode: episodeRef(episode), block: b } };
   });
 }
 
@@ -130,12 +133,12 @@ export function generateConversation(): Conversation {
 
   const questions = episodes.flatMap((episode) =>
     episode.questions.map((q) => ({
-      episode: episode.id,
+      episode: episodeRef(episode),
       lang: episode.lang,
       text: q.text,
       gold: q.gold.map((ref) => {
-        const id = turnIds.get(`${episode.id}:${ref}`);
-        if (!id) throw new Error(`${episode.id}: no turn ${ref}`);
+        const id = turnIds.get(`${episodeRef(episode)}:${ref}`);
+        if (!id) throw new Error(`${episodeRef(episode)}: no turn ${ref}`);
         return id;
       }),
     })),
