@@ -15,6 +15,7 @@ import { projectionRebuildBench } from './projection-rebuild.js';
 import { readLatencyBench } from './read-latency.js';
 import { recordLatencyBench } from './record-latency.js';
 import { retrievalQualityBench } from './retrieval-quality.js';
+import { retrievalSpeedBench } from './retrieval-speed.js';
 
 export interface BenchContext {
   /** A fresh, empty database for this benchmark alone. */
@@ -40,6 +41,7 @@ const benches: readonly Bench[] = [
   projectionRebuildBench,
   erasureBench,
   retrievalQualityBench,
+  retrievalSpeedBench,
 ];
 
 /**

@@ -46,14 +46,15 @@ export function retrieve(index: RetrievalIndex, query: RetrievalQuery, context: 
   const limit = Math.max(policy.candidatesPerSignal, 4 * query.topK);
   const signals = [
     rankSignal('key', keyMatches(index, terms, accepted, query.key, policy), limit),
-    rankSignal('lexical', lexicalMatches(index, terms, accept, policy), limit),
+    rankSignal('lexical', lexicalMatches(index, terms, accept, limit, policy), limit),
     rankSignal('semantic', semanticMatches(index, context.queryVector, accepted, policy), limit),
   ];
   const relevance = fuse(signals, policy);
   const scored = withSiblings(index, relevance, accept).map(({ id, relevance: r, context: reasons }) =>
     scoreDocument(index.documents.get(id)!, r, [...r.signals, ...reasons], now, policy),
   );
-  const units = applyTrustPrecedence(index, formUnits(index, scored.sort(byScore), policy));
+  const pool = rerankPool(index, scored.sort(byScore), Math.max(policy.rerankPool, 4 * query.topK));
+  const units = applyTrustPrecedence(index, formUnits(index, pool, policy));
   const { selected, belowMinScore } = diversify(index, units, query.topK, query.minScore, policy);
   return {
     terms,
@@ -105,6 +106,31 @@ function withSiblings(index: RetrievalIndex, relevance: ReadonlyMap<string, Rele
     }
   }
   return [...out.values()];
+}
+
+/**
+ * The best `size` scored documents go on to grouping and diversity (the
+ * rest could not reach the top k), each with the documents of its slot and
+ * conflicts, so that trust precedence and whole conflicts are judged on
+ * complete groups.
+ */
+function rerankPool(index: RetrievalIndex, sorted: readonly Scored[], size: number): Scored[] {
+  if (sorted.length <= size) return [...sorted];
+  const scoredIds = new Map(sorted.map((s) => [s.id, s]));
+  const taken = new Set<string>();
+  const take = (id: string) => {
+    if (!scoredIds.has(id)) return;
+    taken.add(id);
+  };
+  for (const s of sorted) {
+    if (taken.size >= size) break;
+    if (taken.has(s.id)) continue;
+    take(s.id);
+    const doc = index.documents.get(s.id)!;
+    if (doc.slot !== undefined) for (const id of index.slots.get(doc.slot) ?? []) take(id);
+    for (const conflictId of doc.document.conflictIds ?? []) for (const id of index.conflicts.get(conflictId) ?? []) take(id);
+  }
+  return sorted.filter((s) => taken.has(s.id));
 }
 
 const labelsOf = (index: RetrievalIndex, ids: readonly string[]) =>

@@ -31,6 +31,8 @@ export interface LexicalOptions {
   readonly prefixWeight: number;
   readonly termWeight: (term: string) => number;
   readonly accept: (id: string) => boolean;
+  /** Only the best so many are described (ties by id). */
+  readonly limit: number;
 }
 
 export interface LexicalMatch {
@@ -53,7 +55,8 @@ export function searchLexical(index: MiniSearch<LexicalRecord>, queryTerms: read
     boostTerm: (term) => options.termWeight(term),
     filter: (result) => options.accept(result.id as string),
   });
-  return results.map((result) => {
+  results.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return results.slice(0, options.limit).map((result) => {
     const docTerms = new Set(result.terms);
     const terms = new Map(result.queryTerms.map((q) => [q, { exact: docTerms.has(q) }]));
     const fields = new Set<LexicalField>();

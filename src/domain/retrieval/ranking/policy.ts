@@ -14,6 +14,8 @@ export interface RetrievalPolicy {
   readonly signalWeights: Readonly<Record<SignalName, number>>;
   /** How many of each signal's best enter fusion (at least; 4 x topK when larger). */
   readonly candidatesPerSignal: number;
+  /** How many of the best-scored documents (at least; 4 x topK when larger) go on to grouping and diversity. */
+  readonly rerankPool: number;
   /** relevance = fusedShare x (fused rank share) + (1 - fusedShare) x (strength of the best signal). */
   readonly fusedShare: number;
   readonly lexical: {
@@ -59,6 +61,7 @@ export const DEFAULT_RETRIEVAL_POLICY: RetrievalPolicy = {
   fusionK: 30,
   signalWeights: { key: 1, lexical: 1, semantic: 1 },
   candidatesPerSignal: 100,
+  rerankPool: 60,
   fusedShare: 0.5,
   lexical: {
     boost: { content: 1, key: 1.5, value: 1.5, anticipated: 1 },

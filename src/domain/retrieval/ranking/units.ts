@@ -74,12 +74,32 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return shared / (a.size + b.size - shared);
 }
 
-function duplicates(a: IndexedDocument, b: IndexedDocument, policy: RetrievalPolicy): boolean {
-  if (a.statement !== undefined && a.statement === b.statement) return true;
-  if (jaccard(a.statementTerms, b.statementTerms) >= policy.duplicateSimilarity) return true;
-  const va = a.document.vector;
-  const vb = b.document.vector;
-  return va !== undefined && vb !== undefined && cosine(va, a.vectorNorm, vb, b.vectorNorm) >= policy.duplicateCosine;
+/** Pairs of near-duplicates: the same statement, or texts (or embeddings) nearly the same. */
+function duplicatePairs(docs: readonly IndexedDocument[], policy: RetrievalPolicy): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  const byStatement = new Map<string, string>();
+  for (const d of docs) {
+    if (d.statement === undefined) continue;
+    const first = byStatement.get(d.statement);
+    if (first === undefined) byStatement.set(d.statement, d.document.id);
+    else pairs.push([first, d.document.id]);
+  }
+  const threshold = policy.duplicateSimilarity;
+  for (let i = 0; i < docs.length; i++) {
+    const a = docs[i]!;
+    for (let j = i + 1; j < docs.length; j++) {
+      const b = docs[j]!;
+      const [small, large] = a.statementTerms.size <= b.statementTerms.size ? [a, b] : [b, a];
+      // Jaccard is at most |small| / |large|: skip pairs that cannot reach the threshold.
+      const lexical =
+        small.statementTerms.size >= threshold * large.statementTerms.size && jaccard(a.statementTerms, b.statementTerms) >= threshold;
+      const va = a.document.vector;
+      const vb = b.document.vector;
+      if (lexical || (va && vb && cosine(va, a.vectorNorm, vb, b.vectorNorm) >= policy.duplicateCosine))
+        pairs.push([a.document.id, b.document.id]);
+    }
+  }
+  return pairs;
 }
 
 function memoryUnit(members: Scored[], policy: RetrievalPolicy): Unit {
@@ -119,14 +139,10 @@ export function formUnits(index: RetrievalIndex, scored: readonly Scored[], poli
   );
 
   const rest = scored.filter((s) => (index.documents.get(s.id)!.document.conflictIds ?? []).length === 0);
-  const pairs: Array<[string, string]> = [];
-  for (let i = 0; i < rest.length; i++) {
-    const a = index.documents.get(rest[i]!.id)!;
-    for (let j = i + 1; j < rest.length; j++) {
-      const b = index.documents.get(rest[j]!.id)!;
-      if (duplicates(a, b, policy)) pairs.push([a.document.id, b.document.id]);
-    }
-  }
+  const pairs = duplicatePairs(
+    rest.map((s) => index.documents.get(s.id)!),
+    policy,
+  );
   for (const ids of groups(
     rest.map((s) => s.id),
     pairs,

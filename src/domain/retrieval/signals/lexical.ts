@@ -39,6 +39,7 @@ export function lexicalMatches(
   index: RetrievalIndex,
   queryTerms: readonly string[],
   accept: (id: string) => boolean,
+  limit: number,
   policy: RetrievalPolicy,
 ): SignalMatch[] {
   const { lexical } = policy;
@@ -54,6 +55,7 @@ export function lexicalMatches(
     prefixWeight: lexical.prefixWeight,
     termWeight: (term) => termWeight(term) * (forms.get(term)?.weight ?? 1),
     accept,
+    limit,
   });
   return matches.map((match) => {
     const best = new Map<string, number>();
