@@ -11,6 +11,7 @@ import { chineseEpisodes } from './episodes-zh.js';
 import { englishEpisodes } from './episodes-en.js';
 import type { Episode, EpisodeTurn } from './episode.js';
 import { chineseAcks, chineseFillers, chineseSlots, englishAcks, englishFillers, englishSlots, type FillerTemplate } from './fillers.js';
+import { random } from './random.js';
 
 export interface ConversationTurn {
   readonly id: string;
@@ -45,18 +46,6 @@ const CHINESE_FILLER_UNITS = 70;
 /** A later block of an episode comes at least this many units after the one before it. */
 const LATER_BLOCK_GAP = 30;
 const START = Date.parse('2026-05-01T08:00:00Z');
-
-/** mulberry32: small, deterministic, good enough to shuffle a data set. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Unit = { readonly lang: 'en' | 'zh'; readonly turns: readonly EpisodeTurn[]; readonly ref?: { episode: string; block: number } };
 

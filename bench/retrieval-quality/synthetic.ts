@@ -4,17 +4,7 @@
 // in conflicts), order ids in some, recorded over two years.
 import type { RetrievalDocument } from '../../src/domain/retrieval/index.js';
 import type { Conversation } from './generate.js';
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from './random.js';
 
 const TRUSTS = ['human_review', 'user_assertion', 'user_assertion', 'verified_tool_fact', 'derived_summary', 'model_inference'] as const;
 

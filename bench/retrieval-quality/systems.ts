@@ -49,28 +49,24 @@ export function memledgerSystem(policy?: RetrievalPolicy): System {
   };
 }
 
-export const plainBm25System: System = {
-  name: 'plain BM25 (minisearch defaults)',
-  prepare: (conversation) => {
-    const index = new MiniSearch<ConversationTurn>({ fields: ['text'] });
-    index.addAll(conversation.turns);
-    return (question, depth) =>
-      index
-        .search(question)
-        .slice(0, depth)
-        .map((r) => [r.id as string]);
-  },
-};
+function minisearchSystem(
+  name: string,
+  options: { tokenize?: (text: string) => string[]; processTerm?: (term: string) => string },
+): System {
+  return {
+    name,
+    prepare: (conversation) => {
+      const index = new MiniSearch<ConversationTurn>({ fields: ['text'], ...options });
+      index.addAll(conversation.turns);
+      return (question, depth) =>
+        index
+          .search(question)
+          .slice(0, depth)
+          .map((r) => [r.id as string]);
+    },
+  };
+}
 
-export const tokenizedBm25System: System = {
-  name: 'BM25 with memledger tokenizer only',
-  prepare: (conversation) => {
-    const index = new MiniSearch<ConversationTurn>({ fields: ['text'], tokenize, processTerm: (t) => t });
-    index.addAll(conversation.turns);
-    return (question, depth) =>
-      index
-        .search(question)
-        .slice(0, depth)
-        .map((r) => [r.id as string]);
-  },
-};
+export const plainBm25System = minisearchSystem('plain BM25 (minisearch defaults)', {});
+
+export const tokenizedBm25System = minisearchSystem('BM25 with memledger tokenizer only', { tokenize, processTerm: (t) => t });

@@ -27,6 +27,7 @@ export function scoreDocument(
   const w = policy.weights;
   const ageDays = Math.max(0, (now - indexed.observedAt) / DAY);
   const halfLife = policy.halfLifeDays[doc.kind];
+  const shownAge = Math.round(ageDays * 100) / 100;
   const reasons: RetrievalReason[] = [
     { code: 'relevance', contribution: w.relevance * relevance.value, fused: relevance.fused, strength: relevance.strength },
     ...context,
@@ -34,7 +35,7 @@ export function scoreDocument(
     {
       code: 'freshness',
       contribution: w.freshness * (Number.isFinite(halfLife) ? 0.5 ** (ageDays / halfLife) : 1),
-      ageDays,
+      ageDays: shownAge,
       halfLifeDays: Number.isFinite(halfLife) ? halfLife : null,
     },
     { code: 'confidence', contribution: w.confidence * (doc.confidence ?? policy.unknownConfidence), value: doc.confidence },
@@ -43,7 +44,7 @@ export function scoreDocument(
   if (priority > 0) reasons.push({ code: 'priority', contribution: w.priority * priority, value: priority });
   const staleAfter = policy.staleAfterDays[doc.kind];
   if (ageDays > staleAfter) {
-    reasons.push({ code: 'stale', contribution: -policy.penalties.stale, ageDays, staleAfterDays: staleAfter, kind: doc.kind });
+    reasons.push({ code: 'stale', contribution: -policy.penalties.stale, ageDays: shownAge, staleAfterDays: staleAfter, kind: doc.kind });
   }
   const privacy = policy.penalties.sensitivity[doc.sensitivity];
   if (privacy > 0) reasons.push({ code: 'privacy', contribution: -privacy, sensitivity: doc.sensitivity });
