@@ -33,7 +33,8 @@ export function syntheticSubject(conversation: Conversation, n: number, seed = 7
     docs.push({
       id: `m-${String(i).padStart(6, '0')}`,
       kind: keyed ? pick(['profile', 'semantic', 'procedural'] as const) : 'episodic',
-      key: keyed ? `topic${Math.floor(rand() * 40)}.field${Math.floor(rand() * 5)}` : 'conversation.turn',
+      // One active statement per slot, as the write decisions leave it; conflicts below share one.
+      key: keyed ? `topic${Math.floor(rand() * 40)}.field${i}` : 'conversation.turn',
       content: sentence() + order,
       ...(keyed ? { value: pick(english) } : {}),
       trust: pick(TRUSTS),

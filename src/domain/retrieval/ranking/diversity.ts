@@ -16,17 +16,23 @@ export interface Selected {
   readonly reasons: readonly RetrievalReason[];
 }
 
-function similarity(index: RetrievalIndex, a: Unit, b: Unit): number {
-  const da = index.documents.get(a.id)!;
-  const db = index.documents.get(b.id)!;
-  const terms = (u: Unit) =>
-    u.type === 'conflict'
-      ? new Set(u.members.flatMap((m) => [...index.documents.get(m.id)!.statementTerms]))
-      : index.documents.get(u.id)!.statementTerms;
-  const lexical = jaccard(terms(a), terms(b));
-  const va = da.document.vector;
-  const vb = db.document.vector;
-  return va && vb ? Math.max(lexical, cosine(va, da.vectorNorm, vb, db.vectorNorm)) : lexical;
+interface Comparable {
+  readonly terms: ReadonlySet<string>;
+  readonly vector: readonly number[] | undefined;
+  readonly norm: number;
+}
+
+/** What a hit is compared by: its terms (a conflict: all its sides'), its representative's embedding. */
+function comparable(index: RetrievalIndex, unit: Unit): Comparable {
+  const rep = index.documents.get(unit.id)!;
+  const terms =
+    unit.type === 'conflict' ? new Set(unit.members.flatMap((m) => [...index.documents.get(m.id)!.statementTerms])) : rep.statementTerms;
+  return { terms, vector: rep.document.vector, norm: rep.vectorNorm };
+}
+
+function similarity(a: Comparable, b: Comparable): number {
+  const lexical = jaccard(a.terms, b.terms);
+  return a.vector && b.vector ? Math.max(lexical, cosine(a.vector, a.norm, b.vector, b.norm)) : lexical;
 }
 
 export function diversify(
@@ -37,16 +43,16 @@ export function diversify(
   policy: RetrievalPolicy,
 ): { selected: Selected[]; belowMinScore: number } {
   const mu = policy.penalties.diversity;
-  const remaining = units.map((unit) => ({ unit, maxSim: 0, similarTo: '' }));
+  const remaining = units.map((unit) => ({ unit, compared: comparable(index, unit), maxSim: 0, similarTo: '' }));
   const selected: Selected[] = [];
   const take = (i: number, extra: RetrievalReason[]) => {
-    const { unit, maxSim, similarTo } = remaining.splice(i, 1)[0]!;
+    const { unit, compared, maxSim, similarTo } = remaining.splice(i, 1)[0]!;
     const reasons: RetrievalReason[] = [...unit.reasons];
     if (maxSim > 0 && mu > 0) reasons.push({ code: 'diversity', contribution: -mu * maxSim, similarTo, similarity: maxSim });
     reasons.push(...extra);
     selected.push({ unit, score: unit.score - mu * maxSim, reasons });
     for (const r of remaining) {
-      const sim = similarity(index, r.unit, unit);
+      const sim = similarity(r.compared, compared);
       if (sim > r.maxSim) {
         r.maxSim = sim;
         r.similarTo = unit.id;
