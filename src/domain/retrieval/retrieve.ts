@@ -110,25 +110,34 @@ function withSiblings(index: RetrievalIndex, relevance: ReadonlyMap<string, Rele
 
 /**
  * The best `size` scored documents go on to grouping and diversity (the
- * rest could not reach the top k), each with the documents of its slot and
- * conflicts, so that trust precedence and whole conflicts are judged on
- * complete groups.
+ * rest could not reach the top k), each with the documents linked to it by
+ * a slot or a conflict, transitively, so that trust precedence and whole
+ * conflicts are judged on complete groups.
  */
 function rerankPool(index: RetrievalIndex, sorted: readonly Scored[], size: number): Scored[] {
   if (sorted.length <= size) return [...sorted];
-  const scoredIds = new Map(sorted.map((s) => [s.id, s]));
+  const scoredIds = new Set(sorted.map((s) => s.id));
   const taken = new Set<string>();
-  const take = (id: string) => {
-    if (!scoredIds.has(id)) return;
-    taken.add(id);
+  const take = (first: string) => {
+    const queue = [first];
+    taken.add(first);
+    for (let next = 0; next < queue.length; next++) {
+      const doc = index.documents.get(queue[next]!)!;
+      const linked = [
+        ...(doc.slot === undefined ? [] : (index.slots.get(doc.slot) ?? [])),
+        ...(doc.document.conflictIds ?? []).flatMap((c) => index.conflicts.get(c) ?? []),
+      ];
+      for (const id of linked) {
+        if (scoredIds.has(id) && !taken.has(id)) {
+          taken.add(id);
+          queue.push(id);
+        }
+      }
+    }
   };
   for (const s of sorted) {
     if (taken.size >= size) break;
-    if (taken.has(s.id)) continue;
-    take(s.id);
-    const doc = index.documents.get(s.id)!;
-    if (doc.slot !== undefined) for (const id of index.slots.get(doc.slot) ?? []) take(id);
-    for (const conflictId of doc.document.conflictIds ?? []) for (const id of index.conflicts.get(conflictId) ?? []) take(id);
+    if (!taken.has(s.id)) take(s.id);
   }
   return sorted.filter((s) => taken.has(s.id));
 }

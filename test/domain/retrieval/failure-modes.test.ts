@@ -2,7 +2,8 @@
 // core (the tenant and namespace ones are recall's hard filters: the core
 // only ever sees one subject's documents).
 import { describe, expect, it } from 'vitest';
-import { ask, codes, doc, idsOf } from './documents.js';
+import { buildRetrievalIndex, DEFAULT_RETRIEVAL_POLICY, requireRetrievalQuery, retrieve } from '../../../src/domain/retrieval/index.js';
+import { ask, codes, doc, idsOf, NOW } from './documents.js';
 
 const preference = { kind: 'profile' as const, key: 'notification.preference' };
 
@@ -116,6 +117,21 @@ describe('a conflict', () => {
     });
     const conflict = answer.hits.find((h) => h.type === 'conflict');
     expect(conflict && idsOf(conflict).sort()).toEqual(['email', 'sms']);
+  });
+
+  it('comes whole when the cut before grouping reaches one side only through a slot (found by the property test)', () => {
+    const docs = [
+      doc('pinned', { ...preference, content: 'sms', priority: 1 }),
+      doc('side-a', { ...preference, content: 'sms', conflictIds: ['c-1'] }),
+      doc('side-b', { kind: 'episodic', key: 'chat.turn', content: 'email instead', conflictIds: ['c-1'] }),
+      ...Array.from({ length: 8 }, (_, i) =>
+        doc(`turn-${i}`, { kind: 'episodic', key: 'chat.turn', content: 'sms', trust: 'human_review' }),
+      ),
+    ];
+    const tight = { ...DEFAULT_RETRIEVAL_POLICY, candidatesPerSignal: 3, rerankPool: 2 };
+    const answer = retrieve(buildRetrievalIndex(docs), requireRetrievalQuery({ query: 'sms', topK: 2 }), { now: NOW, policy: tight });
+    const conflict = answer.hits.find((h) => h.type === 'conflict');
+    expect(conflict && idsOf(conflict).sort()).toEqual(['side-a', 'side-b']);
   });
 
   it('on a key the query asked for still shows when nothing clears minScore; other hits do not', () => {

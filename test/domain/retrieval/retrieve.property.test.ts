@@ -6,10 +6,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   buildRetrievalIndex,
+  DEFAULT_RETRIEVAL_POLICY,
   requireRetrievalQuery,
   retrieve,
   sumOfContributions,
   type RetrievalDocument,
+  type RetrievalPolicy,
 } from '../../../src/domain/retrieval/index.js';
 import { TRUST_LEVELS } from '../../../src/domain/entry/source.js';
 import { MEMORY_KINDS, SENSITIVITIES } from '../../../src/domain/entry/vocabulary.js';
@@ -78,9 +80,13 @@ const questionArb = fc.record({
   vector: fc.option(fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 3, maxLength: 3 }), { nil: undefined }),
 });
 
+/** Small pools, so the cut before grouping is exercised. */
+const TIGHT: RetrievalPolicy = { ...DEFAULT_RETRIEVAL_POLICY, candidatesPerSignal: 3, rerankPool: 2 };
+
 function run(
   documents: readonly RetrievalDocument[],
   q: { query: string; topK: number; minScore: number | undefined; key: string | undefined; vector: number[] | undefined },
+  policy: RetrievalPolicy = DEFAULT_RETRIEVAL_POLICY,
 ) {
   const query = requireRetrievalQuery({
     query: q.query,
@@ -88,7 +94,7 @@ function run(
     ...(q.minScore !== undefined ? { minScore: q.minScore } : {}),
     ...(q.key !== undefined ? { key: q.key } : {}),
   });
-  return retrieve(buildRetrievalIndex(documents), query, { now: NOW, ...(q.vector ? { queryVector: q.vector } : {}) });
+  return retrieve(buildRetrievalIndex(documents), query, { now: NOW, policy, ...(q.vector ? { queryVector: q.vector } : {}) });
 }
 
 describe('retrieval properties', () => {
@@ -106,8 +112,8 @@ describe('retrieval properties', () => {
 
   it('keeps its rules on every answer', () => {
     fc.assert(
-      fc.property(subjectArb, questionArb, (documents, q) => {
-        const a = run(documents, q);
+      fc.property(subjectArb, questionArb, fc.boolean(), (documents, q, tight) => {
+        const a = run(documents, q, tight ? TIGHT : DEFAULT_RETRIEVAL_POLICY);
         expect(a.hits.length).toBeLessThanOrEqual(q.topK);
         const seen = new Set<string>();
         a.hits.forEach((hit, i) => {
