@@ -403,7 +403,7 @@ async function refusedVerdict(c: Case, options: { noise?: boolean; batches?: 2 }
   }
   loss = c.loss;
   const prepared = await prepareConsolidation(t.ledger, services, recorded.context);
-  if (!prepared.ok) throw new Error(prepared.refusal.message);
+  if (!prepared.ok) throw new Error(prepared.rejection.message);
   expect(prepared.result.status).toBe('gate_failed');
   return { recorded, prepared: prepared.result, verdict: verdict(prepared.result.gate.reasons, recorded.ids) };
 }

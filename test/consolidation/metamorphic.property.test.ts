@@ -269,7 +269,7 @@ describe('consolidation is metamorphic', () => {
           const direct = snapshot(built);
           const lossy = lossInWords(summarize(direct));
           fc.pre(lossy !== undefined);
-          const expected = verdictOf(direct, lossy!);
+          const expected = verdictOf(direct, lossy);
           expect(expected.length).toBeGreaterThan(0);
 
           const noisy: Array<{ spec: Spec; id: string } | { noise: Noise; id: string }> = [...plain];
