@@ -6,16 +6,21 @@
 // as the claim's statement), then the case's loss is applied; each loss is
 // refused with its reason, the faithful answer is published, and inserting
 // irrelevant events, regrouping the batches or retrying the worker leaves
-// the verdict as it is.
+// the must-preserve set and the verdict as they are.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareConsolidation } from '../../src/commands/consolidation/prepare.js';
+import { openEntries } from '../../src/commands/consolidation/opened-entries.js';
 import { runConsolidation } from '../../src/commands/consolidation/run.js';
 import type { ConsolidationServices } from '../../src/commands/consolidation/services.js';
 import { changeTrust, retractMemory } from '../../src/commands/lifecycle.js';
 import { recordMemory } from '../../src/commands/record.js';
 import type { Claim, SummarizerOutput } from '../../src/domain/consolidation/output.js';
+import { selectEntries } from '../../src/domain/consolidation/selector.js';
+import { takeSnapshot } from '../../src/domain/consolidation/snapshot.js';
+import { subjectStreamName } from '../../src/domain/events/stream-names.js';
+import { instantOf } from '../../src/domain/values/instant.js';
 import type { GateFailure } from '../../src/domain/events/artifact-events.js';
 import { summarizerFromEnv } from '../../src/infrastructure/summarizer/from-env.js';
 import { openTestLedger, type TestLedger } from '../support/ledger.js';
@@ -392,6 +397,36 @@ function verdict(reasons: readonly GateFailure[] | undefined, ids: ReadonlyMap<s
     .sort();
 }
 
+/** The must-preserve set of a subject as it stands, memory ids named by entry: what noise, batches and retries must leave as it is. */
+async function mustPreserveOf(recorded: { context: { tenant: string; subject: string }; ids: ReadonlyMap<string, string> }) {
+  const names = new Map([...recorded.ids].map(([name, id]) => [id, name]));
+  const stream = subjectStreamName(recorded.context.tenant, recorded.context.subject);
+  const loaded = await t.ledger.subjects.load(stream);
+  const now = instantOf(t.ledger.clock());
+  const selected = new Set(selectEntries(loaded.state, { now }).entries.map((e) => e.memoryId));
+  const open = await openEntries(t.ledger.eventStore, t.ledger.keyStore, recorded.context, stream, loaded.revision, selected);
+  const snapshot = takeSnapshot(loaded.state, open, {
+    ...recorded.context,
+    now,
+    tokenBudget: services.tokenBudget,
+    countTokens: services.countTokens,
+    promptVersion: 'test',
+    modelSnapshot: 'test',
+    fromRaw: true,
+  });
+  return snapshot.mustPreserve
+    .map((f) =>
+      JSON.stringify([
+        names.get(f.memoryId) ?? 'unknown',
+        f.key,
+        f.reasons,
+        f.openConflictIds.length,
+        f.textFacts.map((x) => [x.field, x.kind, x.canonical, x.span.start, x.span.end]),
+      ]),
+    )
+    .sort();
+}
+
 async function refusedVerdict(c: Case, options: { noise?: boolean; batches?: 2 } = {}) {
   const recorded = await recordCase(c, { ...(options.noise ? { noise: true } : {}), ...(options.batches ? { upTo: 1 } : {}) });
   idOf = (name) => recorded.ids.get(name)!;
@@ -405,7 +440,12 @@ async function refusedVerdict(c: Case, options: { noise?: boolean; batches?: 2 }
   const prepared = await prepareConsolidation(t.ledger, services, recorded.context);
   if (!prepared.ok) throw new Error(prepared.rejection.message);
   expect(prepared.result.status).toBe('gate_failed');
-  return { recorded, prepared: prepared.result, verdict: verdict(prepared.result.gate.reasons, recorded.ids) };
+  return {
+    recorded,
+    prepared: prepared.result,
+    verdict: verdict(prepared.result.gate.reasons, recorded.ids),
+    mustPreserve: await mustPreserveOf(recorded),
+  };
 }
 
 describe('a lossy model is refused, each loss with its reason', () => {
@@ -468,8 +508,12 @@ describe('the verdict is metamorphic', () => {
     it(`${c.name}: irrelevant events, two batches and a retried worker leave it unchanged`, async () => {
       const base = await refusedVerdict(c);
       expect(base.verdict.length).toBeGreaterThan(0);
-      expect((await refusedVerdict(c, { noise: true })).verdict).toEqual(base.verdict);
-      expect((await refusedVerdict(c, { batches: 2 })).verdict).toEqual(base.verdict);
+      expect(base.mustPreserve.some((f) => f.includes('"text_facts"'))).toBe(true);
+      for (const options of [{ noise: true }, { batches: 2 as const }]) {
+        const other = await refusedVerdict(c, options);
+        expect(other.verdict).toEqual(base.verdict);
+        expect(other.mustPreserve).toEqual(base.mustPreserve);
+      }
       // The worker's retry: the same snapshot, the same artifact, the same verdict.
       idOf = (name) => base.recorded.ids.get(name)!;
       loss = c.loss;
@@ -477,6 +521,7 @@ describe('the verdict is metamorphic', () => {
       if (!retried.ok || retried.result.status !== 'gate_failed') throw new Error(`expected a failed gate, got ${JSON.stringify(retried)}`);
       expect(retried.result.prepare).toMatchObject({ artifactId: base.prepared.artifactId, reused: true });
       expect(verdict(retried.result.prepare.gate.reasons, base.recorded.ids)).toEqual(base.verdict);
+      expect(await mustPreserveOf(base.recorded)).toEqual(base.mustPreserve);
     });
   }
 });
