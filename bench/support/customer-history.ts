@@ -6,6 +6,7 @@
 // amounts, dates, times and negations in the words, and the sentences a
 // support agent also writes that hold no fact ("She sounded relieved.").
 // Contents are the information; values are the short typed labels.
+import { random } from '../retrieval-quality/random.js';
 
 export interface HistoryEntry {
   readonly kind: 'episodic' | 'semantic' | 'profile' | 'procedural' | 'constraint' | 'permission';
@@ -16,18 +17,6 @@ export interface HistoryEntry {
   readonly scopes?: Record<string, string>;
   readonly source: { readonly type: string; readonly refs: readonly string[] };
   readonly validFrom: string;
-}
-
-/** mulberry32: a small, fast, seeded generator (same seed, same history). */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -74,9 +63,9 @@ const DECISIONS = [
 ] as const;
 
 export function customerHistory(size: number, seed = 15): HistoryEntry[] {
-  const random = generator(seed);
-  const int = (from: number, to: number) => from + Math.floor(random() * (to - from + 1));
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const next = random(seed);
+  const int = (from: number, to: number) => from + Math.floor(next() * (to - from + 1));
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const code = (letters: string, length: number) => Array.from({ length }, () => letters[int(0, letters.length - 1)]).join('');
   const orders = Array.from({ length: Math.max(40, Math.ceil(size / 8)) }, () => `ORD-${code('ABCDEFGHJKLMNPQRSTUVWXYZ0123456789', 8)}`);
   const invoices = Array.from({ length: Math.max(10, Math.ceil(size / 40)) }, (_, i) => `INV-2026-${String(40 + i).padStart(4, '0')}`);
@@ -92,8 +81,8 @@ export function customerHistory(size: number, seed = 15): HistoryEntry[] {
     const iso = day.toISOString().slice(0, 10);
     const en = pick([iso, `${d} ${MONTHS[m]} 2026`, `${MONTHS[m]} ${d}`]);
     const zh = pick([`2026年${m + 1}月${d}日`, `${m + 1}月${d}日`]);
-    const chinese = random() < 0.35;
-    const filler = () => (random() < 0.6 ? ` ${chinese ? pick(FILLER_ZH) : pick(FILLER)}` : '');
+    const chinese = next() < 0.35;
+    const filler = () => (next() < 0.6 ? ` ${chinese ? pick(FILLER_ZH) : pick(FILLER)}` : '');
     const person = int(0, PEOPLE.length - 1);
     const [nameEn, nameZh] = PEOPLE[person]!;
     const emp = employees[person]!;
@@ -101,7 +90,7 @@ export function customerHistory(size: number, seed = 15): HistoryEntry[] {
       source: { type, refs: [ref] },
       validFrom: `${iso}T${String(8 + (n % 10)).padStart(2, '0')}:00:00.000Z`,
     });
-    const roll = random();
+    const roll = next();
     if (roll < 0.2) {
       const ord = pick(orders);
       const i = orders.indexOf(ord) % ITEMS.length;
@@ -202,7 +191,7 @@ export function customerHistory(size: number, seed = 15): HistoryEntry[] {
     } else if (roll < 0.78) {
       const prj = pick(projects);
       const [topic, value, en1, zh1] = pick(DECISIONS);
-      const disputed = random() < 0.08;
+      const disputed = next() < 0.08;
       out.push({
         kind: 'semantic',
         key: `project.${prj}.decision.${topic}`,

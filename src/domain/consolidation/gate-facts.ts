@@ -3,13 +3,13 @@
 // item is listed.
 import type { Reasons } from './gate.js';
 import type { MustPreserveFact } from './must-preserve.js';
-import type { SummarizerOutput } from './output.js';
+import { citingByMemory, type SummarizerOutput } from './output.js';
 import { DIFFERENCE_MESSAGES, statementDifferences } from './statement-diff.js';
 
 export function checkFacts(facts: readonly MustPreserveFact[], output: SummarizerOutput, reasons: Reasons): void {
   // Looked up by memory id: thousands of facts against thousands of claims.
-  const claimsCiting = indexBy(output.claims);
-  const itemsCiting = indexBy(output.openItems);
+  const claimsCiting = citingByMemory(output.claims);
+  const itemsCiting = citingByMemory(output.openItems);
   for (const fact of facts) {
     const where = `${fact.memoryId} (${fact.key})`;
     if (fact.openItem) {
@@ -54,16 +54,4 @@ export function checkFacts(facts: readonly MustPreserveFact[], output: Summarize
     for (const code of closest)
       reasons.add({ code, message: `${where} ${DIFFERENCE_MESSAGES[code] ?? 'differs'}`, memoryId: fact.memoryId, claimKey: fact.key });
   }
-}
-
-function indexBy<T extends { readonly derivedFrom: readonly string[] }>(parts: readonly T[]): Map<string, T[]> {
-  const index = new Map<string, T[]>();
-  for (const part of parts) {
-    for (const id of new Set(part.derivedFrom)) {
-      const list = index.get(id);
-      if (list) list.push(part);
-      else index.set(id, [part]);
-    }
-  }
-  return index;
 }

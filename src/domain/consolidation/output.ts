@@ -96,3 +96,16 @@ export function parseSummarizerOutput(json: unknown): OutputParse {
     },
   };
 }
+
+/** The parts (claims, open items, served words) that cite each memory, each part once per memory. */
+export function citingByMemory<T extends { readonly derivedFrom: readonly string[] }>(parts: readonly T[]): Map<string, T[]> {
+  const index = new Map<string, T[]>();
+  for (const part of parts) {
+    for (const id of new Set(part.derivedFrom)) {
+      const list = index.get(id);
+      if (list) list.push(part);
+      else index.set(id, [part]);
+    }
+  }
+  return index;
+}

@@ -5,7 +5,7 @@
 // summary text — whether an input it cites has it. The gate turns this into
 // reasons, the daily evaluation into recall and false-new-fact figures.
 import type { ConsolidationInput } from './input.js';
-import type { SummarizerOutput } from './output.js';
+import { citingByMemory, type SummarizerOutput } from './output.js';
 import { factChange } from './text-facts/comparison.js';
 import { readText, type ReadText } from './text-facts/extract.js';
 import { sameFact, type InputTextFact, type TextFact, type TextFactKind } from './text-facts/fact.js';
@@ -53,14 +53,7 @@ export function checkWords(inputs: readonly ConsolidationInput[], output: Summar
   const unsupported: UnsupportedFact[] = [];
   for (const part of parts) ground(part, words, known, ungrounded, unsupported);
 
-  const citingOf = new Map<string, ReadPart[]>();
-  for (const part of parts) {
-    for (const id of new Set(part.derivedFrom)) {
-      const list = citingOf.get(id);
-      if (list) list.push(part);
-      else citingOf.set(id, [part]);
-    }
-  }
+  const citingOf = citingByMemory(parts);
   const facts: Array<{ fact: InputTextFact; status: FactStatus }> = [];
   for (const w of all) {
     const citing = citingOf.get(w.input.memoryId) ?? [];
