@@ -20,6 +20,12 @@ it('records, consolidates, falls back to raw after a retraction, re-consolidates
   expect(report).toMatch(/recall now answers from: raw \(behind_epoch\)/);
   expect(report).toMatch(/recall answers from: summary \(summary_current\)/);
   expect(report).toMatch(/UNRESOLVED CONFLICT/);
+  // The summary reads as a person would write it, and keeps what lives in the words (issue 15).
+  const served = report.slice(report.indexOf('4. Re-consolidation'), report.indexOf('5. What did'));
+  expect(served).toContain('claim: [summary · 1 source] contact.phone_calls: no — Never phone me.');
+  expect(served).toContain('claim: [summary · 1 source] Prefers SMS for logistics updates; never phone calls.');
+  expect(served).toContain('claim: [summary · 1 source] Refunds wait at most 72 hours for approval.');
+  expect(report).not.toContain('NOT yes');
   // As of before the switch to SMS, the system believed email.
   expect(report).toMatch(/notification\.preference = \{"status":"readable","value":\{"type":"text","text":"email"\}/);
   expect(report).toMatch(/recall after erasure mentions the number: no/);

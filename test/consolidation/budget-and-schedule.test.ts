@@ -4,12 +4,13 @@ import { planColdTier, type CountTokens } from '../../src/domain/consolidation/c
 import { summarizeDeterministically } from '../../src/domain/consolidation/deterministic-summary.js';
 import { extractMustPreserve } from '../../src/domain/consolidation/must-preserve.js';
 import { consolidationDue } from '../../src/domain/consolidation/schedule.js';
-import { gateOutput, takeSnapshot } from '../../src/domain/consolidation/snapshot.js';
+import { gateOutput, generationRequest, takeSnapshot } from '../../src/domain/consolidation/snapshot.js';
 import { artifactStaleness, parentMayServe } from '../../src/domain/consolidation/staleness.js';
 import type { Value } from '../../src/domain/values/value.js';
 import { loadTokenCounter } from '../../src/infrastructure/summarizer/tokenizer.js';
 import { record, run, runAll, sealed, T2 } from '../domain/fixtures.js';
 import { bool, conflict, input, num, text } from './fixtures.js';
+import { spelled } from './support.js';
 
 let countTokens: CountTokens;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ beforeAll(async () => {
 describe('the cold tier', () => {
   it('over the budget, low-value entries become recorded discards; must-preserve facts, open items and conflict sides stay', () => {
     const chatter = Array.from({ length: 60 }, (_, i) =>
-      input(`m-c${i}`, `chat.t${i}`, text(`the user talked about topic ${i} for a while`), { kind: 'episodic' }),
+      input(`m-c${i}`, `chat.t${i}`, text(`the user talked about the weather for a while (turn ${spelled(i)})`), { kind: 'episodic' }),
     );
     const procedure = input('m-p', 'howto.refund', text('ask for the order id first'), { kind: 'procedural', corroborations: 3 });
     const essentials = [
@@ -51,7 +52,7 @@ describe('the cold tier', () => {
   it('a snapshot records the discards, and its deterministic summary passes the gate whatever the budget', () => {
     const values = new Map<string, Value>();
     const commands = Array.from({ length: 40 }, (_, i) => {
-      const value: Value = i % 5 === 0 ? { type: 'number', amount: String(i), unit: 'kg' } : { type: 'text', text: `note ${i}` };
+      const value: Value = i % 5 === 0 ? { type: 'number', amount: String(i), unit: 'kg' } : { type: 'text', text: `note ${spelled(i)}` };
       values.set(`m-${i}`, value);
       return record(`m-${i}`, sealed({ kind: i % 5 === 0 ? 'semantic' : 'episodic', key: `k.n${i}`, value }));
     });
@@ -69,7 +70,7 @@ describe('the cold tier', () => {
       expect(snapshot.manifest.inputs).toHaveLength(40);
       expect(snapshot.hot.length + snapshot.coldTier.length).toBe(40);
       expect(snapshot.coldTier.length > 0).toBe(budget < 100_000);
-      const output = summarizeDeterministically({ inputs: snapshot.hot, conflicts: snapshot.conflicts });
+      const output = summarizeDeterministically(generationRequest(snapshot));
       expect(gateOutput(snapshot, output, countTokens)).toMatchObject({ passed: true, mustPreserveCount: 8 });
     }
   });

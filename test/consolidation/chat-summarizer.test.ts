@@ -29,6 +29,7 @@ interface Entry {
   scopes: object;
   value: unknown;
   polarity: string;
+  content?: string;
 }
 
 /** A stand-in model: restates every entry faithfully, unless told to misbehave. */
@@ -47,6 +48,7 @@ function answer(request: { model: string; messages: Array<{ content: string }> }
       polarity: e.polarity,
       derivedFrom: [e.memoryId],
       conflictIds: user.conflicts.filter((c) => c.memoryIds.includes(e.memoryId)).map((c) => c.conflictId),
+      ...(e.content !== undefined ? { statement: e.content } : {}),
     }));
   const output = {
     claims:
@@ -57,7 +59,7 @@ function answer(request: { model: string; messages: Array<{ content: string }> }
           : claims,
     openItems: user.entries.filter((e) => isTask(e.key)).map((e) => ({ text: `pending: ${e.key}`, derivedFrom: [e.memoryId] })),
     conflicts: user.conflicts.map((c) => c.conflictId),
-    summary: 'The customer does not want phone calls; a refund is pending.',
+    summary: 'The customer keeps a contact rule, a refund wait and a pending refund.',
   };
   const content =
     mode === 'malformed'
@@ -150,7 +152,7 @@ describe('the chat-completions summarizer', () => {
     const alias = (await subjectState(t.ledger, c)).alias!;
     expect((await readArtifact(t.ledger.eventStore, alias.artifactId)).generated?.manifest).toMatchObject({
       modelSnapshot: 'stand-in-model-2026-06',
-      promptVersion: 'consolidate-v1',
+      promptVersion: 'consolidate-v2',
     });
     expect(seen.at(-1)).toEqual({ authorization: 'Bearer sk-test', model: 'stand-in-model-2026-06' });
   });
@@ -209,6 +211,6 @@ describe('the chat-completions summarizer', () => {
     expect(() =>
       summarizerFromEnv({ MEMLEDGER_SUMMARIZER_URL: baseUrl, MEMLEDGER_SUMMARIZER_MODEL: 'm', MEMLEDGER_SUMMARIZER_TIMEOUT_MS: 'soon' }),
     ).toThrow(/MEMLEDGER_SUMMARIZER_TIMEOUT_MS/);
-    expect(summarizerFromEnv({}).modelSnapshot).toBe('deterministic-v1');
+    expect(summarizerFromEnv({}).modelSnapshot).toBe('deterministic-v2');
   });
 });

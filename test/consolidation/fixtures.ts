@@ -29,7 +29,7 @@ export const num = (amount: string, unit?: string): Value => ({ type: 'number', 
 export const entity = (id: string): Value => ({ type: 'entity', id });
 export const bool = (value: boolean): Value => ({ type: 'boolean', value });
 
-/** The faithful claim of an input. */
+/** The faithful claim of an input: its typed statement, and its content as the claim's words. */
 export function claimOf(i: ConsolidationInput, patch: Partial<Claim> = {}): Claim {
   return {
     key: i.key,
@@ -38,6 +38,7 @@ export function claimOf(i: ConsolidationInput, patch: Partial<Claim> = {}): Clai
     polarity: i.polarity,
     derivedFrom: [i.memoryId],
     ...(i.openConflictIds.length > 0 ? { conflictIds: [...i.openConflictIds] } : {}),
+    ...(i.content !== undefined ? { statement: i.content } : {}),
     ...patch,
   };
 }

@@ -71,8 +71,8 @@ describe('prepare', () => {
     expect(record.generated?.manifest.inputRoot).toMatch(/^[0-9a-f]{64}$/);
     expect(record.generated?.manifest).toMatchObject({
       selectorVersion: 'selector-v1',
-      promptVersion: 'template-v1',
-      modelSnapshot: 'deterministic-v1',
+      promptVersion: 'template-v2',
+      modelSnapshot: 'deterministic-v2',
     });
     // Not readable: the alias did not move, readers fall back to raw entries.
     expect((await subjectState(t.ledger, c)).alias).toBeNull();

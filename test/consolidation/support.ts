@@ -24,7 +24,12 @@ export async function testServices(
   };
 }
 
-/** An entry of its own key, so each one is NEW and advances H by one. Every 10th is a number (must-preserve). */
+/** A number spelled in letters (27 -> "qbb"; the q keeps it from spelling "no"): notes that name one hold no fact of their words. */
+export function spelled(i: number): string {
+  return `q${[...i.toString(26)].map((c) => String.fromCharCode(97 + parseInt(c, 26))).join('')}`;
+}
+
+/** An entry of its own key, so each one is NEW and advances H by one. Every 10th is a number (must-preserve); the others' words hold no fact. */
 export function fillerEntry(i: number, tag = 'f'): Record<string, unknown> {
   return i % 10 === 0
     ? {
@@ -36,8 +41,8 @@ export function fillerEntry(i: number, tag = 'f'): Record<string, unknown> {
     : {
         kind: 'episodic',
         key: `${tag}.note.k${i}`,
-        value: { type: 'text', text: `note ${i}` },
-        content: `The user mentioned detail number ${i} in passing.`,
+        value: { type: 'text', text: `note ${spelled(i)}` },
+        content: `The user mentioned detail ${spelled(i)} in passing.`,
         source: { type: 'user_assertion' },
       };
 }

@@ -51,7 +51,7 @@ describe('assess', () => {
     const { artifactId } = await published('a-ready', [fact('notification.preference', 'sms'), fact('language', 'zh')]);
     const result = await assessed(artifactId, {
       subject: 'a-ready',
-      contract: { promptVersion: 'template-v1', modelSnapshot: 'deterministic-v1' },
+      contract: { promptVersion: 'template-v2', modelSnapshot: 'deterministic-v2' },
     });
     expect(result).toMatchObject({
       status: 'ready',

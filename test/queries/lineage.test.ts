@@ -84,7 +84,7 @@ describe('lineage', () => {
         );
     }
     expect(Object.values(doc.wasGeneratedBy).length).toBeGreaterThanOrEqual(2);
-    expect(Object.keys(doc.agent)).toEqual(['ml:model/deterministic-v1']);
+    expect(Object.keys(doc.agent)).toEqual(['ml:model/deterministic-v2']);
     expect(doc.wasInvalidatedBy).toEqual({});
     // The validator does catch a broken document.
     expect(provJsonProblems({ ...doc, wasDerivedFrom: { '_:x': { 'prov:generatedEntity': 'ml:nowhere' } } }).length).toBeGreaterThan(0);

@@ -53,10 +53,10 @@ const subjectEntries = (i: number) => [
   text('language', 'zh'),
   // Lower trust, same slot, another value: a conflict both sides of which must survive.
   { ...text('language', 'en'), source: { type: 'model_inference', refs: ['model://guess'] } },
-  // Small talk a summary compresses, so the token reduction is clearly above zero whatever the random ids cost in tokens.
-  ...[1, 2, 3, 4].map((k) => ({
+  // Small talk (its words hold no fact) a summary compresses, so the token reduction is clearly above zero whatever the random ids cost in tokens.
+  ...['one', 'two', 'three', 'four'].map((k) => ({
     kind: 'episodic',
-    key: `chat.turn${k}`,
+    key: `chat.turn.${k}`,
     value: { type: 'text', text: `turn ${k}` },
     content: `The user asked about the delivery window of the parcel again during turn ${k}, and then about the courier, the weekend and the invoice once more.`,
     source: { type: 'user_assertion', refs: [`msg://chat/${k}`] },
@@ -86,13 +86,28 @@ describe('verify', () => {
   it('passes on a healthy ledger and reports the measures', async () => {
     const report = await verify(world.read, services, { tenant: 'acme' });
     expect(report).toMatchObject({ population: 5, sampled: ['v-0', 'v-1', 'v-2', 'v-3', 'v-4'], staleVisible: 0, passed: true });
-    expect(report.rebuilt).toMatchObject({ subjects: 5, keyFactRecall: 1, falseNewFactRate: 0, conflictRetentionRate: 1 });
+    expect(report.rebuilt).toMatchObject({
+      subjects: 5,
+      keyFactRecall: 1,
+      textFactRecall: 1,
+      falseNewFactRate: 0,
+      conflictRetentionRate: 1,
+    });
+    // The words' facts: "Never phone the user" and the order id of the refund task, per subject.
+    expect(report.rebuilt.textFacts).toBe(5 * 2);
     expect(report.rebuilt.keyFacts).toBeGreaterThanOrEqual(5 * 4);
     expect(report.rebuilt.conflicts).toBe(5);
     expect(report.rebuilt.averageTokenReduction).toBeGreaterThan(0.2);
     // v-3 changed after its summary: recall serves raw entries there, so three summaries are served.
-    expect(report.published).toMatchObject({ subjects: 3, keyFactRecall: 1, falseNewFactRate: 0, conflictRetentionRate: 1 });
+    expect(report.published).toMatchObject({
+      subjects: 3,
+      keyFactRecall: 1,
+      textFactRecall: 1,
+      falseNewFactRate: 0,
+      conflictRetentionRate: 1,
+    });
     expect(report.findings).toEqual([]);
+    expect(report.failures).toEqual([]);
   });
 
   it('samples a stable subset when asked for fewer subjects', async () => {
@@ -128,6 +143,44 @@ describe('verify', () => {
       artifactId,
       statement: { kind: 'claim', key: 'refund.approved', derivedFrom: [ids[0]], why: 'no_source_about_its_key' },
     });
+  });
+
+  it('fails on a summary that loses a fact of the words, or whose words state one no input has (forced past the gate)', async () => {
+    const ids = await fill('lossy-words', 'w-1', 1);
+    const never = ids[2]!;
+    const artifactId = await forceArtifact(world.t.ledger, services, ctx('w-1', 'lossy-words'), (o) => ({
+      ...o,
+      claims: o.claims.map((c) => {
+        if (c.derivedFrom.includes(never)) return { ...c, statement: 'Phone the user.' };
+        return c.key === 'shipping.city' ? { ...c, statement: 'Ships to Hangzhou within 48 hours.' } : c;
+      }),
+    }));
+    await world.catchUp(ctx('w-1', 'lossy-words'));
+    expect((await recall(world.read, { tenant: 'lossy-words', subject: 'w-1' })).alias?.artifactId).toBe(artifactId);
+    const report = await verify(world.read, services, { tenant: 'lossy-words' });
+    expect(report.passed).toBe(false);
+    expect(report.rebuilt).toMatchObject({ textFactRecall: 1, falseNewFactRate: 0 });
+    expect(report.published.textFactRecall).toBeLessThan(1);
+    expect(report.findings).toContainEqual({
+      subject: 'w-1',
+      check: 'text_fact_missing',
+      summary: 'published',
+      artifactId,
+      facts: [{ memoryId: never, factKind: 'negation', status: 'polarity_flipped' }],
+    });
+    expect(report.findings).toContainEqual({
+      subject: 'w-1',
+      check: 'false_new_fact',
+      summary: 'published',
+      artifactId,
+      statement: { kind: 'claim', key: 'shipping.city', derivedFrom: [ids[1]], why: 'words_unsupported', factKinds: ['number'] },
+    });
+    expect(report.failures).toEqual([
+      expect.stringMatching(/^published summaries state false new facts/),
+      expect.stringMatching(/^published summaries lose facts of the words/),
+    ]);
+    // Findings name ids and kinds, never what the words say.
+    expect(JSON.stringify(report)).not.toMatch(/Hangzhou|48 hours|Phone the user/);
   });
 
   it('fails when a STALE summary is visible through recall (the projection lost its STALE mark)', async () => {

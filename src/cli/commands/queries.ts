@@ -1,8 +1,9 @@
 // The read side's commands (DESIGN section 10): recall, as-of, replay,
 // lineage, stale, assess, verify. Every one but replay first catches the
 // projections up, so a user reads their own writes; replay reads the event
-// stream alone. verify exits 3 when it finds a false new fact or a STALE
-// summary visible through recall (the report still goes to stdout).
+// stream alone. verify exits 3 when a summary loses a fact or states a false
+// new one, or a STALE summary is visible through recall (the report still
+// goes to stdout).
 import type { Command } from 'commander';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
@@ -200,7 +201,7 @@ export function registerQueryCommands(program: Command): void {
   program
     .command('verify')
     .description(
-      'rebuild summaries for a sample of subjects from the raw layer and measure them; exit 3 on a false new fact or a STALE summary visible through recall',
+      'rebuild summaries for a sample of subjects from the raw layer and measure them; exit 3 on a lost fact, a false new fact or a STALE summary visible through recall',
     )
     .requiredOption('--tenant <tenant>', 'tenant id')
     .option('--sample <n>', 'subjects to sample (default 20)')
@@ -222,18 +223,7 @@ export function registerQueryCommands(program: Command): void {
             ...(o.now !== undefined ? { now: o.now } : {}),
           });
           if (!report.passed) {
-            const why = [
-              report.rebuilt.falseNewFactRate > 0
-                ? `rebuilt summaries state false new facts (rate ${report.rebuilt.falseNewFactRate.toFixed(4)})`
-                : '',
-              report.published.falseNewFactRate > 0
-                ? `published summaries state false new facts (rate ${report.published.falseNewFactRate.toFixed(4)})`
-                : '',
-              report.staleVisible > 0
-                ? `${report.staleVisible} STALE summar${report.staleVisible === 1 ? 'y is' : 'ies are'} visible through recall`
-                : '',
-            ].filter((s) => s !== '');
-            printError({ exitCode: EXIT.refused, body: { error: 'verification_failed', message: why.join('; ') } });
+            printError({ exitCode: EXIT.refused, body: { error: 'verification_failed', message: report.failures.join('; ') } });
             process.exitCode = EXIT.refused;
           }
           return report;

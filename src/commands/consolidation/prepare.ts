@@ -5,7 +5,7 @@
 // artifact readable, and only publish moves it.
 import { renderRawEntry } from '../../domain/consolidation/rendering.js';
 import { selectEntries } from '../../domain/consolidation/selector.js';
-import { gateOutput, takeSnapshot, type ConsolidationSnapshot } from '../../domain/consolidation/snapshot.js';
+import { gateOutput, generationRequest, takeSnapshot, type ConsolidationSnapshot } from '../../domain/consolidation/snapshot.js';
 import type { ArtifactCommand } from '../../domain/artifact/commands.js';
 import type { ArtifactState } from '../../domain/artifact/state.js';
 import type { GateFailure } from '../../domain/events/artifact-events.js';
@@ -148,11 +148,7 @@ async function generateAndGate(ledger: Ledger, services: ConsolidationServices, 
   const generation = await services.summarizer.summarize({
     tenant: context.tenant,
     subject: context.subject,
-    inputs: snapshot.hot,
-    conflicts: snapshot.conflicts,
-    mustPreserveIds: snapshot.mustPreserve.map((f) => f.memoryId),
-    ...(snapshot.parentOutput ? { parent: snapshot.parentOutput } : {}),
-    tokenBudget: snapshot.tokenBudget,
+    ...generationRequest(snapshot),
   });
   if (!generation.ok) {
     const { failure } = generation;

@@ -2,9 +2,12 @@
 // cold tier — recorded on the artifact as discards with a reason, still
 // inputs, still retrievable raw — instead of truncating JSON or dropping open
 // items. Must-preserve facts, open items and conflict sides always stay hot.
+// Costs are those of the compressed lines (statements.ts): an entry's words
+// cost only the sentences that hold its facts, so far more entries stay hot
+// than their raw text would allow.
 import type { ConsolidationInput } from './input.js';
 import { compareText } from './must-preserve.js';
-import { renderClaimLine } from './rendering.js';
+import { inputLine } from './statements.js';
 
 export type CountTokens = (text: string) => number;
 
@@ -44,7 +47,7 @@ export function planColdTier(
   budget: number,
   countTokens: CountTokens,
 ): ColdTierPlan {
-  const cost = (input: ConsolidationInput) => countTokens(renderClaimLine({ ...input, conflictIds: input.openConflictIds })) + 1;
+  const cost = (input: ConsolidationInput) => countTokens(inputLine(input)) + 1;
   let used = 0;
   const hotIds = new Set<string>();
   for (const input of inputs) {

@@ -1,8 +1,9 @@
 // The default summarizer, deterministic and pure: entries that say the same
 // thing (key, scopes, canonical value, polarity, open conflicts) become one
-// claim derived from all of them; conflicts stay unresolved (each side is a
-// claim marked with the conflict); open items are listed; the summary text is
-// a template over the claims. Given a parent summary it starts from the
+// claim derived from all of them, whose statement carries the sentences of
+// their words that hold facts (issue 15); conflicts stay unresolved (each side is a claim
+// marked with the conflict); open items are listed; the summary text is a
+// template over the claims. Given a parent summary it starts from the
 // parent's claims and adds what they do not cite — the same result as
 // building from the raw inputs, which the metamorphic tests check.
 import { canonicalJson } from '../canonical/canonical-json.js';
@@ -12,10 +13,11 @@ import type { ConflictRef, ConsolidationInput } from './input.js';
 import { compareText } from './must-preserve.js';
 import { isOpenItemKey } from './open-items.js';
 import type { Claim, OpenItem, SummarizerOutput } from './output.js';
-import { renderClaimLine, renderScopes, renderValue } from './rendering.js';
+import { renderScopes, renderStatedValue } from './rendering.js';
+import { joinStatements, openItemText, renderClaimLine, statementOf } from './statements.js';
 
-export const DETERMINISTIC_MODEL = 'deterministic-v1';
-export const DETERMINISTIC_PROMPT = 'template-v1';
+export const DETERMINISTIC_MODEL = 'deterministic-v2';
+export const DETERMINISTIC_PROMPT = 'template-v2';
 
 export interface SummaryRequest {
   /** The inputs to state (the hot tier). */
@@ -28,8 +30,8 @@ export interface SummaryRequest {
 
 export function summarizeDeterministically(request: SummaryRequest): SummarizerOutput {
   const hot = new Map(request.inputs.map((i) => [i.memoryId, i]));
-  const groups = new Map<string, { claim: Omit<Claim, 'derivedFrom'>; derivedFrom: Set<string> }>();
-  const addToGroup = (claim: Omit<Claim, 'derivedFrom'>, ids: readonly string[]) => {
+  const groups = new Map<string, { claim: Omit<Claim, 'derivedFrom' | 'statement'>; derivedFrom: Set<string> }>();
+  const addToGroup = (claim: Omit<Claim, 'derivedFrom' | 'statement'>, ids: readonly string[]) => {
     const groupKey = claimGroupKey(claim);
     const group = groups.get(groupKey) ?? { claim, derivedFrom: new Set<string>() };
     for (const id of ids) group.derivedFrom.add(id);
@@ -68,15 +70,19 @@ export function summarizeDeterministically(request: SummaryRequest): SummarizerO
     );
   }
 
+  const wordsOf = (ids: ReadonlySet<string>) => joinStatements(request.inputs.filter((i) => ids.has(i.memoryId)).map(statementOf));
   const claims = [...groups.entries()]
     .sort(([a], [b]) => compareText(a, b))
-    .map(([, g]): Claim => ({ ...g.claim, derivedFrom: [...g.derivedFrom].sort(compareText) }));
+    .map(([, g]): Claim => {
+      const statement = wordsOf(g.derivedFrom);
+      return { ...g.claim, derivedFrom: [...g.derivedFrom].sort(compareText), ...(statement !== undefined ? { statement } : {}) };
+    });
   const openItems = [...items.values()].sort((a, b) => compareText(a.derivedFrom[0] ?? '', b.derivedFrom[0] ?? ''));
   const conflicts = request.conflicts.map((c) => c.conflictId).sort(compareText);
   return { claims, openItems, conflicts, summary: summaryText(claims, openItems, request.conflicts) };
 }
 
-function withoutDerivation(claim: Claim): Omit<Claim, 'derivedFrom'> {
+function withoutDerivation(claim: Claim): Omit<Claim, 'derivedFrom' | 'statement'> {
   return {
     key: claim.key,
     scopes: normaliseScopes(claim.scopes),
@@ -87,7 +93,7 @@ function withoutDerivation(claim: Claim): Omit<Claim, 'derivedFrom'> {
 }
 
 /** Claims that say the same thing share this key. */
-export function claimGroupKey(claim: Omit<Claim, 'derivedFrom'>): string {
+export function claimGroupKey(claim: Omit<Claim, 'derivedFrom' | 'statement'>): string {
   return canonicalJson([
     claim.key,
     normaliseScopes(claim.scopes),
@@ -97,12 +103,6 @@ export function claimGroupKey(claim: Omit<Claim, 'derivedFrom'>): string {
   ]);
 }
 
-function openItemText(input: ConsolidationInput): string {
-  return (
-    input.content ?? `${input.key}${renderScopes(input.scopes)}: ${input.polarity === 'negated' ? 'NOT ' : ''}${renderValue(input.value)}`
-  );
-}
-
 /** The templated text: facts, open items, and unresolved conflicts stated as unresolved. */
 export function summaryText(claims: readonly Claim[], openItems: readonly OpenItem[], conflicts: readonly ConflictRef[]): string {
   const lines: string[] = [];
@@ -110,13 +110,12 @@ export function summaryText(claims: readonly Claim[], openItems: readonly OpenIt
   if (settled.length > 0) lines.push('Facts:', ...settled.map(renderClaimLine));
   if (openItems.length > 0) lines.push('Open items:', ...openItems.map((o) => `- ${o.text}`));
   if (conflicts.length > 0) {
-    lines.push('Unresolved conflicts (not settled; every side kept):');
+    // Sides are apart (;), so a negated side's negation reaches only that side.
+    lines.push('Unresolved conflicts (open; every side kept):');
     for (const conflict of [...conflicts].sort((a, b) => compareText(a.conflictId, b.conflictId))) {
-      const sides = claims
-        .filter((c) => c.conflictIds?.includes(conflict.conflictId))
-        .map((c) => `${c.polarity === 'negated' ? 'NOT ' : ''}${renderValue(c.value)}`);
+      const sides = claims.filter((c) => c.conflictIds?.includes(conflict.conflictId)).map((c) => renderStatedValue(c.value, c.polarity));
       lines.push(
-        `- ${conflict.conflictId} on ${conflict.key}${renderScopes(conflict.scopes)}: ${sides.length > 0 ? sides.join(' vs ') : 'sides outside this summary'}`,
+        `- ${conflict.conflictId} on ${conflict.key}${renderScopes(conflict.scopes)}, open between: ${sides.length > 0 ? sides.join('; ') : 'sides outside this summary'}`,
       );
     }
   }

@@ -3,14 +3,17 @@
 // item is listed.
 import type { Reasons } from './gate.js';
 import type { MustPreserveFact } from './must-preserve.js';
-import type { SummarizerOutput } from './output.js';
+import { citingByMemory, type SummarizerOutput } from './output.js';
 import { DIFFERENCE_MESSAGES, statementDifferences } from './statement-diff.js';
 
 export function checkFacts(facts: readonly MustPreserveFact[], output: SummarizerOutput, reasons: Reasons): void {
+  // Looked up by memory id: thousands of facts against thousands of claims.
+  const claimsCiting = citingByMemory(output.claims);
+  const itemsCiting = citingByMemory(output.openItems);
   for (const fact of facts) {
     const where = `${fact.memoryId} (${fact.key})`;
     if (fact.openItem) {
-      if (!output.openItems.some((o) => o.derivedFrom.includes(fact.memoryId))) {
+      if (!itemsCiting.has(fact.memoryId)) {
         reasons.add({
           code: 'open_item_dropped',
           message: `open item ${where} is not listed`,
@@ -20,7 +23,7 @@ export function checkFacts(facts: readonly MustPreserveFact[], output: Summarize
       }
       continue;
     }
-    const citing = output.claims.filter((c) => c.derivedFrom.includes(fact.memoryId));
+    const citing = claimsCiting.get(fact.memoryId) ?? [];
     const sameKey = citing.filter((c) => c.key === fact.key);
     if (sameKey.some((c) => statementDifferences(fact, c).length === 0)) continue;
     if (citing.length === 0) {

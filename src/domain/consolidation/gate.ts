@@ -7,8 +7,9 @@ import type { GateFailure, GateFailureCode } from '../events/artifact-events.js'
 import type { CountTokens } from './cold-tier.js';
 import { checkClaims } from './gate-claims.js';
 import { checkFacts } from './gate-facts.js';
+import { checkServedWords } from './gate-words.js';
 import type { ConflictRef, ConsolidationInput } from './input.js';
-import type { MustPreserveFact } from './must-preserve.js';
+import { mustPreserveCount, type MustPreserveFact } from './must-preserve.js';
 import type { SummarizerOutput } from './output.js';
 
 export interface GateCheck {
@@ -31,13 +32,14 @@ export function checkGate(check: GateCheck): GateResult {
   const inputs = new Map(check.inputs.map((i) => [i.memoryId, i]));
   checkFacts(check.mustPreserve, check.output, reasons);
   checkClaims(inputs, check.output, reasons);
+  checkServedWords(check.inputs, check.output, reasons);
   checkConflicts(check.conflicts, inputs, check.output, reasons);
   const tokens = check.countTokens(check.output.summary);
   if (tokens > check.summaryTokenAllowance) {
     reasons.add({ code: 'over_budget', message: `the summary text has ${tokens} tokens, the allowance is ${check.summaryTokenAllowance}` });
   }
   const list = reasons.list();
-  return list.length === 0 ? { passed: true, mustPreserveCount: check.mustPreserve.length } : { passed: false, reasons: list };
+  return list.length === 0 ? { passed: true, mustPreserveCount: mustPreserveCount(check.mustPreserve) } : { passed: false, reasons: list };
 }
 
 /** The conflict set must be exactly the open conflicts, and no claim may state one side as settled. */
@@ -81,11 +83,19 @@ function statementOf(input: ConsolidationInput): string {
   return JSON.stringify([canonicalValueJson(input.value), input.polarity]);
 }
 
-/** Collects failures once each (same code, memory, conflict and claim key). */
+/** Collects failures once each (same code, memory, conflict, claim key, fact kind and span). */
 export class Reasons {
   private readonly seen = new Map<string, GateFailure>();
-  add(failure: { code: GateFailureCode; message: string; memoryId?: string; conflictId?: string; claimKey?: string }): void {
-    const id = JSON.stringify([failure.code, failure.memoryId ?? '', failure.conflictId ?? '', failure.claimKey ?? '']);
+  add(failure: GateFailure & { code: GateFailureCode }): void {
+    const span = failure.span ? [failure.span.field, failure.span.start, failure.span.end] : [];
+    const id = JSON.stringify([
+      failure.code,
+      failure.memoryId ?? '',
+      failure.conflictId ?? '',
+      failure.claimKey ?? '',
+      failure.factKind ?? '',
+      span,
+    ]);
     if (!this.seen.has(id)) this.seen.set(id, failure);
   }
   list(): GateFailure[] {

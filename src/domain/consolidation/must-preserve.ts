@@ -1,7 +1,11 @@
 // The must-preserve set (DESIGN section 5): what a summary may never lose —
 // active constraints, negated facts, exact numbers, dates, entity ids,
-// permission scopes, members of unresolved conflicts, open items. Extracted
-// from the selected inputs before generation; the gate checks every one.
+// permission scopes, members of unresolved conflicts, open items — from the
+// typed value and, since most memories are words, from the text of the
+// content and of a text value (issue 15: negations with what they apply to,
+// numbers with units, money, dates, times, ids, permission scopes).
+// Extracted from the selected inputs before generation; the gate checks
+// every one.
 import { canonicalJson } from '../canonical/canonical-json.js';
 import { canonicalValue } from '../canonical/canonical-value.js';
 import type { Scopes } from '../entry/scopes.js';
@@ -9,6 +13,8 @@ import type { Polarity } from '../entry/vocabulary.js';
 import type { Value } from '../values/value.js';
 import type { ConsolidationInput } from './input.js';
 import { isOpenItemKey } from './open-items.js';
+import type { InputTextFact } from './text-facts/fact.js';
+import { inputWords } from './text-facts/input-words.js';
 
 export const MUST_PRESERVE_REASONS = [
   'constraint',
@@ -20,6 +26,7 @@ export const MUST_PRESERVE_REASONS = [
   'scoped',
   'conflict',
   'open_item',
+  'text_facts',
 ] as const;
 export type MustPreserveReason = (typeof MUST_PRESERVE_REASONS)[number];
 
@@ -33,6 +40,8 @@ export interface MustPreserveFact {
   readonly openConflictIds: readonly string[];
   /** Checked against the output's openItems instead of its claims. */
   readonly openItem: boolean;
+  /** Facts of its words, each checked on its own. */
+  readonly textFacts: readonly InputTextFact[];
 }
 
 export function mustPreserveReasons(input: ConsolidationInput): MustPreserveReason[] {
@@ -46,6 +55,7 @@ export function mustPreserveReasons(input: ConsolidationInput): MustPreserveReas
   if (Object.keys(input.scopes).length > 0) reasons.push('scoped');
   if (input.openConflictIds.length > 0) reasons.push('conflict');
   if (isOpenItemKey(input.key)) reasons.push('open_item');
+  if (inputWords(input).facts.length > 0) reasons.push('text_facts');
   return reasons;
 }
 
@@ -65,6 +75,7 @@ export function extractMustPreserve(inputs: readonly ConsolidationInput[]): Must
           reasons,
           openConflictIds: input.openConflictIds,
           openItem: reasons.includes('open_item'),
+          textFacts: inputWords(input).facts,
         },
       ];
     })
@@ -84,8 +95,14 @@ export function mustPreserveDigest(facts: readonly MustPreserveFact[]): string {
         polarity: f.polarity,
         reasons: f.reasons,
         conflicts: f.openConflictIds,
+        text: f.textFacts.map((t) => [t.field, t.kind, t.canonical, t.span.start, t.span.end]),
       })),
   );
+}
+
+/** What a gate that passed checked: each entry's typed statement, and each fact of its words. */
+export function mustPreserveCount(facts: readonly MustPreserveFact[]): number {
+  return facts.reduce((n, f) => n + 1 + f.textFacts.length, 0);
 }
 
 export function compareText(a: string, b: string): number {

@@ -10,6 +10,7 @@ import { conflictIdSchema, memoryIdSchema } from '../values/ids.js';
 import { valueSchema, type Value } from '../values/value.js';
 
 export const MAX_SUMMARY_CHARACTERS = 200_000;
+export const MAX_STATEMENT_CHARACTERS = 16_000;
 
 export const claimSchema = z.object({
   key: memoryKeySchema,
@@ -20,6 +21,12 @@ export const claimSchema = z.object({
   derivedFrom: z.array(memoryIdSchema, { error: 'must be an array of memory ids' }),
   /** The open conflicts the claim is one side of: it is stated as disputed, not settled. */
   conflictIds: z.array(conflictIdSchema).optional(),
+  /** What the claim says in words (its sources' content, whole or shortened): served by recall, so the gate reads its facts. */
+  statement: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .max(MAX_STATEMENT_CHARACTERS, { error: `must be at most ${MAX_STATEMENT_CHARACTERS} characters` })
+    .optional(),
 });
 
 export const openItemSchema = z.object({
@@ -49,6 +56,7 @@ export interface Claim {
   readonly polarity: Polarity;
   readonly derivedFrom: readonly string[];
   readonly conflictIds?: readonly string[];
+  readonly statement?: string;
 }
 
 export interface OpenItem {
@@ -80,10 +88,24 @@ export function parseSummarizerOutput(json: unknown): OutputParse {
         polarity: c.polarity,
         derivedFrom: c.derivedFrom,
         ...(c.conflictIds !== undefined ? { conflictIds: c.conflictIds } : {}),
+        ...(c.statement !== undefined ? { statement: c.statement } : {}),
       })),
       openItems: data.openItems.map((o) => ({ text: o.text, derivedFrom: o.derivedFrom })),
       conflicts: data.conflicts,
       summary: data.summary,
     },
   };
+}
+
+/** The parts (claims, open items, served words) that cite each memory, each part once per memory. */
+export function citingByMemory<T extends { readonly derivedFrom: readonly string[] }>(parts: readonly T[]): Map<string, T[]> {
+  const index = new Map<string, T[]>();
+  for (const part of parts) {
+    for (const id of new Set(part.derivedFrom)) {
+      const list = index.get(id);
+      if (list) list.push(part);
+      else index.set(id, [part]);
+    }
+  }
+  return index;
 }

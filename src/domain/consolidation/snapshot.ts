@@ -99,6 +99,29 @@ export function takeSnapshot(state: SubjectState, open: OpenEntry, options: Snap
   };
 }
 
+/** What a summarizer is asked to state for a snapshot. */
+export interface GenerationRequest {
+  /** The hot tier, in sequence order. */
+  readonly inputs: readonly ConsolidationInput[];
+  /** Every open conflict of the subject: to be kept unresolved. */
+  readonly conflicts: readonly ConflictRef[];
+  /** Ids the output must state (the must-preserve set). */
+  readonly mustPreserveIds: readonly string[];
+  /** The parent's output, when it may serve: restate it and add what it does not cite. */
+  readonly parent?: SummarizerOutput;
+  readonly tokenBudget: number;
+}
+
+export function generationRequest(snapshot: ConsolidationSnapshot): GenerationRequest {
+  return {
+    inputs: snapshot.hot,
+    conflicts: snapshot.conflicts,
+    mustPreserveIds: snapshot.mustPreserve.map((f) => f.memoryId),
+    ...(snapshot.parentOutput ? { parent: snapshot.parentOutput } : {}),
+    tokenBudget: snapshot.tokenBudget,
+  };
+}
+
 /**
  * Gates an output against its snapshot. The summary text may use the token
  * budget, or — when the must-keep content alone needs more — as many tokens
@@ -106,12 +129,15 @@ export function takeSnapshot(state: SubjectState, open: OpenEntry, options: Snap
  */
 export function gateOutput(snapshot: ConsolidationSnapshot, output: SummarizerOutput, countTokens: CountTokens): GateResult {
   const templated = summarizeDeterministically({ inputs: snapshot.hot, conflicts: snapshot.conflicts }).summary;
+  // The deterministic summarizer's output is the templated text itself: count it once.
+  const counted = new Map<string, number>();
+  const count: CountTokens = (text) => counted.get(text) ?? counted.set(text, countTokens(text)).get(text)!;
   return checkGate({
     inputs: snapshot.inputs,
     mustPreserve: snapshot.mustPreserve,
     conflicts: snapshot.conflicts,
     output,
-    summaryTokenAllowance: Math.max(snapshot.tokenBudget, countTokens(templated)),
-    countTokens,
+    summaryTokenAllowance: Math.max(snapshot.tokenBudget, count(templated)),
+    countTokens: count,
   });
 }

@@ -1,6 +1,7 @@
 // Events of an artifact stream `artifact-{artifactId}` (DESIGN section 3).
 // Nothing here is ever deleted: failed and rejected artifacts stay for audit.
 import { z } from 'zod';
+import { TEXT_FACT_KINDS } from '../consolidation/text-facts/fact.js';
 import { artifactIdSchema, conflictIdSchema, memoryIdSchema } from '../values/ids.js';
 import { instantSchema } from '../values/instant-schema.js';
 import { fenceFailureSchema } from './alias.js';
@@ -43,6 +44,9 @@ export const gateFailureSchema = z.strictObject({
   memoryId: memoryIdSchema.optional(),
   conflictId: conflictIdSchema.optional(),
   claimKey: z.string().min(1).max(200).optional(),
+  /** A fact read from the words (issue 15): its kind, and where in its memory's content or value it was read. Never its value. */
+  factKind: z.enum(TEXT_FACT_KINDS).optional(),
+  span: z.strictObject({ field: z.enum(['content', 'value']), start: z.number().int().min(0), end: z.number().int().min(0) }).optional(),
 });
 export type GateFailure = z.output<typeof gateFailureSchema>;
 

@@ -3,21 +3,12 @@
 // OpenAI-compatible chat-completions endpoint. Whatever an adapter gets
 // wrong ends as a typed GenerationFailure or, after the gate, GateFailed —
 // never as a published artifact.
-import type { ConflictRef, ConsolidationInput } from '../../domain/consolidation/input.js';
 import type { SummarizerOutput } from '../../domain/consolidation/output.js';
+import type { GenerationRequest } from '../../domain/consolidation/snapshot.js';
 
-export interface SummarizerRequest {
+export interface SummarizerRequest extends GenerationRequest {
   readonly tenant: string;
   readonly subject: string;
-  /** The hot tier, in sequence order. */
-  readonly inputs: readonly ConsolidationInput[];
-  /** Every open conflict of the subject: to be kept unresolved. */
-  readonly conflicts: readonly ConflictRef[];
-  /** Ids the output must state (the must-preserve set). */
-  readonly mustPreserveIds: readonly string[];
-  /** The parent's output, when it may serve: restate it and add what it does not cite. */
-  readonly parent?: SummarizerOutput;
-  readonly tokenBudget: number;
 }
 
 export const GENERATION_FAILURE_CODES = ['timeout', 'unreachable', 'http_error', 'malformed_json', 'invalid_output', 'refused'] as const;

@@ -2,7 +2,8 @@
 // source refs; for summary claims the artifact and the claims' derivedFrom),
 // the text an agent would put in its context, its token count and its rank.
 import type { Claim, OpenItem } from '../../domain/consolidation/output.js';
-import { renderScopes, renderValue } from '../../domain/consolidation/rendering.js';
+import { renderScopes, renderStatedValue, renderTyped, withStatement } from '../../domain/consolidation/rendering.js';
+import { claimText } from '../../domain/consolidation/statements.js';
 import { normaliseScopes, type Scopes } from '../../domain/entry/scopes.js';
 import { trustRank, type TrustLevel } from '../../domain/entry/source.js';
 import type { Value } from '../../domain/values/value.js';
@@ -50,6 +51,8 @@ export interface ClaimItem extends ItemBase {
   readonly scopes: Scopes;
   readonly value: Value;
   readonly polarity: string;
+  /** The claim in words (checked by the gate like everything a summary serves). */
+  readonly statement?: string;
   readonly provenance: { readonly artifactId: string; readonly derivedFrom: readonly MemoryProvenance[] };
 }
 
@@ -132,12 +135,10 @@ export function rankOf(versions: readonly CurrentVersion[], weight?: number): Ra
   };
 }
 
-const negation = (polarity: string) => (polarity === 'negated' ? 'NOT ' : '');
-
 export function memoryItem(v: CurrentVersion, opened: Opened, tokens: Tokens): MemoryItem {
   const scopes = normaliseScopes(v.scopes);
   const confidence = v.confidence === null ? '' : ` · confidence ${v.confidence}`;
-  const text = `[${v.kind} · ${v.source_type}${confidence}] ${v.key}${renderScopes(scopes)}: ${negation(v.polarity)}${renderValue(opened.value)}${opened.content !== undefined ? ` — ${opened.content}` : ''}`;
+  const text = `[${v.kind} · ${v.source_type}${confidence}] ${withStatement(renderTyped({ key: v.key, scopes, value: opened.value, polarity: v.polarity }), opened.content)}`;
   return {
     type: 'memory',
     memoryId: v.memory_id,
@@ -161,13 +162,14 @@ export function memoryItem(v: CurrentVersion, opened: Opened, tokens: Tokens): M
 
 export function claimItem(artifactId: string, index: number, claim: Claim, sources: readonly CurrentVersion[], tokens: Tokens): ClaimItem {
   const scopes = normaliseScopes(claim.scopes);
-  const text = `[summary · ${sources.length} source${sources.length === 1 ? '' : 's'}] ${claim.key}${renderScopes(scopes)}: ${negation(claim.polarity)}${renderValue(claim.value)}`;
+  const text = `[summary · ${sources.length} source${sources.length === 1 ? '' : 's'}] ${claimText({ ...claim, scopes })}`;
   return {
     type: 'claim',
     key: claim.key,
     scopes,
     value: claim.value,
     polarity: claim.polarity,
+    ...(claim.statement !== undefined ? { statement: claim.statement } : {}),
     provenance: { artifactId, derivedFrom: sources.map(provenanceOf) },
     text,
     tokens: tokens(`c:${artifactId}:${index}`, text),
@@ -199,7 +201,7 @@ export function conflictItem(
 ): ConflictItem {
   const scopes = normaliseScopes(conflict.scopes);
   const stated = sides.map((s) =>
-    'withheld' in s ? `(a side withheld: ${s.withheld})` : `${negation(s.polarity)}${renderValue(s.value)} (${s.provenance.source.type})`,
+    'withheld' in s ? `(a side withheld: ${s.withheld})` : `${renderStatedValue(s.value, s.polarity)} (${s.provenance.source.type})`,
   );
   const text = `[UNRESOLVED CONFLICT ${conflict.conflictId}] ${conflict.key}${renderScopes(scopes)}: ${stated.join(' vs ')} — not settled; confirm before relying on either side`;
   return {

@@ -1,9 +1,11 @@
 // How faithful a summary is to the raw entries it was built from (the daily
 // evaluation): key facts recalled (the must-preserve set stated exactly and
-// cited), false new facts (statements that rest on no input, or say what no
-// cited input says), unresolved conflicts kept as conflicts, and the tokens
-// saved against putting the raw entries into a context. Pure; findings name
-// keys and ids, never values.
+// cited), text facts recalled (the facts of the entries' words, stated by
+// what cites them: issue 15), false new facts (statements that rest on no
+// input, say what no cited input says, or whose words hold a fact their
+// inputs do not have), unresolved conflicts kept as conflicts, and the
+// tokens saved against putting the raw entries into a context. Pure;
+// findings name keys, ids and fact kinds, never values.
 import type { CountTokens } from '../../domain/consolidation/cold-tier.js';
 import type { ConflictRef, ConsolidationInput } from '../../domain/consolidation/input.js';
 import type { MustPreserveFact } from '../../domain/consolidation/must-preserve.js';
@@ -11,18 +13,37 @@ import type { SummarizerOutput } from '../../domain/consolidation/output.js';
 import { renderRawEntry } from '../../domain/consolidation/rendering.js';
 import { statementDifferences } from '../../domain/consolidation/statement-diff.js';
 import { canonicalValueJson } from '../../domain/canonical/canonical-value.js';
+import type { TextFactKind } from '../../domain/consolidation/text-facts/fact.js';
+import { checkWords, type FactStatus, type WordCheck } from '../../domain/consolidation/word-check.js';
 
 export interface FalseStatement {
-  readonly kind: 'claim' | 'open_item';
+  readonly kind: 'claim' | 'open_item' | 'summary_text';
   readonly key?: string;
   readonly derivedFrom: readonly string[];
-  readonly why: 'derives_from_nothing' | 'cites_a_non_input' | 'no_source_about_its_key' | 'differs_from_its_sources';
+  readonly why:
+    | 'derives_from_nothing'
+    | 'cites_a_non_input'
+    | 'no_source_about_its_key'
+    | 'differs_from_its_sources'
+    /** Its words hold a fact (of these kinds) that its inputs do not have, or state one of their negations the other way. */
+    | 'words_unsupported';
+  readonly factKinds?: readonly TextFactKind[];
+}
+
+/** A fact of an entry's words that what cites the entry does not state as written. */
+export interface MissingTextFact {
+  readonly memoryId: string;
+  readonly factKind: TextFactKind;
+  readonly status: Exclude<FactStatus, 'stated'>;
 }
 
 export interface SummaryMetrics {
   readonly keyFacts: number;
   readonly keyFactsRecalled: number;
   readonly missingKeyFacts: readonly string[];
+  readonly textFacts: number;
+  readonly textFactsRecalled: number;
+  readonly missingTextFacts: readonly MissingTextFact[];
   readonly statements: number;
   readonly falseStatements: readonly FalseStatement[];
   readonly conflicts: number;
@@ -54,12 +75,21 @@ export function measureSummary(
     const why = claimProblem(item.derivedFrom, byId, () => undefined);
     if (why) falseStatements.push({ kind: 'open_item', derivedFrom: item.derivedFrom, why });
   }
+  const words = checkWords(inputs, output);
+  falseStatements.push(...unsupportedWords(words, falseStatements));
+  const missingText = words.facts.flatMap(({ fact, status }): MissingTextFact[] =>
+    status === 'stated' ? [] : [{ memoryId: fact.memoryId, factKind: fact.kind, status }],
+  );
   const dropped = conflicts.filter((c) => !retained(c, output, byId)).map((c) => c.conflictId);
   return {
     keyFacts: mustPreserve.length,
     keyFactsRecalled: mustPreserve.length - missing.length,
     missingKeyFacts: missing,
-    statements: output.claims.length + output.openItems.length,
+    textFacts: words.facts.length,
+    textFactsRecalled: words.facts.length - missingText.length,
+    missingTextFacts: missingText,
+    // The summary text is a statement too.
+    statements: output.claims.length + output.openItems.length + 1,
     falseStatements,
     conflicts: conflicts.length,
     conflictsRetained: conflicts.length - dropped.length,
@@ -67,6 +97,31 @@ export function measureSummary(
     rawTokens: inputs.reduce((n, i) => n + countTokens(renderRawEntry(i)), 0),
     summaryTokens: countTokens(output.summary),
   };
+}
+
+/** Claims, open items and the summary text whose words hold what their inputs do not: one false statement each. */
+function unsupportedWords(words: WordCheck, found: readonly FalseStatement[]): FalseStatement[] {
+  const byPart = new Map<string, { statement: FalseStatement; kinds: Set<TextFactKind> }>();
+  for (const u of words.unsupported) {
+    const part = u.in;
+    const id = part.part === 'summary' ? 'summary' : `${part.part}:${part.index}`;
+    const entry = byPart.get(id) ?? {
+      statement:
+        part.part === 'summary'
+          ? { kind: 'summary_text' as const, derivedFrom: [], why: 'words_unsupported' as const }
+          : part.part === 'claim'
+            ? { kind: 'claim' as const, key: part.claimKey, derivedFrom: part.derivedFrom, why: 'words_unsupported' as const }
+            : { kind: 'open_item' as const, derivedFrom: part.derivedFrom, why: 'words_unsupported' as const },
+      kinds: new Set<TextFactKind>(),
+    };
+    entry.kinds.add(u.factKind);
+    byPart.set(id, entry);
+  }
+  // A claim or open item already false for its typed statement is counted once.
+  const already = new Set(found.map((f) => `${f.kind}:${f.derivedFrom.join(',')}:${f.key ?? ''}`));
+  return [...byPart.values()]
+    .map(({ statement, kinds }) => ({ ...statement, factKinds: [...kinds].sort() }))
+    .filter((s) => !already.has(`${s.kind}:${s.derivedFrom.join(',')}:${s.key ?? ''}`));
 }
 
 function claimProblem(

@@ -3,7 +3,9 @@
 // it, measure the summary recall actually serves against the raw entries it
 // covers, and judge — from the event log, not from the projection recall
 // read — whether what recall served was STALE. It fails (the CLI exits 3)
-// when any summary states a false new fact or any STALE artifact is visible.
+// on any loss — a key fact or a fact of the words not recalled, a conflict
+// dropped — when any summary states a false new fact, or when any STALE
+// artifact is visible.
 import { createHash } from 'node:crypto';
 import { openOutput } from '../../commands/consolidation/artifact-output.js';
 import { readArtifact } from '../../commands/consolidation/artifact-stream.js';
@@ -12,7 +14,7 @@ import type { ConsolidationServices } from '../../commands/consolidation/service
 import { toInput, type ConflictRef } from '../../domain/consolidation/input.js';
 import { extractMustPreserve } from '../../domain/consolidation/must-preserve.js';
 import { selectEntries } from '../../domain/consolidation/selector.js';
-import { takeSnapshot } from '../../domain/consolidation/snapshot.js';
+import { generationRequest, takeSnapshot } from '../../domain/consolidation/snapshot.js';
 import { artifactStaleness } from '../../domain/consolidation/staleness.js';
 import type { Manifest } from '../../domain/events/manifest.js';
 import { isSubjectEvent } from '../../domain/events/catalog.js';
@@ -28,7 +30,7 @@ import { parseInstant } from '../../domain/values/instant.js';
 import { readMemoryTables } from '../memory-tables.js';
 import type { ReadSide } from '../read-side.js';
 import { recall } from '../recall/recall.js';
-import { measureSummary, type FalseStatement, type SummaryMetrics } from './summary-metrics.js';
+import { measureSummary, type FalseStatement, type MissingTextFact, type SummaryMetrics } from './summary-metrics.js';
 
 export const DEFAULT_SAMPLE = 20;
 export const MAX_SAMPLE = 10_000;
@@ -45,10 +47,13 @@ export interface Aggregate {
   readonly subjects: number;
   /** Null when there was nothing to measure (no key facts, no conflicts). */
   readonly keyFactRecall: number | null;
+  /** The facts of the entries' words (issue 15) stated by what cites them; null when the words hold none. */
+  readonly textFactRecall: number | null;
   readonly falseNewFactRate: number;
   readonly conflictRetentionRate: number | null;
   readonly averageTokenReduction: number | null;
   readonly keyFacts: number;
+  readonly textFacts: number;
   readonly statements: number;
   readonly falseStatements: number;
   readonly conflicts: number;
@@ -68,6 +73,13 @@ export type VerifyFinding =
       readonly summary: 'rebuilt' | 'published';
       readonly artifactId?: string;
       readonly memoryIds: readonly string[];
+    }
+  | {
+      readonly subject: string;
+      readonly check: 'text_fact_missing';
+      readonly summary: 'rebuilt' | 'published';
+      readonly artifactId?: string;
+      readonly facts: readonly MissingTextFact[];
     }
   | {
       readonly subject: string;
@@ -92,6 +104,8 @@ export interface VerifyReport {
   readonly staleVisible: number;
   readonly findings: readonly VerifyFinding[];
   readonly passed: boolean;
+  /** Why it did not pass, one line per kind of loss (empty when it passed). */
+  readonly failures: readonly string[];
 }
 
 type Services = Pick<ConsolidationServices, 'summarizer' | 'countTokens' | 'tokenBudget'>;
@@ -130,6 +144,8 @@ export async function verify(read: ReadSide, services: Services, input: VerifyIn
   }
   const rebuiltAggregate = aggregate(rebuilt);
   const publishedAggregate = aggregate(published);
+  const failures = [...lossesOf('rebuilt', rebuiltAggregate), ...lossesOf('published', publishedAggregate)];
+  if (staleVisible > 0) failures.push(`${staleVisible} STALE summar${staleVisible === 1 ? 'y is' : 'ies are'} visible through recall`);
   return {
     tenant,
     now,
@@ -139,8 +155,24 @@ export async function verify(read: ReadSide, services: Services, input: VerifyIn
     published: publishedAggregate,
     staleVisible,
     findings,
-    passed: rebuiltAggregate.falseNewFactRate === 0 && publishedAggregate.falseNewFactRate === 0 && staleVisible === 0,
+    passed: failures.length === 0,
+    failures,
   };
+}
+
+/** Nothing lost, nothing made up: every rate that is not null must be exactly what it is for a faithful summary. */
+function lossesOf(which: 'rebuilt' | 'published', a: Aggregate): string[] {
+  const rate = (r: number) => r.toFixed(4);
+  return [
+    a.falseNewFactRate > 0 ? `${which} summaries state false new facts (rate ${rate(a.falseNewFactRate)})` : '',
+    a.keyFactRecall !== null && a.keyFactRecall < 1 ? `${which} summaries lose key facts (recall ${rate(a.keyFactRecall)})` : '',
+    a.textFactRecall !== null && a.textFactRecall < 1
+      ? `${which} summaries lose facts of the words (recall ${rate(a.textFactRecall)})`
+      : '',
+    a.conflictRetentionRate !== null && a.conflictRetentionRate < 1
+      ? `${which} summaries drop unresolved conflicts (retention ${rate(a.conflictRetentionRate)})`
+      : '',
+  ].filter((s) => s !== '');
 }
 
 interface SubjectResult {
@@ -171,13 +203,7 @@ async function verifySubject(read: ReadSide, services: Services, tenant: string,
   });
   let rebuilt: SummaryMetrics | undefined;
   if (snapshot.inputs.length > 0) {
-    const generation = await services.summarizer.summarize({
-      ...ref,
-      inputs: snapshot.hot,
-      conflicts: snapshot.conflicts,
-      mustPreserveIds: snapshot.mustPreserve.map((f) => f.memoryId),
-      tokenBudget: snapshot.tokenBudget,
-    });
+    const generation = await services.summarizer.summarize({ ...ref, ...generationRequest(snapshot) });
     if (generation.ok) {
       rebuilt = measureSummary(snapshot.inputs, snapshot.mustPreserve, snapshot.conflicts, generation.output, services.countTokens);
       findings.push(...metricFindings(subject, 'rebuilt', undefined, rebuilt));
@@ -254,6 +280,7 @@ function metricFindings(
     ...(m.missingKeyFacts.length > 0
       ? [{ subject, check: 'key_fact_missing', summary, ...at, memoryIds: m.missingKeyFacts } as const]
       : []),
+    ...(m.missingTextFacts.length > 0 ? [{ subject, check: 'text_fact_missing', summary, ...at, facts: m.missingTextFacts } as const] : []),
     ...(m.droppedConflicts.length > 0
       ? [{ subject, check: 'conflict_dropped', summary, ...at, conflictIds: m.droppedConflicts } as const]
       : []),
@@ -263,6 +290,7 @@ function metricFindings(
 function aggregate(metrics: readonly SummaryMetrics[]): Aggregate {
   const sum = (f: (m: SummaryMetrics) => number) => metrics.reduce((n, m) => n + f(m), 0);
   const keyFacts = sum((m) => m.keyFacts);
+  const textFacts = sum((m) => m.textFacts);
   const statements = sum((m) => m.statements);
   const falseStatements = sum((m) => m.falseStatements.length);
   const conflicts = sum((m) => m.conflicts);
@@ -270,10 +298,12 @@ function aggregate(metrics: readonly SummaryMetrics[]): Aggregate {
   return {
     subjects: metrics.length,
     keyFactRecall: keyFacts === 0 ? null : sum((m) => m.keyFactsRecalled) / keyFacts,
+    textFactRecall: textFacts === 0 ? null : sum((m) => m.textFactsRecalled) / textFacts,
     falseNewFactRate: statements === 0 ? 0 : falseStatements / statements,
     conflictRetentionRate: conflicts === 0 ? null : sum((m) => m.conflictsRetained) / conflicts,
     averageTokenReduction: reductions.length === 0 ? null : reductions.reduce((a, b) => a + b, 0) / reductions.length,
     keyFacts,
+    textFacts,
     statements,
     falseStatements,
     conflicts,
