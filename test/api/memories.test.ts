@@ -259,13 +259,28 @@ describe('bad input: 400 problem+json naming the field, nothing appended', () =>
       status: 415,
       field: 'Content-Type',
     },
+    {
+      name: 'a validFrom in year 0 (PostgreSQL has none)',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      body: entry('x', { validFrom: '0000-01-01T00:00:00Z' }),
+      field: 'validFrom',
+    },
+    {
+      name: 'an expiresAt that is year 0 in UTC',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      body: entry('x', { expiresAt: '0001-01-01T00:30:00+01:00' }),
+      field: 'expiresAt',
+    },
+    { name: 'an as-of time in year 0', method: 'GET', path: '/v1/subjects/bad/as-of?systemTime=0000-06-01T00:00:00Z', field: 'systemTime' },
     { name: 'a forget reason that is empty', method: 'DELETE', path: '/v1/subjects/bad/memories/m-1?reason=', field: 'reason' },
   ];
 
   for (const c of cases) {
     it(`refuses ${c.name}`, async () => {
       const before = await t.eventCount();
-      const key = c.path.includes('/trust') ? admin : writer;
+      const key = c.path.includes('/trust') ? admin : c.path.includes('/as-of') ? auditor : writer;
       const response = await t.request(c.method, c.path, {
         key,
         ...(c.raw !== undefined

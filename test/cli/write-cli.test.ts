@@ -92,6 +92,27 @@ describe('memledger CLI, write side', () => {
         'content',
       ],
       ['{not json', 'entry'],
+      // Instants the stores cannot hold (no year 0 in PostgreSQL): they used to be appended and then wedge the projection.
+      [
+        JSON.stringify({
+          kind: 'semantic',
+          key: 'a.b',
+          value: { type: 'text', text: 'x' },
+          source: { type: 'user_assertion' },
+          validFrom: '0000-01-01T00:00:00Z',
+        }),
+        'validFrom',
+      ],
+      [
+        JSON.stringify({
+          kind: 'semantic',
+          key: 'a.b',
+          value: { type: 'text', text: 'x' },
+          source: { type: 'user_assertion' },
+          expiresAt: '0001-01-01T00:30:00+01:00',
+        }),
+        'expiresAt',
+      ],
     ];
     const runs = await Promise.all(cases.map(([e]) => runCli(['record', '--tenant', 'acme', '--subject', 'bad', '--entry', e], env)));
     runs.forEach((run, i) => {
