@@ -3,10 +3,12 @@
 // (the request field at fault, as the CLI names it). Every error the service
 // answers goes through here, so a client parses one shape.
 import { ConcurrencyExhausted } from '../commands/subject/execute.js';
+import { UndecodableStoredEvent } from '../domain/events/decode.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { IdempotencyConflict, LogHorizonTimeout } from '../infrastructure/event-store/port.js';
 import { CatchUpTimeout, ProjectionNotBuilt, ProjectionRebuildRequired, RebuildInProgress } from '../projections/index.js';
 import { ProjectionsBehind } from '../queries/projections-behind.js';
+import { SubjectProjectionFaulted } from '../queries/projection-faulted.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -108,6 +110,17 @@ export function problemOf(error: unknown): { problem: Problem; unexpected: boole
   if (error instanceof ConcurrencyExhausted)
     return {
       problem: problem(409, 'concurrency_exhausted', 'the subject kept changing under this command; retry it', {}),
+      unexpected: false,
+    };
+  if (error instanceof SubjectProjectionFaulted)
+    return { problem: problem(409, error.code, error.message, { field: 'subject', faults: error.faults }), unexpected: false };
+  if (error instanceof UndecodableStoredEvent)
+    return {
+      problem: problem(409, error.code, error.message, {
+        stream: error.stream,
+        streamRevision: error.streamRevision,
+        eventId: error.eventId,
+      }),
       unexpected: false,
     };
   if (error instanceof IdempotencyConflict)

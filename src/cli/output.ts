@@ -1,12 +1,14 @@
 // The CLI's contract (DESIGN section 10): data as JSON on stdout; errors as
 // one JSON object on stderr; exit 0 ok, 2 bad input (nothing written),
 // 3 refused by the domain, 1 anything else.
+import { UndecodableStoredEvent } from '../domain/events/decode.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { ConcurrencyExhausted, type CommandOutcome } from '../commands/subject/execute.js';
 import type { Rejection } from '../domain/subject/decision.js';
 import { ConfigError } from '../infrastructure/config.js';
 import { LogHorizonTimeout } from '../infrastructure/event-store/port.js';
 import { ProjectionsBehind } from '../queries/projections-behind.js';
+import { SubjectProjectionFaulted } from '../queries/projection-faulted.js';
 
 export const EXIT = { ok: 0, failure: 1, badInput: 2, refused: 3 } as const;
 
@@ -30,7 +32,7 @@ export function resultOf<R>(outcome: CommandOutcome<R>): R {
 
 export interface ErrorReport {
   readonly exitCode: number;
-  readonly body: { error: string; message: string; field?: string };
+  readonly body: { error: string; message: string; field?: string; [detail: string]: unknown };
 }
 
 export function reportError(error: unknown): ErrorReport {
@@ -42,6 +44,21 @@ export function reportError(error: unknown): ErrorReport {
     const { code, message, field } = error.rejection;
     return { exitCode: EXIT.refused, body: { error: code, message, ...(field ? { field } : {}) } };
   }
+  // The subject's rows lack an event the projection could not apply: refused rather than answered incompletely.
+  if (error instanceof SubjectProjectionFaulted)
+    return { exitCode: EXIT.refused, body: { error: error.code, message: error.message, field: 'subject', faults: error.faults } };
+  // The stream holds an event this code cannot read (the log is immutable): nothing can be decided or answered from it.
+  if (error instanceof UndecodableStoredEvent)
+    return {
+      exitCode: EXIT.refused,
+      body: {
+        error: error.code,
+        message: error.message,
+        stream: error.stream,
+        streamRevision: error.streamRevision,
+        eventId: error.eventId,
+      },
+    };
   if (error instanceof ConcurrencyExhausted)
     return { exitCode: EXIT.refused, body: { error: 'concurrency_exhausted', message: error.message } };
   // The log or the projections did not catch up in time (a long transaction elsewhere): nothing was done; retry.

@@ -5,7 +5,7 @@ import { CURRENT_SCHEMA_VERSIONS, EVENT_SCHEMAS, isEventType, type DomainEvent, 
 import { upcasterFor } from './upcasters.js';
 
 export class EventDecodingError extends Error {
-  override readonly name = 'EventDecodingError';
+  override readonly name: string = 'EventDecodingError';
   constructor(
     readonly eventType: string,
     readonly schemaVersion: number,
@@ -56,9 +56,41 @@ export function decodeEventOrThrow(type: string, data: unknown, schemaVersion: n
   return decoded.event;
 }
 
-/** Decodes an event as the store returns it (anything with type, data and metadata.schemaVersion). */
-export function decodeStoredEvent(stored: { type: string; data: unknown; metadata: { schemaVersion: number } }): DomainEvent {
-  return decodeEventOrThrow(stored.type, stored.data, stored.metadata.schemaVersion);
+/**
+ * A stored event that does not decode, with where it sits: the stream it
+ * belongs to cannot be read by this code (the log is immutable, so every
+ * reader of that stream meets it). Commands and reads of the stream refuse
+ * with it; a projection records it as a fault and goes on.
+ */
+export class UndecodableStoredEvent extends EventDecodingError {
+  override readonly name = 'UndecodableStoredEvent';
+  readonly code = 'undecodable_event';
+  constructor(
+    readonly stream: string,
+    readonly streamRevision: number,
+    readonly eventId: string,
+    cause: EventDecodingError,
+  ) {
+    super(cause.eventType, cause.schemaVersion, cause.field, cause.reason);
+    this.message = `${stream} revision ${streamRevision} (event ${eventId}): ${cause.message}`;
+  }
+}
+
+interface Stored {
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: { readonly schemaVersion: number };
+}
+
+/** Decodes an event as the store returns it; one that does not decode throws UndecodableStoredEvent when the event says where it is. */
+export function decodeStoredEvent(
+  stored: Stored & { readonly id?: string; readonly stream?: string; readonly streamRevision?: number },
+): DomainEvent {
+  const decoded = decodeEvent(stored.type, stored.data, stored.metadata.schemaVersion);
+  if (decoded.ok) return decoded.event;
+  const { id, stream, streamRevision } = stored;
+  if (id === undefined || stream === undefined || streamRevision === undefined) throw decoded.error;
+  throw new UndecodableStoredEvent(stream, streamRevision, id, decoded.error);
 }
 
 /** The parts of a store event for a domain event: validated data and the current schema version (ids and other metadata are the caller's). */

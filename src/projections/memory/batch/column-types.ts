@@ -3,7 +3,7 @@
 // added to a table and not here fails to type-check.
 import type { Insertable } from 'kysely';
 import type { ConflictsTable, MemoryVersionsTable, SubjectClockTable } from '../tables.js';
-import type { ColumnTypes } from './bulk.js';
+import type { ColumnTypes } from '../../runtime/bulk.js';
 
 export const MEMORY_VERSION_TYPES: ColumnTypes<Insertable<MemoryVersionsTable>> = {
   tenant: 'text',

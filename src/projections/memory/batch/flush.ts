@@ -5,7 +5,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { MemoryProjectionDb, SubjectClockTable } from '../tables.js';
 import type { ArtifactGraph } from './artifact-graph.js';
-import { columnsOf, unnestRows } from './bulk.js';
+import { columnsOf, unnestRows } from '../../runtime/bulk.js';
 import { CLOCK_TYPES, CONFLICT_TYPES, MEMORY_VERSION_TYPES } from './column-types.js';
 import { writeEdgeErasures, writeErasures } from './flush-erasures.js';
 import type { MemoryLedger } from './memory-ledger.js';

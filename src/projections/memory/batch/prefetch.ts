@@ -10,7 +10,7 @@ import { memoryKey, subjectKey } from './event-point.js';
 import { fromRow, type MemoryVersion } from './memory-version.js';
 import type { RoutedEvent } from './routed-event.js';
 import type { SubjectClock } from './subject-clocks.js';
-import { unnestRows } from './bulk.js';
+import { unnestRows } from '../../runtime/bulk.js';
 
 interface SubjectRef {
   tenant: string;
