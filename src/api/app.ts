@@ -62,12 +62,12 @@ export function buildApi(services: ApiServices, options: ApiOptions): FastifyIns
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser(NDJSON, { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  let document: unknown;
   const ownKeys = options.ownKeys ?? new OwnRequestKeys();
   // An erasure through the API is also checked against the API's own answers.
   const apiErasureChecks = () => [httpApiErasureCheck({ app, ownKeys, keyStore: services.read.keyStore, clock: services.ledger.clock })];
+  // The OpenAPI route serves the document built from every route, itself included (read when asked, after this runs).
   const routes = apiRoutes(services, () => document, apiErasureChecks);
-  document = openApiDocument(routes, { version: API_VERSION });
+  const document: unknown = openApiDocument(routes, { version: API_VERSION });
   const auth = new BearerAuth(options.keys, options.keyCacheMs, Date.now, ownKeys);
   const onInvalidResponse = (route: RouteSpec, error: unknown) =>
     app.log.error({ operationId: route.operationId, issues: (error as { issues?: unknown }).issues }, 'response does not match its schema');
