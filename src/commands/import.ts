@@ -3,7 +3,9 @@
 // against the evolving state and appended in batches, one append per batch
 // with the expected revision. Line idempotency keys derive from the import id,
 // so running the same import again appends nothing new (within the retry
-// window of recent commands, COMMAND_WINDOW).
+// window of recent commands, COMMAND_WINDOW); an import id sent again with
+// other entries (an API Idempotency-Key reused) is refused before anything is
+// appended.
 import { requireEntry, type MemoryEntry } from '../domain/entry/entry.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
 import type { SubjectEvent } from '../domain/events/subject-events.js';
@@ -13,9 +15,9 @@ import { fold } from '../domain/subject/evolve.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { instantOf } from '../domain/values/instant.js';
 import { WrongExpectedVersion, type NewEvent } from '../infrastructure/event-store/port.js';
-import { derivedId } from './ids/command-ids.js';
+import { derivedId, requestHashOf, sameRequest } from './ids/command-ids.js';
 import type { CommandContext, Ledger } from './ledger.js';
-import { ConcurrencyExhausted } from './subject/execute.js';
+import { ConcurrencyExhausted, keyReused, type CommandOutcome } from './subject/execute.js';
 import { toNewEvents } from './subject/new-events.js';
 import { sealEntry } from './subject/seal-entry.js';
 import type { SealedEntry } from '../domain/entry/sealed-entry.js';
@@ -33,6 +35,7 @@ export interface ImportResult {
 interface PreparedLine {
   readonly line: number;
   readonly commandId: string;
+  readonly requestHash: string;
   readonly memoryId: string;
   readonly conflictId: string;
   readonly entry: SealedEntry;
@@ -57,9 +60,20 @@ export async function importEntries(
   context: CommandContext,
   entries: readonly MemoryEntry[],
   options: { readonly importId: string; readonly batchSize?: number },
-): Promise<ImportResult> {
+): Promise<CommandOutcome<ImportResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const batchSize = options.batchSize ?? 500;
+  const lineIds = entries.map((entry, i) => {
+    const commandId = derivedId('import', options.importId, `line-${i + 1}`);
+    return { commandId, requestHash: requestHashOf({ operation: 'import', entry }) };
+  });
+  // Every line already in the stream must be the line imported then: else the import id (its key) is being reused.
+  const before = await ledger.subjects.load(stream);
+  for (const { commandId, requestHash } of lineIds) {
+    const span = before.commands.get(commandId);
+    if (span && !sameRequest(span.firstEventId, commandId, requestHash))
+      return { ok: false, rejection: keyReused({ commandId, ...(context.givenKey ? { givenKey: context.givenKey } : {}) }) };
+  }
   const decisions: Record<WriteOutcome, number> = { NEW: 0, DUPLICATE: 0, SUPERSEDES: 0, CONFLICTS: 0 };
   const rejected: Array<{ line: number } & Rejection> = [];
   let alreadyImported = 0;
@@ -68,14 +82,21 @@ export async function importEntries(
   for (let start = 0; start < entries.length; start += batchSize) {
     const prepared: PreparedLine[] = [];
     for (let i = start; i < Math.min(start + batchSize, entries.length); i++) {
-      const commandId = derivedId('import', options.importId, `line-${i + 1}`);
+      const { commandId, requestHash } = lineIds[i]!;
       const memoryId = derivedId('m', commandId, 'memory');
       const sealed = await sealEntry(ledger.keyStore, context, memoryId, entries[i]!);
       if (sealed.status !== 'sealed') {
         rejected.push({ line: i + 1, code: 'subject_forgotten', message: 'the subject was forgotten' });
         continue;
       }
-      prepared.push({ line: i + 1, commandId, memoryId, conflictId: derivedId('c', commandId, 'conflict'), entry: sealed.entry });
+      prepared.push({
+        line: i + 1,
+        commandId,
+        requestHash,
+        memoryId,
+        conflictId: derivedId('c', commandId, 'conflict'),
+        entry: sealed.entry,
+      });
     }
     const applied = await appendBatch(ledger, stream, context, prepared);
     for (const [outcome, n] of Object.entries(applied.decisions)) decisions[outcome as WriteOutcome] += n;
@@ -84,7 +105,7 @@ export async function importEntries(
     revision = applied.revision;
     batches += applied.appended ? 1 : 0;
   }
-  return { lines: entries.length, decisions, alreadyImported, rejected, batches, revision };
+  return { ok: true, result: { lines: entries.length, decisions, alreadyImported, rejected, batches, revision } };
 }
 
 async function appendBatch(ledger: Ledger, stream: string, context: CommandContext, lines: readonly PreparedLine[]) {
@@ -108,7 +129,13 @@ async function appendBatch(ledger: Ledger, stream: string, context: CommandConte
       }
       state = fold(decided.events as SubjectEvent[], state);
       if (decided.decision) decisions[decided.decision.outcome] = (decisions[decided.decision.outcome] ?? 0) + 1;
-      batch.push(...toNewEvents(decided.events, { commandId: line.commandId, ...(context.actor ? { actor: context.actor } : {}) }));
+      batch.push(
+        ...toNewEvents(decided.events, {
+          commandId: line.commandId,
+          requestHash: line.requestHash,
+          ...(context.actor ? { actor: context.actor } : {}),
+        }),
+      );
     }
     if (batch.length === 0) return { decisions, rejected, alreadyImported, revision: loaded.revision, appended: false };
     try {

@@ -309,8 +309,40 @@ describe('Idempotency-Key', () => {
     const count = await t.eventCount();
     const retry = await record('i1', entry('email'), headers);
     expect(retry.status).toBe(201);
-    expect(retry.body).toEqual(first.body);
+    expect(retry.body).toEqual({ ...first.body, replayed: true });
     expect(await t.eventCount()).toBe(count);
+  });
+
+  it('reused with another request is a 409 naming the key, and appends nothing; the same request again is a replay that says so', async () => {
+    const headers = { 'idempotency-key': 'turn-31' };
+    const first = await record('i4', entry('email'), headers);
+    expect(first.status).toBe(201);
+    expect(first.body.replayed).toBe(false);
+    const count = await t.eventCount();
+    const other = await record('i4', entry('sms', { key: 'delivery.channel' }), headers);
+    expect(other.status, other.text).toBe(409);
+    expect(problemOf(other)).toMatchObject({ code: 'idempotency_key_reused', field: 'Idempotency-Key' });
+    expect(problemOf(other).detail).toContain('turn-31');
+    expect(await t.eventCount()).toBe(count);
+    const again = await record('i4', entry('email'), headers);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual({ ...first.body, replayed: true });
+    expect(await t.eventCount()).toBe(count);
+    // An import sent again under its key with other entries is refused the same way.
+    const imported = await t.request('POST', '/v1/subjects/i4/memories:import', {
+      key: writer,
+      body: { entries: [entry('post', { key: 'a.one' })] },
+      headers: { 'idempotency-key': 'batch-1' },
+    });
+    expect(imported.status).toBe(200);
+    const reimported = await t.request('POST', '/v1/subjects/i4/memories:import', {
+      key: writer,
+      body: { entries: [entry('fax', { key: 'a.one' })] },
+      headers: { 'idempotency-key': 'batch-1' },
+    });
+    expect(reimported.status, reimported.text).toBe(409);
+    expect(problemOf(reimported)).toMatchObject({ code: 'idempotency_key_reused', field: 'Idempotency-Key' });
+    expect(await t.eventCount()).toBe(count + 1);
   });
 
   it('is scoped to tenant, subject and operation: the same key elsewhere is another command', async () => {

@@ -57,7 +57,13 @@ describe('memledger CLI, write side', () => {
     const before = await events('retry');
     const second = await runCli(args, env);
     expect(second.code, second.stderr).toBe(0);
-    expect(JSON.parse(second.stdout).memoryId).toBe(JSON.parse(first.stdout).memoryId);
+    expect(JSON.parse(second.stdout)).toEqual({ ...JSON.parse(first.stdout), replayed: true });
+    expect(await events('retry')).toEqual(before);
+    // The same key with another entry is not a retry: refused (exit 3) naming the key, nothing appended.
+    const reused = await runCli([...args.slice(0, -1), entry('notification.preference', 'phone')], env);
+    expect(reused.code, reused.stderr).toBe(3);
+    expect(JSON.parse(reused.stderr)).toMatchObject({ error: 'idempotency_key_reused', field: 'idempotency-key' });
+    expect(JSON.parse(reused.stderr).message).toContain('k-42');
     expect(await events('retry')).toEqual(before);
   }, 300_000);
 

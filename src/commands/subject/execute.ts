@@ -11,6 +11,8 @@ import type { Rejection, WriteDecision } from '../../domain/subject/decision.js'
 import type { SubjectState } from '../../domain/subject/state.js';
 import { instantOf, type Instant } from '../../domain/values/instant.js';
 import { WrongExpectedVersion, type EventStore, type StoredEvent } from '../../infrastructure/event-store/port.js';
+import { requestHashOf, sameRequest } from '../ids/command-ids.js';
+import type { GivenKey } from '../ledger.js';
 import { toNewEvents } from './new-events.js';
 import type { LoadedSubject } from './loaded-subject.js';
 import type { SubjectRepository } from './subject-repository.js';
@@ -27,6 +29,13 @@ export interface CommandEnvelope {
   readonly commandId: string;
   readonly actor?: string;
   readonly correlationId?: string;
+  /**
+   * The validated request (JSON): a command whose key is already in the
+   * stream is a retry only if it was this very request; another one under
+   * the same key is refused (idempotency_key_reused). Absent: not checked.
+   */
+  readonly request?: unknown;
+  readonly givenKey?: GivenKey;
 }
 
 export interface AppendedEvent {
@@ -66,10 +75,13 @@ export async function executeSubjectCommand(
   envelope: CommandEnvelope,
   build: (loaded: LoadedSubject, now: Instant) => SubjectCommand,
 ): Promise<CommandOutcome<CommandEffect>> {
+  const requestHash = envelope.request === undefined ? undefined : requestHashOf(envelope.request);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const loaded = await deps.subjects.load(envelope.stream);
     const done = loaded.commands.get(envelope.commandId);
     if (done) {
+      if (requestHash !== undefined && !sameRequest(done.firstEventId, envelope.commandId, requestHash))
+        return { ok: false, rejection: keyReused(envelope) };
       const events = await readSpan(deps.eventStore, envelope.stream, done.firstRevision, done.lastRevision);
       return { ok: true, result: { events, state: loaded.state, revision: loaded.revision, replayed: true } };
     }
@@ -81,7 +93,7 @@ export async function executeSubjectCommand(
         result: { events: [], state: loaded.state, revision: loaded.revision, replayed: false, ...decision(decided.decision) },
       };
     }
-    const batch = toNewEvents(decided.events, envelope);
+    const batch = toNewEvents(decided.events, { ...envelope, ...(requestHash !== undefined ? { requestHash } : {}) });
     try {
       await deps.eventStore.append(envelope.stream, batch, { expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision });
     } catch (error) {
@@ -98,6 +110,15 @@ export async function executeSubjectCommand(
     return { ok: true, result: { events, state: after.state, revision: after.revision, replayed: false, ...decision(decided.decision) } };
   }
   throw new ConcurrencyExhausted(envelope.stream, MAX_ATTEMPTS);
+}
+
+/** The refusal of a key sent again with another request than the one it was first used for. */
+export function keyReused(envelope: Pick<CommandEnvelope, 'commandId' | 'givenKey'>): Rejection {
+  return {
+    code: 'idempotency_key_reused',
+    message: `idempotency key "${envelope.givenKey?.value ?? envelope.commandId}" was first used for another request: a retry must repeat it exactly; a new request needs a new key`,
+    field: envelope.givenKey?.field ?? 'idempotency-key',
+  };
 }
 
 function decision(d: WriteDecision | undefined): { decision?: WriteDecision } {

@@ -12,6 +12,8 @@ export const COMMAND_WINDOW = 1024;
 export interface CommandSpan {
   readonly firstRevision: number;
   readonly lastRevision: number;
+  /** Which request the command was (its ids derive from it: command-ids.ts). */
+  readonly firstEventId: string;
 }
 
 export interface LoadedSubject {
@@ -43,9 +45,9 @@ export function foldInto(loaded: LoadedSubject, events: readonly StoredEvent[]):
     const commandId = stored.metadata.causationId;
     if (commandId) {
       const span = commands.get(commandId);
-      if (span) commands.set(commandId, { firstRevision: span.firstRevision, lastRevision: revision });
+      if (span) commands.set(commandId, { ...span, lastRevision: revision });
       else {
-        commands.set(commandId, { firstRevision: revision, lastRevision: revision });
+        commands.set(commandId, { firstRevision: revision, lastRevision: revision, firstEventId: stored.id });
         if (commands.size > COMMAND_WINDOW) commands.delete(commands.keys().next().value!);
       }
     }

@@ -9,13 +9,15 @@ export interface EventOrigin {
   readonly commandId: string;
   readonly actor?: string;
   readonly correlationId?: string;
+  /** The request's hash (requestHashOf): event ids then tell a reused key from a retry. */
+  readonly requestHash?: string;
 }
 
 export function toNewEvents(events: readonly SubjectEvent[], origin: EventOrigin): NewEvent[] {
   return events.map((event, index) => {
     const encoded = encodeEvent(event);
     return {
-      id: eventIdFor(origin.commandId, index),
+      id: eventIdFor(origin.commandId, index, origin.requestHash),
       type: encoded.type,
       data: encoded.data,
       metadata: {

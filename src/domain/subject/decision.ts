@@ -32,7 +32,9 @@ export type RejectionCode =
   | 'conflict_not_open'
   | 'winner_not_in_conflict'
   | 'winner_not_active'
-  | 'nothing_to_escalate';
+  | 'nothing_to_escalate'
+  /** Not the decider's: an idempotency key sent again with another request (src/commands/subject/execute.ts). */
+  | 'idempotency_key_reused';
 
 export interface Rejection {
   readonly code: RejectionCode;
