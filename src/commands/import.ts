@@ -2,8 +2,8 @@
 // before anything is written; then entries are decided one after another
 // against the evolving state and appended in batches, one append per batch
 // with the expected revision. Line idempotency keys derive from the import id,
-// so running the same import again appends nothing new (within the retry
-// window of recent commands, COMMAND_WINDOW); an import id sent again with
+// so running the same import again appends nothing new, whatever its size
+// (LoadedSubject.firstEvents holds every command of the stream); an import id sent again with
 // other entries (an API Idempotency-Key reused) is refused before anything is
 // appended.
 import { requireEntry, type MemoryEntry } from '../domain/entry/entry.js';
@@ -70,8 +70,8 @@ export async function importEntries(
   // Every line already in the stream must be the line imported then: else the import id (its key) is being reused.
   const before = await ledger.subjects.load(stream);
   for (const { commandId, requestHash } of lineIds) {
-    const span = before.commands.get(commandId);
-    if (span && !sameRequest(span.firstEventId, commandId, requestHash))
+    const first = before.firstEvents.get(commandId);
+    if (first !== undefined && !sameRequest(first, commandId, requestHash))
       return { ok: false, rejection: keyReused({ commandId, ...(context.givenKey ? { givenKey: context.givenKey } : {}) }) };
   }
   const decisions: Record<WriteOutcome, number> = { NEW: 0, DUPLICATE: 0, SUPERSEDES: 0, CONFLICTS: 0 };
@@ -83,6 +83,11 @@ export async function importEntries(
     const prepared: PreparedLine[] = [];
     for (let i = start; i < Math.min(start + batchSize, entries.length); i++) {
       const { commandId, requestHash } = lineIds[i]!;
+      // Imported before this call: nothing to seal or decide (a line another writer adds meanwhile is caught at the append).
+      if (before.firstEvents.has(commandId)) {
+        alreadyImported++;
+        continue;
+      }
       const memoryId = derivedId('m', commandId, 'memory');
       const sealed = await sealEntry(ledger.keyStore, context, memoryId, entries[i]!);
       if (sealed.status !== 'sealed') {
@@ -118,7 +123,7 @@ async function appendBatch(ledger: Ledger, stream: string, context: CommandConte
     const rejected: Array<{ line: number } & Rejection> = [];
     let alreadyImported = 0;
     for (const line of lines) {
-      if (loaded.commands.has(line.commandId)) {
+      if (loaded.firstEvents.has(line.commandId)) {
         alreadyImported++;
         continue;
       }

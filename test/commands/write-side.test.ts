@@ -1,6 +1,7 @@
 // The write side through its command handlers, on a real PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importEntries, validateImportLines } from '../../src/commands/import.js';
+import { COMMAND_WINDOW } from '../../src/commands/subject/loaded-subject.js';
 import { retractMemory, resolveConflict, expireMemories } from '../../src/commands/lifecycle.js';
 import { recordMemory, supersedeMemory } from '../../src/commands/record.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
@@ -136,6 +137,34 @@ describe('write decisions through the handlers', () => {
     const second = await imported();
     expect(second.alreadyImported).toBe(120);
     expect((await streamTypes('s5')).length).toBe(count);
+  });
+
+  it('recognises a re-import of the same lines whatever their number (past the retry window of recent commands)', async () => {
+    const entries = validateImportLines(
+      Array.from({ length: COMMAND_WINDOW + 476 }, (_, i) => ({
+        kind: 'semantic',
+        key: `fact.n${i}`,
+        value: { type: 'text', text: `value ${i}` },
+        source: { type: 'user_assertion' },
+      })),
+    );
+    const run = async () => {
+      const outcome = await importEntries(t.ledger, ctx('s6'), entries, { importId: 'file-big', batchSize: 500 });
+      if (!outcome.ok) throw new Error(outcome.rejection.message);
+      return outcome.result;
+    };
+    expect(await run()).toMatchObject({ lines: entries.length, rejected: [], batches: 3 });
+    const count = (await streamTypes('s6')).length;
+    // Also from a fresh process, which folds the stream from the log.
+    const other = await openTestLedgerOnSameDatabase();
+    try {
+      const again = await importEntries(other, ctx('s6'), entries, { importId: 'file-big', batchSize: 500 });
+      expect(again).toMatchObject({ ok: true, result: { alreadyImported: entries.length, rejected: [], batches: 0 } });
+    } finally {
+      await other.close();
+    }
+    expect(await run()).toMatchObject({ alreadyImported: entries.length, rejected: [], batches: 0 });
+    expect((await streamTypes('s6')).length).toBe(count);
   });
 });
 

@@ -78,10 +78,11 @@ export async function executeSubjectCommand(
   const requestHash = envelope.request === undefined ? undefined : requestHashOf(envelope.request);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const loaded = await deps.subjects.load(envelope.stream);
+    const firstEvent = loaded.firstEvents.get(envelope.commandId);
+    if (firstEvent !== undefined && requestHash !== undefined && !sameRequest(firstEvent, envelope.commandId, requestHash))
+      return { ok: false, rejection: keyReused(envelope) };
     const done = loaded.commands.get(envelope.commandId);
     if (done) {
-      if (requestHash !== undefined && !sameRequest(done.firstEventId, envelope.commandId, requestHash))
-        return { ok: false, rejection: keyReused(envelope) };
       const events = await readSpan(deps.eventStore, envelope.stream, done.firstRevision, done.lastRevision);
       return { ok: true, result: { events, state: loaded.state, revision: loaded.revision, replayed: true } };
     }

@@ -1,9 +1,12 @@
 // A subject stream folded up to a revision, with the window of recent
-// commands (by idempotency key) that idempotent retries are answered from.
+// commands (by idempotency key) that idempotent retries are answered from,
+// and every command the stream holds (so a retry is recognised however old,
+// e.g. the lines of a large import run again).
 import { decodeStoredEvent } from '../../domain/events/decode.js';
 import { isSubjectEvent } from '../../domain/events/catalog.js';
 import { evolve } from '../../domain/subject/evolve.js';
 import { initialState, type SubjectState } from '../../domain/subject/state.js';
+import { PersistentMap } from '../../domain/persistent-map/persistent-map.js';
 import type { StoredEvent } from '../../infrastructure/event-store/port.js';
 
 /** How many recent commands a retry is recognised within, per subject. */
@@ -12,8 +15,6 @@ export const COMMAND_WINDOW = 1024;
 export interface CommandSpan {
   readonly firstRevision: number;
   readonly lastRevision: number;
-  /** Which request the command was (its ids derive from it: command-ids.ts). */
-  readonly firstEventId: string;
 }
 
 export interface LoadedSubject {
@@ -23,10 +24,12 @@ export interface LoadedSubject {
   readonly revision: number;
   /** Recent commands by idempotency key (causationId), oldest first. */
   readonly commands: ReadonlyMap<string, CommandSpan>;
+  /** Every command of the stream: its first event's id (which request it was: command-ids.ts), by idempotency key. */
+  readonly firstEvents: PersistentMap<string>;
 }
 
 export function emptySubject(stream: string): LoadedSubject {
-  return { stream, state: initialState(), revision: -1, commands: new Map() };
+  return { stream, state: initialState(), revision: -1, commands: new Map(), firstEvents: PersistentMap.empty() };
 }
 
 /** Folds events that follow `loaded.revision`; returns a new value (the old one is left as it was). */
@@ -34,6 +37,7 @@ export function foldInto(loaded: LoadedSubject, events: readonly StoredEvent[]):
   if (events.length === 0) return loaded;
   let state = loaded.state;
   const commands = new Map(loaded.commands);
+  let firstEvents = loaded.firstEvents;
   let revision = loaded.revision;
   for (const stored of events) {
     if (stored.streamRevision !== revision + 1) {
@@ -45,12 +49,13 @@ export function foldInto(loaded: LoadedSubject, events: readonly StoredEvent[]):
     const commandId = stored.metadata.causationId;
     if (commandId) {
       const span = commands.get(commandId);
-      if (span) commands.set(commandId, { ...span, lastRevision: revision });
+      if (span) commands.set(commandId, { firstRevision: span.firstRevision, lastRevision: revision });
       else {
-        commands.set(commandId, { firstRevision: revision, lastRevision: revision, firstEventId: stored.id });
+        commands.set(commandId, { firstRevision: revision, lastRevision: revision });
+        if (!firstEvents.has(commandId)) firstEvents = firstEvents.set(commandId, stored.id);
         if (commands.size > COMMAND_WINDOW) commands.delete(commands.keys().next().value!);
       }
     }
   }
-  return { stream: loaded.stream, state, revision, commands };
+  return { stream: loaded.stream, state, revision, commands, firstEvents };
 }
