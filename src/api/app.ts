@@ -2,13 +2,14 @@
 // DESIGN section 10 that exists, problem+json for every error, one log line
 // per request, request metrics. The service (service/start-service.ts) adds
 // the background work and listens.
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { BearerAuth, type KeyLookup } from './auth/bearer.js';
 import { OwnRequestKeys } from './auth/own-requests.js';
 import { httpApiErasureCheck } from './erasure/http-api-check.js';
 import type { ErasureCheck } from '../commands/forgetting/verification.js';
 import { openApiDocument } from './openapi.js';
+import { MAX_ID_LENGTH } from '../domain/values/ids.js';
 import { problem, problemOf, PROBLEM_CONTENT_TYPE } from './problem.js';
 import { registerRoute, requestIdOf, type RouteSpec } from './route.js';
 import { artifactRoutes } from './routes/artifacts.js';
@@ -57,6 +58,16 @@ export function buildApi(services: ApiServices, options: ApiOptions): FastifyIns
     // Keep-alive connections that are idle when shutdown starts are closed; busy ones finish their request.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // Every valid id must reach its route: ids are up to 128 characters, each at most 3 when percent-encoded.
+    routerOptions: { maxParamLength: MAX_ID_LENGTH * 3 },
+    // Errors the router raises before any route runs: problem+json like the rest.
+    frameworkErrors: (error, request, reply) => {
+      const { problem: body } = problemOf(error);
+      void (reply as FastifyReply)
+        .code(body.status)
+        .type(PROBLEM_CONTENT_TYPE)
+        .send({ ...body, instance: request.url });
+    },
   });
   // Bodies are JSON (and JSON lines for imports); fastify's plain-text parser would turn a wrong media type into a confusing 400.
   app.removeContentTypeParser('text/plain');
