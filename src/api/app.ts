@@ -10,6 +10,8 @@ import { httpApiErasureCheck } from './erasure/http-api-check.js';
 import type { ErasureCheck } from '../commands/forgetting/verification.js';
 import { openApiDocument } from './openapi.js';
 import { MAX_ID_LENGTH } from '../domain/values/ids.js';
+import { InvalidInput } from '../domain/validation/invalid-input.js';
+import { decodeUtf8, INVALID_UTF8_REASON } from '../domain/validation/well-formed.js';
 import { problem, problemOf, PROBLEM_CONTENT_TYPE } from './problem.js';
 import { registerRoute, requestIdOf, type RouteSpec } from './route.js';
 import { artifactRoutes } from './routes/artifacts.js';
@@ -71,7 +73,19 @@ export function buildApi(services: ApiServices, options: ApiOptions): FastifyIns
   });
   // Bodies are JSON (and JSON lines for imports); fastify's plain-text parser would turn a wrong media type into a confusing 400.
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser(NDJSON, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Bodies must be valid UTF-8: fastify would decode bad bytes to U+FFFD and store what the client never sent.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const text = decodeUtf8(body as Buffer);
+    if (text === undefined) done(new InvalidInput('body', INVALID_UTF8_REASON), undefined);
+    else void parseJson(request, text, done);
+  });
+  app.addContentTypeParser(NDJSON, { parseAs: 'buffer' }, (_request, body, done) => {
+    const text = decodeUtf8(body as Buffer);
+    if (text === undefined) done(new InvalidInput('body', INVALID_UTF8_REASON), undefined);
+    else done(null, text);
+  });
 
   const ownKeys = options.ownKeys ?? new OwnRequestKeys();
   // An erasure through the API is also checked against the API's own answers.

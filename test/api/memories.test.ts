@@ -181,7 +181,7 @@ describe('bad input: 400 problem+json naming the field, nothing appended', () =>
     method: string;
     path: string;
     body?: unknown;
-    raw?: string;
+    raw?: string | Uint8Array;
     contentType?: string;
     headers?: Record<string, string>;
     status?: number;
@@ -274,13 +274,53 @@ describe('bad input: 400 problem+json naming the field, nothing appended', () =>
       field: 'expiresAt',
     },
     { name: 'an as-of time in year 0', method: 'GET', path: '/v1/subjects/bad/as-of?systemTime=0000-06-01T00:00:00Z', field: 'systemTime' },
+    {
+      name: 'a lone surrogate in value.text',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      body: entry('x', { value: { type: 'text', text: 'half \ud83d pair' } }),
+      field: 'value.text',
+    },
+    {
+      name: 'a lone surrogate in content',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      body: entry('x', { content: 'trailing \udc00' }),
+      field: 'content',
+    },
+    {
+      name: 'a body that is not valid UTF-8',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      raw: Buffer.concat([
+        Buffer.from('{"kind":"profile","key":"a.b","value":{"type":"text","text":"'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('"},"source":{"type":"user_assertion"}}'),
+      ]),
+      field: 'body',
+    },
+    {
+      name: 'import lines that are not valid UTF-8',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories:import',
+      raw: Buffer.concat([Buffer.from(`${JSON.stringify(entry('a'))}\n{"kind":"`), Buffer.from([0xff]), Buffer.from('"}\n')]),
+      contentType: 'application/x-ndjson',
+      field: 'body',
+    },
+    {
+      name: 'a taint ref pattern with whitespace',
+      method: 'POST',
+      path: '/v1/subjects/bad/taint',
+      body: { refPatterns: ['msg://thread 9/*'], reason: 'compromised' },
+      field: 'refPatterns.0',
+    },
     { name: 'a forget reason that is empty', method: 'DELETE', path: '/v1/subjects/bad/memories/m-1?reason=', field: 'reason' },
   ];
 
   for (const c of cases) {
     it(`refuses ${c.name}`, async () => {
       const before = await t.eventCount();
-      const key = c.path.includes('/trust') ? admin : c.path.includes('/as-of') ? auditor : writer;
+      const key = c.path.includes('/trust') || c.path.includes('/taint') ? admin : c.path.includes('/as-of') ? auditor : writer;
       const response = await t.request(c.method, c.path, {
         key,
         ...(c.raw !== undefined

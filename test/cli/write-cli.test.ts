@@ -120,6 +120,17 @@ describe('memledger CLI, write side', () => {
         'expiresAt',
       ],
     ];
+    // Ill-formed text: a lone surrogate (escaped in JSON) and bytes that are not UTF-8 (in a file); both used to become U+FFFD or a 500.
+    cases.push([
+      '{"kind":"profile","key":"a.b","value":{"type":"text","text":"half \\ud83d"},"source":{"type":"user_assertion"}}',
+      'value.text',
+    ]);
+    const latin1 = join(await mkdtemp(join(tmpdir(), 'memledger-utf8-')), 'entry.json');
+    await writeFile(
+      latin1,
+      Buffer.from('{"kind":"profile","key":"a.b","value":{"type":"text","text":"caf\xe9"},"source":{"type":"user_assertion"}}', 'latin1'),
+    );
+    cases.push([`@${latin1}`, 'entry']);
     const runs = await Promise.all(cases.map(([e]) => runCli(['record', '--tenant', 'acme', '--subject', 'bad', '--entry', e], env)));
     runs.forEach((run, i) => {
       expect(run.code, run.stderr).toBe(2);

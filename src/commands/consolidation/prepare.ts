@@ -3,6 +3,7 @@
 // manifest), generate, gate, and append the artifact stream with expected
 // revision no_stream. Nothing prepared is readable: only the alias makes an
 // artifact readable, and only publish moves it.
+import { toClearText } from '../../domain/events/fields.js';
 import { renderRawEntry } from '../../domain/consolidation/rendering.js';
 import { selectEntries } from '../../domain/consolidation/selector.js';
 import { gateOutput, takeSnapshot, type ConsolidationSnapshot } from '../../domain/consolidation/snapshot.js';
@@ -162,7 +163,7 @@ async function generateAndGate(ledger: Ledger, services: ConsolidationServices, 
         data: {
           artifactId: manifest.artifactId,
           manifest,
-          error: { code: generation.failure.code, message: clip(generation.failure.message) },
+          error: { code: generation.failure.code, message: toClearText(generation.failure.message) },
           failedAt: at,
         },
       },
@@ -190,15 +191,15 @@ async function generateAndGate(ledger: Ledger, services: ConsolidationServices, 
       ? { type: 'GatePassed', data: { artifactId: manifest.artifactId, mustPreserveCount: gate.mustPreserveCount, checkedAt: at } }
       : {
           type: 'GateFailed',
-          data: { artifactId: manifest.artifactId, reasons: gate.reasons.map((r) => ({ ...r, message: clip(r.message) })), checkedAt: at },
+          data: {
+            artifactId: manifest.artifactId,
+            reasons: gate.reasons.map((r) => ({ ...r, message: toClearText(r.message) })),
+            checkedAt: at,
+          },
         },
   ];
   const rawInputs = snapshot.inputs.reduce((sum, input) => sum + services.countTokens(renderRawEntry(input)), 0);
   return { events, tokens: { rawInputs, summary: services.countTokens(generation.output.summary) } };
-}
-
-function clip(message: string): string {
-  return message.length <= 1000 ? message : `${message.slice(0, 997)}...`;
 }
 
 function resultOf(

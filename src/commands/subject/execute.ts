@@ -5,7 +5,8 @@
 // and answers from the events it appended the first time.
 import { decodeStoredEvent } from '../../domain/events/decode.js';
 import type { DomainEvent } from '../../domain/events/catalog.js';
-import type { SubjectCommand } from '../../domain/subject/commands.js';
+import { subjectCommandSchema, type SubjectCommand } from '../../domain/subject/commands.js';
+import { parseWith } from '../../domain/validation/invalid-input.js';
 import { decide } from '../../domain/subject/decide.js';
 import type { Rejection, WriteDecision } from '../../domain/subject/decision.js';
 import type { SubjectState } from '../../domain/subject/state.js';
@@ -86,7 +87,7 @@ export async function executeSubjectCommand(
       const events = await readSpan(deps.eventStore, envelope.stream, done.firstRevision, done.lastRevision);
       return { ok: true, result: { events, state: loaded.state, revision: loaded.revision, replayed: true } };
     }
-    const decided = decide(loaded.state, build(loaded, instantOf(deps.clock())));
+    const decided = decide(loaded.state, requireCommand(build(loaded, instantOf(deps.clock()))));
     if (!decided.ok) return decided;
     if (decided.events.length === 0) {
       return {
@@ -120,6 +121,17 @@ export function keyReused(envelope: Pick<CommandEnvelope, 'commandId' | 'givenKe
     message: `idempotency key "${envelope.givenKey?.value ?? envelope.commandId}" was first used for another request: a retry must repeat it exactly; a new request needs a new key`,
     field: envelope.givenKey?.field ?? 'idempotency-key',
   };
+}
+
+/**
+ * The command as the domain's schema defines it: what a caller passed on
+ * unchecked (a reason with NUL, a taint pattern with a space) is refused
+ * here, naming the field, before anything is decided or appended.
+ */
+function requireCommand(command: SubjectCommand): SubjectCommand {
+  const parsed = parseWith(subjectCommandSchema, command);
+  if (!parsed.ok) throw parsed.error;
+  return command;
 }
 
 function decision(d: WriteDecision | undefined): { decision?: WriteDecision } {

@@ -2,6 +2,7 @@
 // A stored event that does not decode is a typed error naming the field,
 // never a half-typed value.
 import { CURRENT_SCHEMA_VERSIONS, EVENT_SCHEMAS, isEventType, type DomainEvent, type EventType } from './catalog.js';
+import { findLoneSurrogate, ILL_FORMED_REASON } from '../validation/well-formed.js';
 import { upcasterFor } from './upcasters.js';
 
 export class EventDecodingError extends Error {
@@ -39,6 +40,8 @@ export function decodeEvent(type: string, data: unknown, schemaVersion: number):
     if (!upcast) return fail('', `no upcaster from v${version} to v${version + 1}`);
     shaped = upcast(shaped);
   }
+  const illFormed = findLoneSurrogate(shaped);
+  if (illFormed) return fail(illFormed.map(String).join('.'), ILL_FORMED_REASON);
   const parsed = EVENT_SCHEMAS[type].safeParse(shaped);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
