@@ -1,26 +1,21 @@
 // Bulk import (migrating an existing memory store): every line is validated
 // before anything is written; then entries are decided one after another
 // against the evolving state and appended in batches, one append per batch
-// with the expected revision. Line idempotency keys derive from the import id,
-// so running the same import again appends nothing new, whatever its size
-// (LoadedSubject.firstEvents holds every command of the stream); an import id sent again with
-// other entries (an API Idempotency-Key reused) is refused before anything is
-// appended.
+// through the command loop (src/commands/stream). Line idempotency keys
+// derive from the import id, so running the same import again appends
+// nothing new, whatever its size (LoadedStream.firstEvents holds every command
+// of the stream); an import id sent again with other entries (an API
+// Idempotency-Key reused) is refused before anything is appended.
 import { requireEntry, type MemoryEntry } from '../domain/entry/entry.js';
+import type { SealedEntry } from '../domain/entry/sealed-entry.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
-import type { SubjectEvent } from '../domain/events/subject-events.js';
-import { decide } from '../domain/subject/decide.js';
-import type { Rejection, WriteOutcome } from '../domain/subject/decision.js';
-import { fold } from '../domain/subject/evolve.js';
+import type { Rejection, Result } from '../domain/result/result.js';
+import type { WriteOutcome } from '../domain/subject/decision.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
-import { instantOf } from '../domain/values/instant.js';
-import { WrongExpectedVersion, type NewEvent } from '../infrastructure/event-store/port.js';
 import { derivedId, requestHashOf, sameRequest } from './ids/command-ids.js';
 import type { CommandContext, Ledger } from './ledger.js';
-import { ConcurrencyExhausted, keyReused, type CommandOutcome } from './subject/execute.js';
-import { toNewEvents } from './subject/new-events.js';
+import { handleCommands, keyReused } from './stream/handle-commands.js';
 import { sealEntry } from './subject/seal-entry.js';
-import type { SealedEntry } from '../domain/entry/sealed-entry.js';
 
 export interface ImportResult {
   readonly lines: number;
@@ -41,8 +36,6 @@ interface PreparedLine {
   readonly entry: SealedEntry;
 }
 
-const MAX_ATTEMPTS = 25;
-
 /** Validates every line first: a bad line throws InvalidInput naming `line N: field`, and nothing is written. */
 export function validateImportLines(values: readonly unknown[]): MemoryEntry[] {
   return values.map((value, index) => {
@@ -60,19 +53,19 @@ export async function importEntries(
   context: CommandContext,
   entries: readonly MemoryEntry[],
   options: { readonly importId: string; readonly batchSize?: number },
-): Promise<CommandOutcome<ImportResult>> {
+): Promise<Result<ImportResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const batchSize = options.batchSize ?? 500;
-  const lineIds = entries.map((entry, i) => {
-    const commandId = derivedId('import', options.importId, `line-${i + 1}`);
-    return { commandId, requestHash: requestHashOf({ operation: 'import', entry }) };
-  });
+  const lineIds = entries.map((entry, i) => ({
+    commandId: derivedId('import', options.importId, `line-${i + 1}`),
+    requestHash: requestHashOf({ operation: 'import', entry }),
+  }));
   // Every line already in the stream must be the line imported then: else the import id (its key) is being reused.
   const before = await ledger.subjects.load(stream);
   for (const { commandId, requestHash } of lineIds) {
     const first = before.firstEvents.get(commandId);
     if (first !== undefined && !sameRequest(first, commandId, requestHash))
-      return { ok: false, rejection: keyReused({ commandId, ...(context.givenKey ? { givenKey: context.givenKey } : {}) }) };
+      return { ok: false, rejection: keyReused(commandId, context.givenKey) };
   }
   const decisions: Record<WriteOutcome, number> = { NEW: 0, DUPLICATE: 0, SUPERSEDES: 0, CONFLICTS: 0 };
   const rejected: Array<{ line: number } & Rejection> = [];
@@ -83,7 +76,7 @@ export async function importEntries(
     const prepared: PreparedLine[] = [];
     for (let i = start; i < Math.min(start + batchSize, entries.length); i++) {
       const { commandId, requestHash } = lineIds[i]!;
-      // Imported before this call: nothing to seal or decide (a line another writer adds meanwhile is caught at the append).
+      // Imported before this call: nothing to seal or decide (a line another writer adds meanwhile is replayed by the command loop).
       if (before.firstEvents.has(commandId)) {
         alreadyImported++;
         continue;
@@ -103,54 +96,23 @@ export async function importEntries(
         entry: sealed.entry,
       });
     }
-    const applied = await appendBatch(ledger, stream, context, prepared);
-    for (const [outcome, n] of Object.entries(applied.decisions)) decisions[outcome as WriteOutcome] += n;
-    rejected.push(...applied.rejected);
-    alreadyImported += applied.alreadyImported;
-    revision = applied.revision;
-    batches += applied.appended ? 1 : 0;
+    const target = { stream, ...(context.actor ? { actor: context.actor } : {}) };
+    const { outcomes, loaded, appended } = await handleCommands(ledger.subjects, ledger, target, (_loaded, now) =>
+      prepared.map((line) => ({
+        commandId: line.commandId,
+        requestHash: line.requestHash,
+        ...(context.givenKey ? { givenKey: context.givenKey } : {}),
+        command: { type: 'RecordMemory', memoryId: line.memoryId, conflictId: line.conflictId, entry: line.entry, now } as const,
+      })),
+    );
+    outcomes.forEach((outcome, index) => {
+      if (outcome.status === 'replayed') alreadyImported++;
+      else if (outcome.status === 'rejected') rejected.push({ line: prepared[index]!.line, ...outcome.rejection });
+      else if (outcome.decision) decisions[outcome.decision.outcome]++;
+    });
+    revision = appended?.nextExpectedRevision ?? loaded.revision;
+    if (prepared.length === 0) revision = Math.max(revision, before.revision);
+    batches += appended ? 1 : 0;
   }
   return { ok: true, result: { lines: entries.length, decisions, alreadyImported, rejected, batches, revision } };
-}
-
-async function appendBatch(ledger: Ledger, stream: string, context: CommandContext, lines: readonly PreparedLine[]) {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const loaded = await ledger.subjects.load(stream);
-    const now = instantOf(ledger.clock());
-    let state = loaded.state;
-    const batch: NewEvent[] = [];
-    const decisions: Partial<Record<WriteOutcome, number>> = {};
-    const rejected: Array<{ line: number } & Rejection> = [];
-    let alreadyImported = 0;
-    for (const line of lines) {
-      if (loaded.firstEvents.has(line.commandId)) {
-        alreadyImported++;
-        continue;
-      }
-      const decided = decide(state, { type: 'RecordMemory', memoryId: line.memoryId, conflictId: line.conflictId, entry: line.entry, now });
-      if (!decided.ok) {
-        rejected.push({ line: line.line, ...decided.rejection });
-        continue;
-      }
-      state = fold(decided.events as SubjectEvent[], state);
-      if (decided.decision) decisions[decided.decision.outcome] = (decisions[decided.decision.outcome] ?? 0) + 1;
-      batch.push(
-        ...toNewEvents(decided.events, {
-          commandId: line.commandId,
-          requestHash: line.requestHash,
-          ...(context.actor ? { actor: context.actor } : {}),
-        }),
-      );
-    }
-    if (batch.length === 0) return { decisions, rejected, alreadyImported, revision: loaded.revision, appended: false };
-    try {
-      const appended = await ledger.eventStore.append(stream, batch, {
-        expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision,
-      });
-      return { decisions, rejected, alreadyImported, revision: appended.nextExpectedRevision, appended: true };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersion)) throw error;
-    }
-  }
-  throw new ConcurrencyExhausted(stream, MAX_ATTEMPTS);
 }

@@ -7,7 +7,8 @@ import type { Instant } from '../domain/values/instant.js';
 import { newCommandId } from './ids/command-ids.js';
 import type { CommandContext, Ledger } from './ledger.js';
 import { actorOf } from './record.js';
-import { executeSubjectCommand, type CommandOutcome } from './subject/execute.js';
+import type { Result } from '../domain/result/result.js';
+import { executeSubjectCommand } from './subject/execute.js';
 
 /** The common answer of a lifecycle command: what it appended, where, and when. */
 export interface LifecycleResult {
@@ -32,7 +33,7 @@ export async function runLifecycleCommand(
   context: CommandContext,
   request: LifecycleRequest,
   at?: Instant,
-): Promise<CommandOutcome<LifecycleResult>> {
+): Promise<Result<LifecycleResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const commandId = context.idempotencyKey ?? newCommandId();
   const envelope = { stream, commandId, request: at === undefined ? request : { ...request, at }, ...actorOf(context) };

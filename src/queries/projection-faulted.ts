@@ -9,6 +9,7 @@ import type { ProjectionFault } from '../projections/runtime/faults.js';
 export class SubjectProjectionFaulted extends Error {
   override readonly name = 'SubjectProjectionFaulted';
   readonly code = 'projection_fault';
+  readonly field = 'subject';
   constructor(
     readonly tenant: string,
     readonly subject: string,
@@ -20,5 +21,9 @@ export class SubjectProjectionFaulted extends Error {
         `(first: ${first.eventType} at revision ${first.streamRevision}, ${first.code}: ${first.message}); ` +
         'its reads would be incomplete, so none is answered (see `memledger projections status`)',
     );
+  }
+
+  get details(): { faults: readonly ProjectionFault[] } {
+    return { faults: this.faults };
   }
 }

@@ -20,8 +20,9 @@ import { replay } from '../../queries/replay/replay.js';
 import { staleSet } from '../../queries/stale-set.js';
 import { requireTimeQuery, type TimeQueryInput } from '../../queries/time-query.js';
 import { verify } from '../../queries/verify/verify.js';
+import { EXIT } from '../../answers/answer-table.js';
 import { optionalInstant } from '../input.js';
-import { EXIT, printError } from '../output.js';
+import { printError } from '../output.js';
 import { contextOf, run } from '../session.js';
 
 interface ReadOptions<T> {

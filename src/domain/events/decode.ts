@@ -77,6 +77,10 @@ export class UndecodableStoredEvent extends EventDecodingError {
     super(cause.eventType, cause.schemaVersion, cause.field, cause.reason);
     this.message = `${stream} revision ${streamRevision} (event ${eventId}): ${cause.message}`;
   }
+
+  get details(): { stream: string; streamRevision: number; eventId: string } {
+    return { stream: this.stream, streamRevision: this.streamRevision, eventId: this.eventId };
+  }
 }
 
 interface Stored {
