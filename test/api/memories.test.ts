@@ -135,6 +135,22 @@ describe('recording and changing memories', () => {
     expect(problemOf(refused)).toMatchObject({ code: 'already_forgotten', field: 'subject' });
   });
 
+  it("forgetting a subject with no events, or another tenant's, is 404 subject_not_found and writes nothing (the id stays usable)", async () => {
+    const before = await t.eventCount();
+    const never = await t.request('DELETE', '/v1/subjects/never-was?reason=cleanup', { key: admin });
+    expect(problemOf(never)).toMatchObject({ status: 404, code: 'subject_not_found', field: 'subject' });
+    await record('theirs', entry('email'));
+    const otherAdmin = await t.key('globex', 'admin');
+    const foreign = await t.request('DELETE', '/v1/subjects/theirs', { key: otherAdmin });
+    expect(problemOf(foreign)).toMatchObject({ status: 404, code: 'subject_not_found', field: 'subject' });
+    expect(await t.eventCount()).toBe(before + 1);
+    // No tombstone: the never-used id records, and globex's own subject of that name too.
+    expect((await record('never-was', entry('sms'))).status).toBe(201);
+    const globex = await t.request('POST', '/v1/subjects/theirs/memories', { key: await t.key('globex', 'writer'), body: entry('x') });
+    expect(globex.status).toBe(201);
+    expect((await record('theirs', entry('sms'))).status).toBe(201);
+  });
+
   it('changes trust and escalates the taint policy (admin), sweeps TTLs on request (writer)', async () => {
     await record('s5', entry('email'));
     const trust = await t.request('POST', '/v1/subjects/s5/trust', {

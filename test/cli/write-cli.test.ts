@@ -198,6 +198,12 @@ describe('memledger CLI, write side', () => {
     expect(JSON.stringify(await events('erase'))).toContain(phone);
     expect(await databaseContains(phone)).toBe(false); // encrypted at rest from the start
 
+    // A subject that never had an event: refused (exit 3), no receipt and no tombstone, so the id still takes writes.
+    const nobody = await runCli(['forget', '--tenant', 'acme', '--subject', 'nobody', '--reason', 'cleanup'], env);
+    expect(nobody.code, nobody.stderr).toBe(3);
+    expect(JSON.parse(nobody.stderr)).toMatchObject({ error: 'subject_not_found', field: 'subject' });
+    expect(await events('nobody')).toEqual([]);
+
     const forget = await runCli(
       ['forget', '--tenant', 'acme', '--subject', 'erase', '--memory', memoryId, '--reason', 'user request'],
       env,
