@@ -37,7 +37,7 @@ export async function runLifecycleCommand(
   const stream = subjectStreamName(context.tenant, context.subject);
   const commandId = context.idempotencyKey ?? newCommandId();
   const envelope = { stream, commandId, request: at === undefined ? request : { ...request, at }, ...actorOf(context) };
-  const outcome = await executeSubjectCommand(ledger, envelope, (_loaded, now) => ({ ...request, now: at ?? now }) as SubjectCommand);
+  const outcome = await executeSubjectCommand(ledger, envelope, (_loaded, now) => ({ ...request, now: at ?? now }));
   if (!outcome.ok) return outcome;
   const { events, revision, replayed } = outcome.result;
   return {
