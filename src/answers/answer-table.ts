@@ -30,6 +30,7 @@ const REJECTIONS: Readonly<Record<RejectionCode, Answer>> = {
   coverage_regressed: refused(409),
   coverage_beyond_head: refused(422),
   memory_id_taken: refused(409),
+  idempotency_key_reused: refused(409),
   memory_not_active: refused(409),
   already_retracted: refused(409),
   already_forgotten: refused(409),
@@ -53,6 +54,10 @@ const ERRORS = {
   invalid_config: { http: 500, exit: EXIT.badInput },
   concurrency_exhausted: { http: 409, exit: EXIT.refused },
   idempotency_conflict: { http: 409, exit: EXIT.refused },
+  // The subject's stream holds an event the memory projection could not apply: its reads refuse rather than answer incompletely.
+  projection_fault: { http: 409, exit: EXIT.refused },
+  // The stream holds an event this code cannot read (the log is immutable): nothing can be decided or answered from it.
+  undecodable_event: { http: 409, exit: EXIT.refused },
   // The log or the projections did not catch up in time (a long transaction elsewhere): nothing was done; retry.
   log_behind: { http: 503, exit: EXIT.failure },
   projections_behind: { http: 503, exit: EXIT.failure },

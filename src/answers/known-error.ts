@@ -10,6 +10,8 @@ export interface KnownError {
   readonly message: string;
   /** The field at fault, when the error names one. */
   readonly field?: string;
+  /** What else the error tells the caller (a projection fault's events, an undecodable event's place): its `details`. */
+  readonly details?: Readonly<Record<string, unknown>>;
   readonly answer: Answer;
 }
 
@@ -18,6 +20,12 @@ export function knownError(error: unknown): KnownError | undefined {
   // The event store's errors carry no code of their own.
   const code = error instanceof IdempotencyConflict ? 'idempotency_conflict' : (error as { code?: unknown }).code;
   if (typeof code !== 'string' || !isAnswerCode(code)) return undefined;
-  const field = (error as { field?: unknown }).field;
-  return { code, message: error.message, ...(typeof field === 'string' ? { field } : {}), answer: ANSWERS[code] };
+  const { field, details } = error as { field?: unknown; details?: unknown };
+  return {
+    code,
+    message: error.message,
+    ...(typeof field === 'string' ? { field } : {}),
+    ...(details !== null && typeof details === 'object' ? { details: details as Record<string, unknown> } : {}),
+    answer: ANSWERS[code],
+  };
 }

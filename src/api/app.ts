@@ -2,7 +2,7 @@
 // DESIGN section 10 that exists, problem+json for every error, one log line
 // per request, request metrics. The service (service/start-service.ts) adds
 // the background work and listens.
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { BearerAuth, type KeyLookup } from './auth/bearer.js';
 import { OwnRequestKeys } from './auth/own-requests.js';
@@ -10,6 +10,9 @@ import { registerConsole } from './console/console-route.js';
 import { httpApiErasureCheck } from './erasure/http-api-check.js';
 import type { ErasureCheck } from '../commands/forgetting/verification.js';
 import { openApiDocument } from './openapi.js';
+import { MAX_ID_LENGTH } from '../domain/values/ids.js';
+import { InvalidInput } from '../domain/validation/invalid-input.js';
+import { decodeUtf8, INVALID_UTF8_REASON } from '../domain/validation/well-formed.js';
 import { problem, problemOf, PROBLEM_CONTENT_TYPE } from './problem.js';
 import { registerRoute, requestIdOf, type RouteSpec } from './route.js';
 import { artifactRoutes } from './routes/artifacts.js';
@@ -60,16 +63,38 @@ export function buildApi(services: ApiServices, options: ApiOptions): FastifyIns
     // Keep-alive connections that are idle when shutdown starts are closed; busy ones finish their request.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // Every valid id must reach its route: ids are up to 128 characters, each at most 3 when percent-encoded.
+    routerOptions: { maxParamLength: MAX_ID_LENGTH * 3 },
+    // Errors the router raises before any route runs: problem+json like the rest.
+    frameworkErrors: (error, request, reply) => {
+      const { problem: body } = problemOf(error);
+      void (reply as FastifyReply)
+        .code(body.status)
+        .type(PROBLEM_CONTENT_TYPE)
+        .send({ ...body, instance: request.url });
+    },
   });
   // Bodies are JSON (and JSON lines for imports); fastify's plain-text parser would turn a wrong media type into a confusing 400.
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser(NDJSON, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Bodies must be valid UTF-8: fastify would decode bad bytes to U+FFFD and store what the client never sent.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const text = decodeUtf8(body as Buffer);
+    if (text === undefined) done(new InvalidInput('body', INVALID_UTF8_REASON), undefined);
+    else void parseJson(request, text, done);
+  });
+  app.addContentTypeParser(NDJSON, { parseAs: 'buffer' }, (_request, body, done) => {
+    const text = decodeUtf8(body as Buffer);
+    if (text === undefined) done(new InvalidInput('body', INVALID_UTF8_REASON), undefined);
+    else done(null, text);
+  });
 
   const ownKeys = options.ownKeys ?? new OwnRequestKeys();
   // An erasure through the API is also checked against the API's own answers.
   const apiErasureChecks = () => [httpApiErasureCheck({ app, ownKeys, keyStore: services.read.keyStore, clock: services.ledger.clock })];
+  // The OpenAPI route serves the document built from every route, itself included (read when asked, after this runs).
   const routes = apiRoutes(services, () => document, apiErasureChecks);
-  // The routes read the document lazily (the /openapi.json route), after it exists.
   const document = openApiDocument(routes, { version: API_VERSION });
   const auth = new BearerAuth(options.keys, options.keyCacheMs, Date.now, ownKeys);
   const onInvalidResponse = (route: RouteSpec, error: unknown) =>

@@ -4,6 +4,7 @@
 //   memledger_event_store_append_seconds{stream,outcome}   append latency
 //   memledger_projection_lag_events{projection}            events not yet applied
 //   memledger_projection_lag_seconds{projection}           age of the oldest of them
+//   memledger_projection_faults{projection}                events it could not apply (passed over)
 //   memledger_consolidation_outcomes_total{outcome,reason}
 //   memledger_gate_rejections_total{reason}
 //   memledger_recall_source_total{source,reason}           summary vs raw
@@ -64,7 +65,7 @@ export class ServiceMetrics {
     });
     const lag = options.projectionLag;
     if (lag) {
-      // The probe caches its measurement briefly, so both gauges of a scrape share one.
+      // The probe caches its measurement briefly, so the gauges of a scrape share one.
       const measure = lag;
       new Gauge({
         name: 'memledger_projection_lag_events',
@@ -84,6 +85,16 @@ export class ServiceMetrics {
         async collect() {
           this.reset();
           for (const p of await measure()) this.set({ projection: p.projection }, p.lagSeconds);
+        },
+      });
+      new Gauge({
+        name: 'memledger_projection_faults',
+        help: 'Events of the log the active projection schema could not apply and passed over (see projections status)',
+        labelNames: ['projection'],
+        registers,
+        async collect() {
+          this.reset();
+          for (const p of await measure()) this.set({ projection: p.projection }, p.faults);
         },
       });
     }

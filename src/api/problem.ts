@@ -35,6 +35,7 @@ const TITLES: Readonly<Record<number, string>> = {
   405: 'Method not allowed',
   409: 'Conflict',
   413: 'Content too large',
+  414: 'URI too long',
   415: 'Unsupported media type',
   422: 'Unprocessable content',
   500: 'Internal server error',
@@ -95,7 +96,10 @@ export function problemOf(error: unknown): { problem: Problem; unexpected: boole
   if (known && known.answer.http !== 500) {
     const told = PUBLIC_DETAILS[known.code];
     const field = told ? told.field : known.field;
-    return { problem: problem(known.answer.http, known.code, told?.detail ?? known.message, { field }), unexpected: false };
+    return {
+      problem: problem(known.answer.http, known.code, told?.detail ?? known.message, { field, ...known.details }),
+      unexpected: false,
+    };
   }
   const fastify = fastifyProblem(error);
   if (fastify) return { problem: fastify, unexpected: false };
@@ -116,6 +120,10 @@ function fastifyProblem(error: unknown): Problem | undefined {
       return problem(400, 'invalid_input', 'body: a JSON body is required', { field: 'body' });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return problem(400, 'invalid_input', message, { field: 'Content-Length' });
+    case 'FST_ERR_BAD_URL':
+      return problem(400, 'invalid_input', 'path: is not a valid URL (bad percent-encoding)', { field: 'path' });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return problem(414, 'uri_too_long', 'a path parameter is longer than any valid id (ids are at most 128 characters)');
     default:
       if (e.statusCode === 400 && /JSON/i.test(message))
         return problem(400, 'invalid_input', `body: is not valid JSON: ${message}`, { field: 'body' });

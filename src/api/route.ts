@@ -194,7 +194,12 @@ function commandContextOf(
   return {
     tenant: principal.tenant,
     subject,
-    ...(key !== undefined ? { idempotencyKey: scopedIdempotencyKey(principal.tenant, subject, spec.operationId, key) } : {}),
+    ...(key !== undefined
+      ? {
+          idempotencyKey: scopedIdempotencyKey(principal.tenant, subject, spec.operationId, key),
+          givenKey: { value: key, field: 'Idempotency-Key' },
+        }
+      : {}),
     actor: `api-key:${principal.keyId}`,
     correlationId: requestId,
   };

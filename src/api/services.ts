@@ -15,6 +15,8 @@ export interface ProjectionHealth {
   readonly lagIsLowerBound: boolean;
   /** Age of the oldest event not yet applied (0 when caught up). */
   readonly lagSeconds: number;
+  /** Events the active schema could not apply and passed over (projections status lists them). */
+  readonly faults: number;
   readonly error?: string;
 }
 

@@ -4,15 +4,19 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InvalidInput, parseWith } from '../domain/validation/invalid-input.js';
 import { instantSchema } from '../domain/values/instant-schema.js';
+import { decodeUtf8, INVALID_UTF8_REASON } from '../domain/validation/well-formed.js';
 
 export function readText(option: string, spec: string): string {
+  if (spec !== '-' && !spec.startsWith('@')) return spec;
+  let bytes: Buffer;
   try {
-    if (spec === '-') return readFileSync(0, 'utf8');
-    if (spec.startsWith('@')) return readFileSync(spec.slice(1), 'utf8');
-    return spec;
+    bytes = readFileSync(spec === '-' ? 0 : spec.slice(1));
   } catch (error) {
     throw new InvalidInput(option, `cannot be read: ${(error as Error).message}`);
   }
+  const text = decodeUtf8(bytes);
+  if (text === undefined) throw new InvalidInput(option, INVALID_UTF8_REASON);
+  return text;
 }
 
 export function readJson(option: string, spec: string): unknown {

@@ -30,14 +30,14 @@ export function resultOf<R>(outcome: Result<R>): R {
 
 export interface ErrorReport {
   readonly exitCode: ExitCode;
-  readonly body: { error: string; message: string; field?: string };
+  readonly body: { error: string; message: string; field?: string; [detail: string]: unknown };
 }
 
 export function reportError(error: unknown): ErrorReport {
   const known = knownError(error);
   if (known) {
     const { code, message, field } = known;
-    return { exitCode: known.answer.exit, body: { error: code, message, ...(field !== undefined ? { field } : {}) } };
+    return { exitCode: known.answer.exit, body: { error: code, message, ...(field !== undefined ? { field } : {}), ...known.details } };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { exitCode: EXIT.failure, body: { error: 'internal', message } };

@@ -16,7 +16,8 @@ export function contextOf(options: SubjectOptions): CommandContext {
   const tenant = options.tenant ?? '';
   const subject = options.subject ?? '';
   subjectStreamName(tenant, subject);
-  return { tenant, subject, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}), actor: 'cli' };
+  const key = options.idempotencyKey;
+  return { tenant, subject, ...(key ? { idempotencyKey: key, givenKey: { value: key, field: 'idempotency-key' } } : {}), actor: 'cli' };
 }
 
 export async function run(action: (ledger: () => Promise<OpenLedger>) => Promise<unknown>): Promise<void> {

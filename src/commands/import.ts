@@ -3,16 +3,18 @@
 // against the evolving state and appended in batches, one append per batch
 // through the command loop (src/commands/stream). Line idempotency keys
 // derive from the import id, so running the same import again appends
-// nothing new (within the retry window of recent commands, COMMAND_WINDOW).
+// nothing new, whatever its size (LoadedStream.firstEvents holds every command
+// of the stream); an import id sent again with other entries (an API
+// Idempotency-Key reused) is refused before anything is appended.
 import { requireEntry, type MemoryEntry } from '../domain/entry/entry.js';
 import type { SealedEntry } from '../domain/entry/sealed-entry.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
-import type { Rejection } from '../domain/result/result.js';
+import type { Rejection, Result } from '../domain/result/result.js';
 import type { WriteOutcome } from '../domain/subject/decision.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
-import { derivedId } from './ids/command-ids.js';
+import { derivedId, requestHashOf, sameRequest } from './ids/command-ids.js';
 import type { CommandContext, Ledger } from './ledger.js';
-import { handleCommands } from './stream/handle-commands.js';
+import { handleCommands, keyReused } from './stream/handle-commands.js';
 import { sealEntry } from './subject/seal-entry.js';
 
 export interface ImportResult {
@@ -28,6 +30,7 @@ export interface ImportResult {
 interface PreparedLine {
   readonly line: number;
   readonly commandId: string;
+  readonly requestHash: string;
   readonly memoryId: string;
   readonly conflictId: string;
   readonly entry: SealedEntry;
@@ -50,9 +53,20 @@ export async function importEntries(
   context: CommandContext,
   entries: readonly MemoryEntry[],
   options: { readonly importId: string; readonly batchSize?: number },
-): Promise<ImportResult> {
+): Promise<Result<ImportResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const batchSize = options.batchSize ?? 500;
+  const lineIds = entries.map((entry, i) => ({
+    commandId: derivedId('import', options.importId, `line-${i + 1}`),
+    requestHash: requestHashOf({ operation: 'import', entry }),
+  }));
+  // Every line already in the stream must be the line imported then: else the import id (its key) is being reused.
+  const before = await ledger.subjects.load(stream);
+  for (const { commandId, requestHash } of lineIds) {
+    const first = before.firstEvents.get(commandId);
+    if (first !== undefined && !sameRequest(first, commandId, requestHash))
+      return { ok: false, rejection: keyReused(commandId, context.givenKey) };
+  }
   const decisions: Record<WriteOutcome, number> = { NEW: 0, DUPLICATE: 0, SUPERSEDES: 0, CONFLICTS: 0 };
   const rejected: Array<{ line: number } & Rejection> = [];
   let alreadyImported = 0;
@@ -61,19 +75,33 @@ export async function importEntries(
   for (let start = 0; start < entries.length; start += batchSize) {
     const prepared: PreparedLine[] = [];
     for (let i = start; i < Math.min(start + batchSize, entries.length); i++) {
-      const commandId = derivedId('import', options.importId, `line-${i + 1}`);
+      const { commandId, requestHash } = lineIds[i]!;
+      // Imported before this call: nothing to seal or decide (a line another writer adds meanwhile is replayed by the command loop).
+      if (before.firstEvents.has(commandId)) {
+        alreadyImported++;
+        continue;
+      }
       const memoryId = derivedId('m', commandId, 'memory');
       const sealed = await sealEntry(ledger.keyStore, context, memoryId, entries[i]!);
       if (sealed.status !== 'sealed') {
         rejected.push({ line: i + 1, code: 'subject_forgotten', message: 'the subject was forgotten' });
         continue;
       }
-      prepared.push({ line: i + 1, commandId, memoryId, conflictId: derivedId('c', commandId, 'conflict'), entry: sealed.entry });
+      prepared.push({
+        line: i + 1,
+        commandId,
+        requestHash,
+        memoryId,
+        conflictId: derivedId('c', commandId, 'conflict'),
+        entry: sealed.entry,
+      });
     }
     const target = { stream, ...(context.actor ? { actor: context.actor } : {}) };
     const { outcomes, loaded, appended } = await handleCommands(ledger.subjects, ledger, target, (_loaded, now) =>
       prepared.map((line) => ({
         commandId: line.commandId,
+        requestHash: line.requestHash,
+        ...(context.givenKey ? { givenKey: context.givenKey } : {}),
         command: { type: 'RecordMemory', memoryId: line.memoryId, conflictId: line.conflictId, entry: line.entry, now } as const,
       })),
     );
@@ -83,7 +111,8 @@ export async function importEntries(
       else if (outcome.decision) decisions[outcome.decision.outcome]++;
     });
     revision = appended?.nextExpectedRevision ?? loaded.revision;
+    if (prepared.length === 0) revision = Math.max(revision, before.revision);
     batches += appended ? 1 : 0;
   }
-  return { lines: entries.length, decisions, alreadyImported, rejected, batches, revision };
+  return { ok: true, result: { lines: entries.length, decisions, alreadyImported, rejected, batches, revision } };
 }

@@ -12,11 +12,18 @@ export interface Ledger {
 }
 
 /** Who and which command: every write command takes these. */
+export interface GivenKey {
+  readonly value: string;
+  readonly field: string;
+}
+
 export interface CommandContext {
   readonly tenant: string;
   readonly subject: string;
   /** Idempotency key; generated when the caller gives none. */
   readonly idempotencyKey?: string;
+  /** The key as the client gave it and the field it came in (the API scopes its keys): a refusal names them. */
+  readonly givenKey?: GivenKey;
   readonly actor?: string;
   readonly correlationId?: string;
 }

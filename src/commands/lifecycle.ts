@@ -19,14 +19,25 @@ export interface LifecycleResult {
   readonly replayed: boolean;
 }
 
+/** A command as the client asks it: everything but the time it is decided at. */
+type Request<C> = C extends unknown ? Omit<C, 'now'> : never;
+export type LifecycleRequest = Request<SubjectCommand>;
+
+/**
+ * Decides `request` at `at` (default: the clock) and appends. The request is
+ * what a retry under the same idempotency key must repeat (with `at`, when
+ * the client gave one).
+ */
 export async function runLifecycleCommand(
   ledger: Ledger,
   context: CommandContext,
-  build: (now: Instant) => SubjectCommand,
+  request: LifecycleRequest,
+  at?: Instant,
 ): Promise<Result<LifecycleResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const commandId = context.idempotencyKey ?? newCommandId();
-  const outcome = await executeSubjectCommand(ledger, { stream, commandId, ...actorOf(context) }, (_loaded, now) => build(now));
+  const envelope = { stream, commandId, request: at === undefined ? request : { ...request, at }, ...actorOf(context) };
+  const outcome = await executeSubjectCommand(ledger, envelope, (_loaded, now) => ({ ...request, now: at ?? now }));
   if (!outcome.ok) return outcome;
   const { events, revision, replayed } = outcome.result;
   return {
@@ -41,20 +52,20 @@ export async function runLifecycleCommand(
 }
 
 export const retractMemory = (ledger: Ledger, context: CommandContext, memoryId: string, reason: string) =>
-  runLifecycleCommand(ledger, context, (now) => ({ type: 'RetractMemory', memoryId, reason, now }));
+  runLifecycleCommand(ledger, context, { type: 'RetractMemory', memoryId, reason });
 
 export const resolveConflict = (ledger: Ledger, context: CommandContext, conflictId: string, winner: string, reason?: string) =>
-  runLifecycleCommand(ledger, context, (now) => ({ type: 'ResolveConflict', conflictId, winner, ...(reason ? { reason } : {}), now }));
+  runLifecycleCommand(ledger, context, { type: 'ResolveConflict', conflictId, winner, ...(reason ? { reason } : {}) });
 
 export const changeTrust = (ledger: Ledger, context: CommandContext, sourceRef: string, level: TrustLevel, reason?: string) =>
-  runLifecycleCommand(ledger, context, (now) => ({ type: 'ChangeTrust', sourceRef, level, ...(reason ? { reason } : {}), now }));
+  runLifecycleCommand(ledger, context, { type: 'ChangeTrust', sourceRef, level, ...(reason ? { reason } : {}) });
 
 export const escalateTaintPolicy = (
   ledger: Ledger,
   context: CommandContext,
   policy: { refPatterns: string[]; sourceTypes: SourceType[]; reason: string },
-) => runLifecycleCommand(ledger, context, (now) => ({ type: 'EscalateTaintPolicy', ...policy, now }));
+) => runLifecycleCommand(ledger, context, { type: 'EscalateTaintPolicy', ...policy });
 
 /** The TTL sweeper for one subject: MemoryExpired for every active entry due at `at` (default: the clock). */
 export const expireMemories = (ledger: Ledger, context: CommandContext, at?: Instant) =>
-  runLifecycleCommand(ledger, context, (now) => ({ type: 'ExpireMemories', now: at ?? now }));
+  runLifecycleCommand(ledger, context, { type: 'ExpireMemories' }, at);

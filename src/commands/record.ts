@@ -19,6 +19,8 @@ export interface RecordResult {
   readonly conflictId?: string;
   readonly revision: number;
   readonly recordedAt: string;
+  /** True when the key had been used for this very request already: nothing was appended now. */
+  readonly replayed: boolean;
 }
 
 export async function recordMemory(ledger: Ledger, context: CommandContext, entryInput: unknown): Promise<Result<RecordResult>> {
@@ -48,7 +50,12 @@ async function writeEntry(
   const sealed = await sealEntry(ledger.keyStore, context, memoryId, entry);
   if (sealed.status !== 'sealed')
     return reject('subject_forgotten', 'the subject was forgotten: nothing more is recorded for it', 'subject');
-  const outcome = await executeSubjectCommand(ledger, { stream, commandId, ...actorOf(context) }, (_loaded, now) =>
+  const request = {
+    operation: replaces === undefined ? 'record' : 'supersede',
+    ...(replaces !== undefined ? { memoryId: replaces } : {}),
+    entry,
+  };
+  const outcome = await executeSubjectCommand(ledger, { stream, commandId, request, ...actorOf(context) }, (_loaded, now) =>
     replaces === undefined
       ? { type: 'RecordMemory', memoryId, conflictId, entry: sealed.entry, now }
       : { type: 'SupersedeMemory', memoryId: replaces, newMemoryId: memoryId, conflictId, entry: sealed.entry, now },
@@ -61,6 +68,7 @@ function recordResult(effect: SubjectEffect): RecordResult {
   const last = effect.events.at(-1);
   const recordedAt = last ? last.stored.recordedAt.toISOString() : new Date(0).toISOString();
   const revision = last ? last.stored.streamRevision : effect.revision;
+  const replayed = effect.replayed;
   if (effect.decision) {
     const d = effect.decision;
     return {
@@ -71,9 +79,10 @@ function recordResult(effect: SubjectEffect): RecordResult {
       ...(d.conflictId ? { conflictId: d.conflictId } : {}),
       revision,
       recordedAt,
+      replayed,
     };
   }
-  let result: Omit<RecordResult, 'revision' | 'recordedAt'> | undefined;
+  let result: Omit<RecordResult, 'revision' | 'recordedAt' | 'replayed'> | undefined;
   const supersedes: string[] = [];
   let conflictId: string | undefined;
   for (const { event } of effect.events) {
@@ -89,12 +98,18 @@ function recordResult(effect: SubjectEffect): RecordResult {
   if (!result) throw new Error('a record command appended no MemoryRecorded or MemoryCorroborated');
   const decision: WriteOutcome =
     result.decision === 'DUPLICATE' ? 'DUPLICATE' : conflictId ? 'CONFLICTS' : supersedes.length > 0 ? 'SUPERSEDES' : 'NEW';
-  return { ...result, decision, ...(conflictId ? { conflictId } : {}), revision, recordedAt };
+  return { ...result, decision, ...(conflictId ? { conflictId } : {}), revision, recordedAt, replayed };
 }
 
-export function actorOf(context: CommandContext): { actor?: string; correlationId?: string } {
+/** The envelope fields a context gives: who, the correlation, and the key as the client gave it. */
+export function actorOf(context: Pick<CommandContext, 'actor' | 'correlationId' | 'givenKey'>): {
+  actor?: string;
+  correlationId?: string;
+  givenKey?: CommandContext['givenKey'];
+} {
   return {
     ...(context.actor ? { actor: context.actor } : {}),
     ...(context.correlationId ? { correlationId: context.correlationId } : {}),
+    ...(context.givenKey ? { givenKey: context.givenKey } : {}),
   };
 }

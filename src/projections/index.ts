@@ -21,6 +21,7 @@ export {
   ProjectionError,
   ProjectionRebuildRequired,
   RebuildInProgress,
+  RebuildFailed,
   CatchUpTimeout,
   ProjectionSchemaRetired,
 } from './runtime/errors.js';

@@ -8,10 +8,13 @@
 // them exclusively) never cuts it off mid-way — the guarantee readActive
 // gives multi-statement reads with the readers' lock, without the
 // transaction's four extra round trips.
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { subjectStreamName } from '../domain/events/stream-names.js';
 import { memoryProjection } from '../projections/memory/definition.js';
 import type { MemoryProjectionDb } from '../projections/memory/tables.js';
 import { isMissingSchema } from '../projections/runtime/catch-up.js';
+import type { FaultsDb } from '../projections/runtime/faults.js';
 import { ProjectionNotBuilt } from '../projections/runtime/read-active.js';
 import { activeSchema } from '../projections/runtime/registry.js';
 
@@ -21,6 +24,28 @@ const ATTEMPTS = 3;
 /** The registry state of `schema`, to select next to the rows read from it (raw SQL: not rewritten into the projection's schema). */
 export function schemaState(schema: string): RawBuilder<string | null> {
   return sql<string | null>`(select state from projection_schemas where schema_name = ${schema})`;
+}
+
+/**
+ * The faults (events the projection passed over) of a subject's stream, in
+ * log order, as a JSON array to select next to the rows read: a read that
+ * finds any refuses to answer from the incomplete rows.
+ */
+export function streamFaults(eb: ExpressionBuilder<MemoryProjectionDb, never>, tenant: string, subject: string) {
+  return jsonArrayFrom(
+    (eb as unknown as ExpressionBuilder<FaultsDb, never>)
+      .selectFrom('faults')
+      // Positions as text: JSON numbers would round int8 above 2^53.
+      .select(['event_id', 'stream', 'event_type', 'recorded_at', 'code', 'message'])
+      .select([
+        sql<string>`commit::text`.as('commit'),
+        sql<string>`prepare::text`.as('prepare'),
+        sql<string>`stream_revision::text`.as('stream_revision'),
+      ])
+      .where('stream', '=', subjectStreamName(tenant, subject))
+      .orderBy('commit')
+      .orderBy('prepare'),
+  );
 }
 
 /** Runs `statement` (one SQL statement that also selects schemaState(schema)) on the active schema. */

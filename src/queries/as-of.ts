@@ -7,7 +7,9 @@ import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Sealed } from '../domain/events/sealed.js';
 import { BELIEVED_STATUSES } from '../projections/memory/as-of.js';
 import type { MemoryProjectionDb } from '../projections/memory/tables.js';
-import { readActiveStatement, schemaState } from './active-schema.js';
+import { faultFromRow } from '../projections/runtime/faults.js';
+import { readActiveStatement, schemaState, streamFaults } from './active-schema.js';
+import { SubjectProjectionFaulted } from './projection-faulted.js';
 import { belief, byBeliefOrder, type BeliefAnswer } from './belief.js';
 import { openMemoryFields } from './opened/memory-fields.js';
 import type { ReadSide } from './read-side.js';
@@ -15,10 +17,13 @@ import { requireTimeQuery, type TimeQuery, type TimeQueryInput } from './time-qu
 
 export async function asOf(read: Pick<ReadSide, 'projections' | 'keyStore'>, input: TimeQueryInput): Promise<BeliefAnswer> {
   const q = requireTimeQuery(input);
-  const rows = await readActiveStatement(read.projections, async (tables, schema) => {
+  const { versions: rows, faults } = await readActiveStatement(read.projections, async (tables, schema) => {
     const row = await beliefStatement(tables, schema, q).executeTakeFirstOrThrow();
-    return { result: row.versions, schemaState: row.schema_state };
+    return { result: row, schemaState: row.schema_state };
   });
+  // Only an event the system knew at T can make the answer as of T incomplete.
+  const known = faults.map(faultFromRow).filter((f) => f.recordedAt <= q.systemTime);
+  if (known.length > 0) throw new SubjectProjectionFaulted(q.tenant, q.subject, known);
   const ref = { tenant: q.tenant, subject: q.subject };
   const opened = await openMemoryFields(
     read.keyStore,
@@ -71,6 +76,7 @@ function beliefStatement(tables: Kysely<MemoryProjectionDb>, schema: string, q: 
         .where('status', 'in', BELIEVED_STATUSES)
         .orderBy('sequence'),
     ).as('versions'),
+    streamFaults(eb, q.tenant, q.subject).as('faults'),
     schemaState(schema).as('schema_state'),
   ]);
 }

@@ -201,3 +201,38 @@ describe('audit reads', () => {
     expect(problemOf(budget)).toMatchObject({ status: 400, field: 'budget' });
   });
 });
+
+describe('ids of every valid length', () => {
+  it('reaches a 128-character subject, and the artifact of an 80-character subject (an id over 100 characters)', async () => {
+    const longest = `s${'x'.repeat(126)}9`;
+    expect(longest).toHaveLength(128);
+    await seed(longest);
+    const recalled = await t.request('GET', `/v1/subjects/${longest}/recall`, { key: reader });
+    expect(recalled.status, recalled.text).toBe(200);
+    expect(recalled.body.items).toHaveLength(facts.length);
+    const subject = `s${'y'.repeat(78)}9`;
+    await seed(subject);
+    const run = await t.request('POST', `/v1/subjects/${subject}/consolidations`, { key: writer, body: { mode: 'run' } });
+    expect(run.status, run.text).toBe(201);
+    const artifactId = run.body.publish.artifactId as string;
+    expect(artifactId.length).toBeGreaterThan(100);
+    expect(artifactId.length).toBeLessThanOrEqual(128);
+    const artifact = await t.request('GET', `/v1/artifacts/${artifactId}`, { key: reader });
+    expect(artifact.status, artifact.text).toBe(200);
+    expect(artifact.body).toMatchObject({ artifactId, subject });
+    const lineage = await t.request('GET', `/v1/artifacts/${artifactId}/lineage`, { key: auditor });
+    expect(lineage.status, lineage.text).toBe(200);
+  });
+
+  it('answers ids past the rule, and URLs the framework refuses, as problem+json', async () => {
+    const tooLong = await t.request('GET', `/v1/subjects/${'s'.repeat(129)}/recall`, { key: reader });
+    expect(tooLong.status).toBe(400);
+    expect(problemOf(tooLong)).toMatchObject({ code: 'invalid_input', field: 'subject' });
+    const huge = await t.request('GET', `/v1/artifacts/${'a'.repeat(5000)}`, { key: reader });
+    expect(huge.status).toBe(414);
+    expect(problemOf(huge)).toMatchObject({ status: 414, code: 'uri_too_long' });
+    const badUrl = await t.request('GET', '/v1/subjects/%zz/recall', { key: reader });
+    expect(badUrl.status).toBe(400);
+    expect(problemOf(badUrl)).toMatchObject({ code: 'invalid_input', field: 'path' });
+  });
+});

@@ -135,6 +135,22 @@ describe('recording and changing memories', () => {
     expect(problemOf(refused)).toMatchObject({ code: 'already_forgotten', field: 'subject' });
   });
 
+  it("forgetting a subject with no events, or another tenant's, is 404 subject_not_found and writes nothing (the id stays usable)", async () => {
+    const before = await t.eventCount();
+    const never = await t.request('DELETE', '/v1/subjects/never-was?reason=cleanup', { key: admin });
+    expect(problemOf(never)).toMatchObject({ status: 404, code: 'subject_not_found', field: 'subject' });
+    await record('theirs', entry('email'));
+    const otherAdmin = await t.key('globex', 'admin');
+    const foreign = await t.request('DELETE', '/v1/subjects/theirs', { key: otherAdmin });
+    expect(problemOf(foreign)).toMatchObject({ status: 404, code: 'subject_not_found', field: 'subject' });
+    expect(await t.eventCount()).toBe(before + 1);
+    // No tombstone: the never-used id records, and globex's own subject of that name too.
+    expect((await record('never-was', entry('sms'))).status).toBe(201);
+    const globex = await t.request('POST', '/v1/subjects/theirs/memories', { key: await t.key('globex', 'writer'), body: entry('x') });
+    expect(globex.status).toBe(201);
+    expect((await record('theirs', entry('sms'))).status).toBe(201);
+  });
+
   it('changes trust and escalates the taint policy (admin), sweeps TTLs on request (writer)', async () => {
     await record('s5', entry('email'));
     const trust = await t.request('POST', '/v1/subjects/s5/trust', {
@@ -181,7 +197,7 @@ describe('bad input: 400 problem+json naming the field, nothing appended', () =>
     method: string;
     path: string;
     body?: unknown;
-    raw?: string;
+    raw?: string | Uint8Array;
     contentType?: string;
     headers?: Record<string, string>;
     status?: number;
@@ -259,13 +275,68 @@ describe('bad input: 400 problem+json naming the field, nothing appended', () =>
       status: 415,
       field: 'Content-Type',
     },
+    {
+      name: 'a validFrom in year 0 (PostgreSQL has none)',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      body: entry('x', { validFrom: '0000-01-01T00:00:00Z' }),
+      field: 'validFrom',
+    },
+    {
+      name: 'an expiresAt that is year 0 in UTC',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      body: entry('x', { expiresAt: '0001-01-01T00:30:00+01:00' }),
+      field: 'expiresAt',
+    },
+    { name: 'an as-of time in year 0', method: 'GET', path: '/v1/subjects/bad/as-of?systemTime=0000-06-01T00:00:00Z', field: 'systemTime' },
+    {
+      name: 'a lone surrogate in value.text',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      body: entry('x', { value: { type: 'text', text: 'half \ud83d pair' } }),
+      field: 'value.text',
+    },
+    {
+      name: 'a lone surrogate in content',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      body: entry('x', { content: 'trailing \udc00' }),
+      field: 'content',
+    },
+    {
+      name: 'a body that is not valid UTF-8',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      raw: Buffer.concat([
+        Buffer.from('{"kind":"profile","key":"a.b","value":{"type":"text","text":"'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('"},"source":{"type":"user_assertion"}}'),
+      ]),
+      field: 'body',
+    },
+    {
+      name: 'import lines that are not valid UTF-8',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories:import',
+      raw: Buffer.concat([Buffer.from(`${JSON.stringify(entry('a'))}\n{"kind":"`), Buffer.from([0xff]), Buffer.from('"}\n')]),
+      contentType: 'application/x-ndjson',
+      field: 'body',
+    },
+    {
+      name: 'a taint ref pattern with whitespace',
+      method: 'POST',
+      path: '/v1/subjects/bad/taint',
+      body: { refPatterns: ['msg://thread 9/*'], reason: 'compromised' },
+      field: 'refPatterns.0',
+    },
     { name: 'a forget reason that is empty', method: 'DELETE', path: '/v1/subjects/bad/memories/m-1?reason=', field: 'reason' },
   ];
 
   for (const c of cases) {
     it(`refuses ${c.name}`, async () => {
       const before = await t.eventCount();
-      const key = c.path.includes('/trust') ? admin : writer;
+      const key = c.path.includes('/trust') || c.path.includes('/taint') ? admin : c.path.includes('/as-of') ? auditor : writer;
       const response = await t.request(c.method, c.path, {
         key,
         ...(c.raw !== undefined
@@ -294,8 +365,40 @@ describe('Idempotency-Key', () => {
     const count = await t.eventCount();
     const retry = await record('i1', entry('email'), headers);
     expect(retry.status).toBe(201);
-    expect(retry.body).toEqual(first.body);
+    expect(retry.body).toEqual({ ...first.body, replayed: true });
     expect(await t.eventCount()).toBe(count);
+  });
+
+  it('reused with another request is a 409 naming the key, and appends nothing; the same request again is a replay that says so', async () => {
+    const headers = { 'idempotency-key': 'turn-31' };
+    const first = await record('i4', entry('email'), headers);
+    expect(first.status).toBe(201);
+    expect(first.body.replayed).toBe(false);
+    const count = await t.eventCount();
+    const other = await record('i4', entry('sms', { key: 'delivery.channel' }), headers);
+    expect(other.status, other.text).toBe(409);
+    expect(problemOf(other)).toMatchObject({ code: 'idempotency_key_reused', field: 'Idempotency-Key' });
+    expect(problemOf(other).detail).toContain('turn-31');
+    expect(await t.eventCount()).toBe(count);
+    const again = await record('i4', entry('email'), headers);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual({ ...first.body, replayed: true });
+    expect(await t.eventCount()).toBe(count);
+    // An import sent again under its key with other entries is refused the same way.
+    const imported = await t.request('POST', '/v1/subjects/i4/memories:import', {
+      key: writer,
+      body: { entries: [entry('post', { key: 'a.one' })] },
+      headers: { 'idempotency-key': 'batch-1' },
+    });
+    expect(imported.status).toBe(200);
+    const reimported = await t.request('POST', '/v1/subjects/i4/memories:import', {
+      key: writer,
+      body: { entries: [entry('fax', { key: 'a.one' })] },
+      headers: { 'idempotency-key': 'batch-1' },
+    });
+    expect(reimported.status, reimported.text).toBe(409);
+    expect(problemOf(reimported)).toMatchObject({ code: 'idempotency_key_reused', field: 'Idempotency-Key' });
+    expect(await t.eventCount()).toBe(count + 1);
   });
 
   it('is scoped to tenant, subject and operation: the same key elsewhere is another command', async () => {

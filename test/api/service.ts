@@ -22,7 +22,7 @@ export interface RequestOptions {
   readonly key?: string;
   readonly body?: unknown;
   /** Sent as is (with contentType), instead of JSON. */
-  readonly rawBody?: string;
+  readonly rawBody?: string | Uint8Array;
   readonly contentType?: string;
   readonly headers?: Record<string, string>;
 }
@@ -68,7 +68,7 @@ export async function startTestService(
   const keys = new ApiKeyStore(database.url, { poolSize: 1 });
   const request = async (method: string, path: string, o: RequestOptions = {}): Promise<ApiResponse> => {
     const headers: Record<string, string> = { ...(o.key ? { authorization: `Bearer ${o.key}` } : {}), ...o.headers };
-    let body: string | undefined;
+    let body: string | Uint8Array | undefined;
     if (o.rawBody !== undefined) {
       body = o.rawBody;
       headers['content-type'] = o.contentType ?? 'application/json';

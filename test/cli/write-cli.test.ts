@@ -57,7 +57,13 @@ describe('memledger CLI, write side', () => {
     const before = await events('retry');
     const second = await runCli(args, env);
     expect(second.code, second.stderr).toBe(0);
-    expect(JSON.parse(second.stdout).memoryId).toBe(JSON.parse(first.stdout).memoryId);
+    expect(JSON.parse(second.stdout)).toEqual({ ...JSON.parse(first.stdout), replayed: true });
+    expect(await events('retry')).toEqual(before);
+    // The same key with another entry is not a retry: refused (exit 3) naming the key, nothing appended.
+    const reused = await runCli([...args.slice(0, -1), entry('notification.preference', 'phone')], env);
+    expect(reused.code, reused.stderr).toBe(3);
+    expect(JSON.parse(reused.stderr)).toMatchObject({ error: 'idempotency_key_reused', field: 'idempotency-key' });
+    expect(JSON.parse(reused.stderr).message).toContain('k-42');
     expect(await events('retry')).toEqual(before);
   }, 300_000);
 
@@ -92,7 +98,39 @@ describe('memledger CLI, write side', () => {
         'content',
       ],
       ['{not json', 'entry'],
+      // Instants the stores cannot hold (no year 0 in PostgreSQL): they used to be appended and then wedge the projection.
+      [
+        JSON.stringify({
+          kind: 'semantic',
+          key: 'a.b',
+          value: { type: 'text', text: 'x' },
+          source: { type: 'user_assertion' },
+          validFrom: '0000-01-01T00:00:00Z',
+        }),
+        'validFrom',
+      ],
+      [
+        JSON.stringify({
+          kind: 'semantic',
+          key: 'a.b',
+          value: { type: 'text', text: 'x' },
+          source: { type: 'user_assertion' },
+          expiresAt: '0001-01-01T00:30:00+01:00',
+        }),
+        'expiresAt',
+      ],
     ];
+    // Ill-formed text: a lone surrogate (escaped in JSON) and bytes that are not UTF-8 (in a file); both used to become U+FFFD or a 500.
+    cases.push([
+      '{"kind":"profile","key":"a.b","value":{"type":"text","text":"half \\ud83d"},"source":{"type":"user_assertion"}}',
+      'value.text',
+    ]);
+    const latin1 = join(await mkdtemp(join(tmpdir(), 'memledger-utf8-')), 'entry.json');
+    await writeFile(
+      latin1,
+      Buffer.from('{"kind":"profile","key":"a.b","value":{"type":"text","text":"caf\xe9"},"source":{"type":"user_assertion"}}', 'latin1'),
+    );
+    cases.push([`@${latin1}`, 'entry']);
     const runs = await Promise.all(cases.map(([e]) => runCli(['record', '--tenant', 'acme', '--subject', 'bad', '--entry', e], env)));
     runs.forEach((run, i) => {
       expect(run.code, run.stderr).toBe(2);
@@ -159,6 +197,12 @@ describe('memledger CLI, write side', () => {
     // Readable before: the test can see the number when it is there.
     expect(JSON.stringify(await events('erase'))).toContain(phone);
     expect(await databaseContains(phone)).toBe(false); // encrypted at rest from the start
+
+    // A subject that never had an event: refused (exit 3), no receipt and no tombstone, so the id still takes writes.
+    const nobody = await runCli(['forget', '--tenant', 'acme', '--subject', 'nobody', '--reason', 'cleanup'], env);
+    expect(nobody.code, nobody.stderr).toBe(3);
+    expect(JSON.parse(nobody.stderr)).toMatchObject({ error: 'subject_not_found', field: 'subject' });
+    expect(await events('nobody')).toEqual([]);
 
     const forget = await runCli(
       ['forget', '--tenant', 'acme', '--subject', 'erase', '--memory', memoryId, '--reason', 'user request'],

@@ -1,6 +1,7 @@
 // The write side through its command handlers, on a real PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importEntries, validateImportLines } from '../../src/commands/import.js';
+import { COMMAND_WINDOW } from '../../src/commands/stream/loaded-stream.js';
 import { retractMemory, resolveConflict, expireMemories } from '../../src/commands/lifecycle.js';
 import { recordMemory, supersedeMemory } from '../../src/commands/record.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
@@ -55,13 +56,14 @@ describe('write decisions through the handlers', () => {
     const a = await recordMemory(t.ledger, ctx('s2', 'key-1'), preference('email'));
     const before = await streamTypes('s2');
     const b = await recordMemory(t.ledger, ctx('s2', 'key-1'), preference('email'));
-    expect(b).toEqual(a);
+    const replayed = a.ok ? { ok: true, result: { ...a.result, replayed: true } } : a;
+    expect(b).toEqual(replayed);
     expect(await streamTypes('s2')).toEqual(before);
     // A fresh process (no cache) answers the same.
     const other = await openTestLedgerOnSameDatabase();
     try {
       const c = await recordMemory(other, ctx('s2', 'key-1'), preference('email'));
-      expect(c).toEqual(a);
+      expect(c).toEqual(replayed);
     } finally {
       await other.close();
     }
@@ -123,13 +125,46 @@ describe('write decisions through the handlers', () => {
     expect(() => validateImportLines([...lines.slice(0, 5), { kind: 'semantic' }])).toThrow(/line 6: key/);
     expect(await streamTypes('s5')).toEqual([]);
     const entries = validateImportLines(lines);
-    const first = await importEntries(t.ledger, ctx('s5'), entries, { importId: 'file-a', batchSize: 25 });
+    const imported = async () => {
+      const outcome = await importEntries(t.ledger, ctx('s5'), entries, { importId: 'file-a', batchSize: 25 });
+      if (!outcome.ok) throw new Error(outcome.rejection.message);
+      return outcome.result;
+    };
+    const first = await imported();
     expect(first.batches).toBe(5);
     expect(first.decisions.NEW + first.decisions.SUPERSEDES).toBe(120);
     const count = (await streamTypes('s5')).length;
-    const second = await importEntries(t.ledger, ctx('s5'), entries, { importId: 'file-a', batchSize: 25 });
+    const second = await imported();
     expect(second.alreadyImported).toBe(120);
     expect((await streamTypes('s5')).length).toBe(count);
+  });
+
+  it('recognises a re-import of the same lines whatever their number (past the retry window of recent commands)', async () => {
+    const entries = validateImportLines(
+      Array.from({ length: COMMAND_WINDOW + 476 }, (_, i) => ({
+        kind: 'semantic',
+        key: `fact.n${i}`,
+        value: { type: 'text', text: `value ${i}` },
+        source: { type: 'user_assertion' },
+      })),
+    );
+    const run = async () => {
+      const outcome = await importEntries(t.ledger, ctx('s6'), entries, { importId: 'file-big', batchSize: 500 });
+      if (!outcome.ok) throw new Error(outcome.rejection.message);
+      return outcome.result;
+    };
+    expect(await run()).toMatchObject({ lines: entries.length, rejected: [], batches: 3 });
+    const count = (await streamTypes('s6')).length;
+    // Also from a fresh process, which folds the stream from the log.
+    const other = await openTestLedgerOnSameDatabase();
+    try {
+      const again = await importEntries(other, ctx('s6'), entries, { importId: 'file-big', batchSize: 500 });
+      expect(again).toMatchObject({ ok: true, result: { alreadyImported: entries.length, rejected: [], batches: 0 } });
+    } finally {
+      await other.close();
+    }
+    expect(await run()).toMatchObject({ alreadyImported: entries.length, rejected: [], batches: 0 });
+    expect((await streamTypes('s6')).length).toBe(count);
   });
 });
 

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { comparePositions, type EventStore, type ReadAllOptions, type StoredEvent } from '../../src/infrastructure/event-store/port.js';
 import { appendQuery } from '../../src/infrastructure/event-store/postgres/append.js';
-import { openPostgresEventStore } from '../../src/infrastructure/event-store/postgres/index.js';
+import { openPostgresEventStore, PostgresEventStore } from '../../src/infrastructure/event-store/postgres/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { newEvent, newEvents, reader } from './event-store-fixtures.js';
 
@@ -123,6 +123,36 @@ describe('PostgreSQL subscription wakeups', () => {
     }
   });
 
+  it('a subscriber woken for an event held back by an older transaction reads it when that transaction ends right after the read', async () => {
+    // The race, made deterministic: the wakeup's read finds the event held
+    // back (an older transaction is open), and that transaction ends just as
+    // the read returns. Whether to look again soon must be judged at the
+    // horizon the read used, not afterwards (when nothing is pending any more).
+    const pool = new ReadHookPool({ connectionString: database.url, max: 2 });
+    const sleepy = new PostgresEventStore(pool, { signalConnection: { connectionString: database.url }, pollIntervalMs: 3_600_000 });
+    const blocker = new pg.Client({ connectionString: database.url });
+    await blocker.connect();
+    try {
+      const prefix = `horizon-${randomUUID()}-`;
+      const events = reader(sleepy.subscribeAll({ filter: { streamPrefixes: [prefix] } }));
+      const next = events.take(1);
+      await sleep(200); // settled into its hour-long wait
+      await blocker.query('begin');
+      await blocker.query('select pg_current_xact_id()'); // holds an xid below the append's: the append stays hidden
+      const event = newEvent();
+      await store.append(`${prefix}s`, [event], { expectedRevision: 'no_stream' });
+      // The next query the subscriber starts (the wakeup's read) ends the blocker before it returns.
+      pool.afterNextQuery = async () => {
+        await blocker.query('commit');
+      };
+      const delivered = await Promise.race([next, sleep(10_000).then(() => 'still asleep after 10 s')]);
+      expect(typeof delivered === 'string' ? delivered : delivered[0]!.id).toBe(event.id);
+    } finally {
+      await blocker.end();
+      await sleepy.close();
+    }
+  });
+
   it('polling finds events that arrive without a notification', async () => {
     const prefix = `poll-${randomUUID()}-`;
     const subscription = store.subscribeAll({ filter: { streamPrefixes: [prefix] } });
@@ -143,3 +173,16 @@ describe('PostgreSQL subscription wakeups', () => {
     expect(await waiting).toEqual({ done: true, value: undefined });
   });
 });
+
+/** A pool that runs a callback after the next query it starts, before handing back that query's result. */
+class ReadHookPool extends pg.Pool {
+  afterNextQuery: (() => Promise<void>) | undefined;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's query() has a dozen overloads
+  override query(...args: any[]): any {
+    const hook = this.afterNextQuery;
+    this.afterNextQuery = undefined;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-explicit-any
+    const result = (super.query as (...a: any[]) => Promise<unknown>)(...args);
+    return hook ? result.then(async (value) => (await hook(), value)) : result;
+  }
+}

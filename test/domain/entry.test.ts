@@ -122,8 +122,15 @@ describe('parseInstant', () => {
     expect(parseInstant('0099-07-10T00:00:00Z')).toEqual({ ok: true, instant: '0099-07-10T00:00:00.000Z' });
   });
 
-  it('refuses offsets beyond ±18:00 and instants outside 0000-9999', () => {
+  it('refuses offsets beyond ±18:00 and instants outside 0001-9999 in UTC (what the stores hold)', () => {
     expect(parseInstant('2026-07-10T00:00:00+19:00').ok).toBe(false);
     expect(parseInstant('9999-12-31T23:00:00-05:00').ok).toBe(false);
+    // PostgreSQL has no year 0 (1 BC is "0001-01-01 BC"): these reached the projection and wedged it.
+    expect(parseInstant('0000-01-01T00:00:00Z').ok).toBe(false);
+    expect(parseInstant('0001-01-01T00:30:00+01:00').ok).toBe(false);
+    expect(parseInstant('0001-01-01T00:00:00Z')).toEqual({ ok: true, instant: '0001-01-01T00:00:00.000Z' });
+    expect(parseInstant('9999-12-31T23:59:59.999Z')).toEqual({ ok: true, instant: '9999-12-31T23:59:59.999Z' });
+    expect(errorOf({ ...base, validFrom: '0000-01-01T00:00:00Z' }).field).toBe('validFrom');
+    expect(errorOf({ ...base, expiresAt: '0001-01-01T00:30:00+01:00' }).field).toBe('expiresAt');
   });
 });

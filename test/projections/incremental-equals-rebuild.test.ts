@@ -3,13 +3,17 @@
 // rebuilt from position 0 are identical row for row, on a generated workload
 // of 50,000 events over 300 subjects (supersessions, retractions, conflicts
 // and resolutions, trust and taint changes, expiries, erasures of memories
-// and subjects, consolidations with parents several levels deep).
+// and subjects, consolidations with parents several levels deep), with poison
+// events here and there that the projection must pass over as faults, the
+// same ones whatever the batch boundaries.
 import { sql } from 'kysely';
 import type { Position } from '../../src/infrastructure/event-store/port.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryProjection } from '../../src/projections/memory/definition.js';
 import { applyUntil } from '../../src/projections/runtime/apply-loop.js';
 import { catchUpProjection } from '../../src/projections/runtime/catch-up.js';
+import { recordFaults } from '../../src/projections/runtime/faults.js';
+import { applyIsolating } from '../../src/projections/runtime/isolating-apply.js';
 import { tryOwn } from '../../src/projections/runtime/ownership.js';
 import { rebuildProjection } from '../../src/projections/runtime/rebuild.js';
 import { ensureActive } from '../../src/projections/runtime/schemas.js';
@@ -29,7 +33,7 @@ describe('the memory projection, incremental vs rebuilt', () => {
 
   beforeAll(async () => {
     world = await openProjectionWorld('proj_equal');
-    workload = new Workload({ subjects: 300, seed: 20260710 });
+    workload = new Workload({ subjects: 300, seed: 20260710, poisonPerMille: 0.6 });
     schema = (await ensureActive(world.db, memoryProjection)).schema_name;
     const rand = random(7);
     while (workload.count < TOTAL_EVENTS) {
@@ -72,6 +76,18 @@ describe('the memory projection, incremental vs rebuilt', () => {
     expect(await count('artifacts', "status = 'rejected'")).toBeGreaterThan(10);
     expect(await count('artifacts', 'output_erased')).toBeGreaterThan(0);
     expect(await count('artifacts')).toBeGreaterThan(await count('stale_artifacts'));
+  });
+
+  it('recorded exactly the poison events as faults, and applied everything after them', async () => {
+    const { rows } = await sql<{ event_id: string; code: string }>`select event_id, code from ${sql.table(`${schema}.faults`)}`.execute(
+      world.db,
+    );
+    const kinds = [...workload.poisoned.values()];
+    expect(kinds.filter((k) => k === 'undecodable').length).toBeGreaterThanOrEqual(5);
+    expect(kinds.filter((k) => k === 'refused_by_database').length).toBeGreaterThanOrEqual(5);
+    expect(new Map(rows.map((r) => [r.event_id, r.code]))).toEqual(
+      new Map([...workload.poisoned].map(([id, kind]) => [id, kind === 'undecodable' ? 'undecodable_event' : 'database_refused:22003'])),
+    );
   });
 
   it('agrees with the domain fold: H, inputEpoch and every memory status per subject', async () => {
@@ -135,7 +151,11 @@ describe('the memory projection, incremental vs rebuilt', () => {
     // Events from early in the log and from its end, in one batch, once more.
     const early = await world.store.readAll({ maxCount: 1500 });
     const late = (await world.store.readAll({ after: early[early.length - 1]!.position })).slice(-1500);
-    await world.db.transaction().execute((trx) => memoryProjection.apply(trx, schema, [...early.slice(500), ...late]));
+    await world.db
+      .transaction()
+      .execute(async (trx) =>
+        recordFaults(trx, schema, await applyIsolating(trx, memoryProjection, schema, [...early.slice(500), ...late])),
+      );
     expect(await digestSchema(world.db, schema)).toEqual(incremental);
   });
 

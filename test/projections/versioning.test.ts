@@ -117,7 +117,7 @@ describe('versioned projections', () => {
     resume.open(); // the rebuild finishes and swaps; its drop of the old schema waits for the read
     for (;;) {
       const active = await activeSchema(world.db, 'memory');
-      if (active?.version === 2) break;
+      if (active?.version === v2.version) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(await schemaExists(world.db, old.schema_name)).toBe(true);

@@ -11,6 +11,7 @@ import { defineRoute, type RouteSpec } from '../route.js';
 import { subjectParams } from '../schemas/common.js';
 import { importResultSchema } from '../schemas/results.js';
 import type { ApiServices } from '../services.js';
+import { resultOf } from './outcome.js';
 
 export const NDJSON = 'application/x-ndjson';
 export const MAX_IMPORT_ENTRIES = 100_000;
@@ -58,11 +59,11 @@ export function importRoutes(services: ApiServices): RouteSpec[] {
           .update(scope)
           .update(call.idempotencyKey !== undefined ? `key:${call.idempotencyKey}` : `content:${fingerprint}`)
           .digest('hex');
-        const result = await importEntries(services.ledger, context, entries, {
+        const outcome = await importEntries(services.ledger, context, entries, {
           importId,
           ...(size !== undefined ? { batchSize: size } : {}),
         });
-        return { status: 200, body: result };
+        return { status: 200, body: resultOf(outcome) };
       },
     }),
   ];

@@ -11,6 +11,7 @@ const projectionHealth = z.object({
   lagEvents: z.number().int(),
   lagIsLowerBound: z.boolean(),
   lagSeconds: z.number(),
+  faults: z.number().int(),
   error: z.string().optional(),
 });
 const readiness = z.object({ ready: z.boolean(), maxLagSeconds: z.number(), projections: z.array(projectionHealth) });

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { changeTrust, escalateTaintPolicy, expireMemories } from '../../commands/lifecycle.js';
 import { sourceRefSchema, sourceTypeSchema, trustLevelSchema } from '../../domain/entry/source.js';
+import { refPatternSchema } from '../../domain/events/subject-events.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { instantSchema } from '../../domain/values/instant-schema.js';
 import { instantOf } from '../../domain/values/instant.js';
@@ -13,11 +14,6 @@ import { reasonSchema, subjectParams } from '../schemas/common.js';
 import { lifecycleResultSchema } from '../schemas/results.js';
 import type { ApiServices } from '../services.js';
 import { resultOf } from './outcome.js';
-
-const refPattern = z
-  .string({ error: 'must be a string' })
-  .min(1, { error: 'must not be empty' })
-  .max(512, { error: 'must be at most 512 characters' });
 
 export function policyRoutes(services: ApiServices): RouteSpec[] {
   const { ledger } = services;
@@ -52,7 +48,7 @@ export function policyRoutes(services: ApiServices): RouteSpec[] {
       idempotent: true,
       params: subjectParams,
       body: z.strictObject({
-        refPatterns: z.array(refPattern).max(256).default([]),
+        refPatterns: z.array(refPatternSchema).max(256).default([]),
         sourceTypes: z.array(sourceTypeSchema).max(16).default([]),
         reason: reasonSchema,
       }),

@@ -1,6 +1,7 @@
 // Path parameters and shared shapes of the API. Ids follow the domain's id
 // rule; the field named in an error is the parameter's name as in the path.
 import { z } from 'zod';
+import { clearTextSchema } from '../../domain/events/fields.js';
 import { artifactIdSchema, conflictIdSchema, memoryIdSchema, subjectIdSchema } from '../../domain/values/ids.js';
 
 export const subjectParams = z.strictObject({ subject: subjectIdSchema });
@@ -8,12 +9,8 @@ export const memoryParams = z.strictObject({ subject: subjectIdSchema, memoryId:
 export const conflictParams = z.strictObject({ subject: subjectIdSchema, conflictId: conflictIdSchema });
 export const artifactParams = z.strictObject({ artifactId: artifactIdSchema });
 
-/** Free text kept in the clear in events (reasons): never personal content. */
-export const reasonSchema = z
-  .string({ error: 'must be a string' })
-  .trim()
-  .min(1, { error: 'must not be empty' })
-  .max(1000, { error: 'must be at most 1000 characters' });
+/** Free text kept in the clear in events (reasons): never personal content. The events' rule, after trimming. */
+export const reasonSchema = z.string({ error: 'must be a string' }).trim().pipe(clearTextSchema);
 
 /** RFC 9457 problem details, with the CLI's error code and the field at fault. */
 export const problemSchema = z.looseObject({

@@ -13,6 +13,8 @@ export const recordResultSchema = z.object({
   conflictId: z.string().optional(),
   revision: z.number().int(),
   recordedAt: instantText,
+  /** The Idempotency-Key had been used for this very request: nothing was appended now. */
+  replayed: z.boolean(),
 });
 
 export const lifecycleResultSchema = z.object({

@@ -1,9 +1,12 @@
 // How far each projection is behind the log: events after its checkpoint
-// (counted up to a limit) and the age of the oldest of them. /metrics and
-// /readyz both ask; a measurement is reused for `cacheMs`.
+// (counted up to a limit) and the age of the oldest of them, and the events
+// it passed over as faults. /metrics and /readyz both ask; a measurement is
+// reused for `cacheMs`. Faults do not make the service unready: every other
+// subject is served (a faulted subject's reads say why).
 import type { Kysely } from 'kysely';
 import { formatPosition, type EventStore } from '../../infrastructure/event-store/port.js';
 import type { ProjectionDefinition } from '../../projections/index.js';
+import { readFaults } from '../../projections/runtime/faults.js';
 import { activeSchema, readCheckpoint } from '../../projections/runtime/registry.js';
 import type { ProjectionHealth, Readiness } from '../services.js';
 
@@ -46,7 +49,8 @@ export class ProjectionLagProbe {
       const position = schema ? (await readCheckpoint(this.db, schema.schema_name)).position : undefined;
       const after = position ? { after: position } : {};
       const first = await this.store.readAll({ ...after, maxCount: 1 });
-      const common = { ...base, schema: schema?.schema_name ?? null, checkpoint: position ? formatPosition(position) : null };
+      const faults = schema ? (await readFaults(this.db, schema.schema_name, 0)).count : 0;
+      const common = { ...base, schema: schema?.schema_name ?? null, checkpoint: position ? formatPosition(position) : null, faults };
       if (first.length === 0) return { ...common, lagEvents: 0, lagIsLowerBound: false, lagSeconds: 0 };
       const limit = this.options.countLimit ?? 10_000;
       const counted = (await this.store.readAll({ ...after, maxCount: limit })).length;
@@ -64,6 +68,7 @@ export class ProjectionLagProbe {
         lagEvents: 0,
         lagIsLowerBound: false,
         lagSeconds: 0,
+        faults: 0,
         error: (error as Error).message,
       };
     }

@@ -104,7 +104,7 @@ export function registerProjectionCommands(program: Command): void {
         process.once('SIGTERM', stop);
         const line = (p: BatchProgress): void => {
           process.stdout.write(
-            `${JSON.stringify({ projection: p.projection, schema: p.schema, applied: p.applied, eventsSeen: p.eventsSeen, checkpoint: formatPosition(p.checkpoint) })}\n`,
+            `${JSON.stringify({ projection: p.projection, schema: p.schema, applied: p.applied, eventsSeen: p.eventsSeen, checkpoint: formatPosition(p.checkpoint), ...(p.faults.length > 0 ? { faults: p.faults } : {}) })}\n`,
           );
         };
         await Promise.all(

@@ -9,7 +9,6 @@ import { consolidationServicesFromEnv } from '../../commands/consolidation/servi
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import { requireId } from '../../domain/values/ids.js';
-import { parseInstant } from '../../domain/values/instant.js';
 import { summarizerFromEnv } from '../../infrastructure/summarizer/from-env.js';
 import { asOf } from '../../queries/as-of.js';
 import { assess } from '../../queries/assess/assess.js';
@@ -23,6 +22,7 @@ import { staleSet } from '../../queries/stale-set.js';
 import { requireTimeQuery, type TimeQueryInput } from '../../queries/time-query.js';
 import { verify } from '../../queries/verify/verify.js';
 import { EXIT } from '../../answers/answer-table.js';
+import { optionalInstant } from '../input.js';
 import { printError } from '../output.js';
 import { contextOf, run } from '../session.js';
 
@@ -79,12 +79,6 @@ function scopesOf(pairs: readonly string[]): Record<string, string> {
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
-
-function instant(option: string, value: string): string {
-  const parsed = parseInstant(value);
-  if (!parsed.ok) throw new InvalidInput(option, parsed.message);
-  return parsed.instant;
-}
 
 export function registerQueryCommands(program: Command): void {
   const subject = (cmd: Command) =>
@@ -211,16 +205,15 @@ export function registerQueryCommands(program: Command): void {
       withReadSide(
         () => {
           requireId('tenant', o.tenant);
-          if (o.now !== undefined) instant('now', o.now);
-          return wholeNumber('sample', o.sample, 1, 10_000);
+          return { sample: wholeNumber('sample', o.sample, 1, 10_000), now: optionalInstant('now', o.now) };
         },
-        async (read, sample) => {
+        async (read, { sample, now }) => {
           const services = await consolidationServicesFromEnv(process.env);
           const report = await verify(read, services, {
             tenant: o.tenant,
             ...(sample !== undefined ? { sample } : {}),
             ...(o.seed !== undefined ? { seed: o.seed } : {}),
-            ...(o.now !== undefined ? { now: o.now } : {}),
+            ...(now !== undefined ? { now } : {}),
           });
           if (!report.passed) {
             printError({ exitCode: EXIT.refused, body: { error: 'verification_failed', message: report.failures.join('; ') } });

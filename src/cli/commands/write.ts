@@ -138,7 +138,7 @@ export function registerWriteCommands(program: Command): void {
         });
         const entries = validateImportLines(values);
         const importId = createHash('sha256').update(`${context.tenant}/${context.subject}\n`).update(text).digest('hex');
-        const result = await importEntries(await ledger(), context, entries, { importId, batchSize });
+        const result = resultOf(await importEntries(await ledger(), context, entries, { importId, batchSize }));
         if (result.rejected.length > 0) process.exitCode = 3;
         return result;
       }),

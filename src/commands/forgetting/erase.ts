@@ -24,7 +24,7 @@ import { requireId } from '../../domain/values/ids.js';
 import { derivedId, newCommandId } from '../ids/command-ids.js';
 import type { CommandContext, Ledger } from '../ledger.js';
 import { actorOf } from '../record.js';
-import type { Result } from '../../domain/result/result.js';
+import { reject, type Result } from '../../domain/result/result.js';
 import { executeSubjectCommand } from '../subject/execute.js';
 import { readErasureHistory } from './history.js';
 import { ledgerChecks } from './ledger-checks.js';
@@ -71,6 +71,8 @@ export async function erase(
   const requestedAt = ledger.clock().toISOString();
 
   const loaded = await ledger.subjects.load(stream);
+  // Nothing to erase, and no receipt or tombstone to write: either would block the id forever (and another tenant's subject looks the same).
+  if (loaded.revision < 0) return reject('subject_not_found', `subject ${context.subject} has no events`, 'subject');
   const history = await readErasureHistory(ledger.eventStore, stream);
   const done = loaded.commands.has(receiptCommand)
     ? history.receipts.find((r) => r.data.receiptId === derivedId('r', commandId, 'receipt'))

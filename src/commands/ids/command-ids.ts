@@ -2,6 +2,7 @@
 // name-based), so a retried command produces the very same event and memory
 // ids and the store recognises the retry.
 import { createHash, randomUUID } from 'node:crypto';
+import { canonicalJson } from '../../domain/canonical/canonical-json.js';
 
 // A fixed namespace for memledger's name-based ids.
 const NAMESPACE = Buffer.from('5f0b8c2e6d1a4e3f9a7c2b4d6e8f0a1c', 'hex');
@@ -20,9 +21,25 @@ export function newCommandId(): string {
   return randomUUID();
 }
 
-/** The id of the index-th event a command appends. */
-export function eventIdFor(commandId: string, index: number): string {
-  return uuidV5(`${commandId}#event-${index}`);
+/**
+ * The id of the index-th event a command appends. With the hash of the
+ * request (requestHashOf), the ids also say which request the key was first
+ * used for: a key sent again with another request makes other ids, which is
+ * how a reuse is told from a retry. (Commands without one, and events written
+ * before requests were hashed, have the key's ids alone.)
+ */
+export function eventIdFor(commandId: string, index: number, requestHash?: string): string {
+  return uuidV5(requestHash === undefined ? `${commandId}#event-${index}` : `${commandId}#${requestHash}#event-${index}`);
+}
+
+/** What makes two requests under one idempotency key the same request: the validated input, as RFC 8785 JSON, hashed. */
+export function requestHashOf(request: unknown): string {
+  return createHash('sha256').update(canonicalJson(request)).digest('hex');
+}
+
+/** Whether `firstEventId` (the first event a command appended) came from this request, or from another one under the same key. */
+export function sameRequest(firstEventId: string, commandId: string, requestHash: string): boolean {
+  return firstEventId === eventIdFor(commandId, 0, requestHash) || firstEventId === eventIdFor(commandId, 0);
 }
 
 /** A domain id (memory, conflict, receipt, artifact) derived from the command that makes it. */

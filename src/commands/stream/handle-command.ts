@@ -6,6 +6,8 @@ import { decodeStoredEvent } from '../../domain/events/decode.js';
 import type { Result } from '../../domain/result/result.js';
 import type { Instant } from '../../domain/values/instant.js';
 import type { EventStore, StoredEvent } from '../../infrastructure/event-store/port.js';
+import { requestHashOf } from '../ids/command-ids.js';
+import type { GivenKey } from '../ledger.js';
 import { handleCommands, type CommandTarget, type StreamDeps } from './handle-commands.js';
 import type { LoadedStream } from './loaded-stream.js';
 import type { StreamRepository } from './stream-repository.js';
@@ -13,6 +15,9 @@ import type { StreamRepository } from './stream-repository.js';
 export interface CommandEnvelope extends CommandTarget {
   /** The idempotency key: event ids derive from it. */
   readonly commandId: string;
+  /** The validated request (JSON) that a retry under the same key must repeat (handle-commands.ts: CommandItem.requestHash). */
+  readonly request?: unknown;
+  readonly givenKey?: GivenKey;
 }
 
 export interface AppendedEvent {
@@ -39,7 +44,12 @@ export async function handleCommand<State, Command, Event extends DomainEvent, D
   build: (loaded: LoadedStream<State>, now: Instant) => Command,
 ): Promise<Result<CommandEffect<State, Decision>>> {
   const { outcomes, loaded, appended } = await handleCommands(repository, deps, envelope, (l, now) => [
-    { commandId: envelope.commandId, command: build(l, now) },
+    {
+      commandId: envelope.commandId,
+      command: build(l, now),
+      ...(envelope.request !== undefined ? { requestHash: requestHashOf(envelope.request) } : {}),
+      ...(envelope.givenKey ? { givenKey: envelope.givenKey } : {}),
+    },
   ]);
   const outcome = outcomes[0]!;
   switch (outcome.status) {

@@ -11,6 +11,8 @@ import type { Rejection } from '../../domain/result/result.js';
 import type { DomainEvent } from '../../domain/events/catalog.js';
 import { instantOf, type Instant } from '../../domain/values/instant.js';
 import { WrongExpectedVersion, type AppendResult, type EventStore, type NewEvent } from '../../infrastructure/event-store/port.js';
+import { sameRequest } from '../ids/command-ids.js';
+import type { GivenKey } from '../ledger.js';
 import type { CommandSpan, LoadedStream } from './loaded-stream.js';
 import { toNewEvents } from './new-events.js';
 import type { StreamRepository } from './stream-repository.js';
@@ -31,6 +33,14 @@ export interface CommandItem<Command> {
   /** The idempotency key: the retry window knows the command by it, and derived event ids come from it. */
   readonly commandId: string;
   readonly command: Command;
+  /**
+   * The hash of the request (requestHashOf): a command whose key the stream
+   * already holds is a retry only if it was this very request; another one
+   * under the same key is refused (idempotency_key_reused). Absent: not checked.
+   */
+  readonly requestHash?: string;
+  /** The key as the caller gave it, for the refusal. */
+  readonly givenKey?: GivenKey;
 }
 
 export type ItemOutcome<Decision> =
@@ -73,7 +83,12 @@ export async function handleCommands<State, Command, Event extends DomainEvent, 
     let state = loaded.state;
     const outcomes: ItemOutcome<Decision>[] = [];
     const batch: NewEvent[] = [];
-    for (const { commandId, command } of build(loaded, instantOf(deps.clock()))) {
+    for (const { commandId, command, requestHash, givenKey } of build(loaded, instantOf(deps.clock()))) {
+      const first = loaded.firstEvents.get(commandId);
+      if (first !== undefined && requestHash !== undefined && !sameRequest(first, commandId, requestHash)) {
+        outcomes.push({ status: 'rejected', rejection: keyReused(commandId, givenKey) });
+        continue;
+      }
       const span = loaded.commands.get(commandId);
       if (span) {
         outcomes.push({ status: 'replayed', span });
@@ -85,7 +100,7 @@ export async function handleCommands<State, Command, Event extends DomainEvent, 
         continue;
       }
       for (const event of decided.events) state = decider.evolve(state, event);
-      batch.push(...toNewEvents(decided.events, { ...origin(target), commandId }, eventIds));
+      batch.push(...toNewEvents(decided.events, { ...origin(target), commandId, ...(requestHash ? { requestHash } : {}) }, eventIds));
       outcomes.push(
         decided.decision === undefined
           ? { status: 'decided', events: decided.events.length }
@@ -104,6 +119,15 @@ export async function handleCommands<State, Command, Event extends DomainEvent, 
     }
   }
   throw new ConcurrencyExhausted(target.stream, MAX_ATTEMPTS);
+}
+
+/** The refusal of a key sent again with another request than the one it was first used for. */
+export function keyReused(commandId: string, givenKey: GivenKey | undefined): Rejection {
+  return {
+    code: 'idempotency_key_reused',
+    message: `idempotency key "${givenKey?.value ?? commandId}" was first used for another request: a retry must repeat it exactly; a new request needs a new key`,
+    field: givenKey?.field ?? 'idempotency-key',
+  };
 }
 
 /** A conflict, or an append error that says it may be retried (`retryable: true`, e.g. one whose outcome is unknown). */

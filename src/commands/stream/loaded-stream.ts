@@ -1,7 +1,11 @@
 // A stream folded up to a revision, with the window of recent commands (by
-// idempotency key) that idempotent retries are answered from.
+// idempotency key) that idempotent retries are answered from, and every
+// command the stream holds (so a retry is recognised however old, e.g. the
+// lines of a large import run again, and a key reused for another request is
+// told from it).
 import { decodeStoredEvent } from '../../domain/events/decode.js';
 import type { DomainEvent } from '../../domain/events/catalog.js';
+import { PersistentMap } from '../../domain/persistent-map/persistent-map.js';
 import type { StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { StreamKind } from './stream-kind.js';
 
@@ -20,13 +24,15 @@ export interface LoadedStream<State> {
   readonly revision: number;
   /** Recent commands by idempotency key (causationId), oldest first. */
   readonly commands: ReadonlyMap<string, CommandSpan>;
+  /** Every command of the stream: its first event's id (which request it was: command-ids.ts), by idempotency key. */
+  readonly firstEvents: PersistentMap<string>;
 }
 
 export function emptyStream<State, Command, Event extends DomainEvent, Decision>(
   kind: StreamKind<State, Command, Event, Decision>,
   stream: string,
 ): LoadedStream<State> {
-  return { stream, state: kind.decider.initialState(), revision: -1, commands: new Map() };
+  return { stream, state: kind.decider.initialState(), revision: -1, commands: new Map(), firstEvents: PersistentMap.empty() };
 }
 
 /** Folds events that follow `loaded.revision`; returns a new value (the old one is left as it was). */
@@ -38,6 +44,7 @@ export function foldInto<State, Command, Event extends DomainEvent, Decision>(
   if (events.length === 0) return loaded;
   let state = loaded.state;
   const commands = new Map(loaded.commands);
+  let firstEvents = loaded.firstEvents;
   let revision = loaded.revision;
   for (const stored of events) {
     if (stored.streamRevision !== revision + 1) {
@@ -52,9 +59,10 @@ export function foldInto<State, Command, Event extends DomainEvent, Decision>(
       if (span) commands.set(commandId, { firstRevision: span.firstRevision, lastRevision: revision });
       else {
         commands.set(commandId, { firstRevision: revision, lastRevision: revision });
+        if (!firstEvents.has(commandId)) firstEvents = firstEvents.set(commandId, stored.id);
         if (commands.size > COMMAND_WINDOW) commands.delete(commands.keys().next().value!);
       }
     }
   }
-  return { stream: loaded.stream, state, revision, commands };
+  return { stream: loaded.stream, state, revision, commands, firstEvents };
 }

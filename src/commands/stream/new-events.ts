@@ -11,13 +11,15 @@ export interface EventOrigin {
   readonly commandId: string;
   readonly actor?: string;
   readonly correlationId?: string;
+  /** The request's hash (requestHashOf): event ids then tell a reused key from a retry. */
+  readonly requestHash?: string;
 }
 
 export function toNewEvents(events: readonly DomainEvent[], origin: EventOrigin, ids: EventIds = 'derived'): NewEvent[] {
   return events.map((event, index) => {
     const encoded = encodeEvent(event);
     return {
-      id: ids === 'derived' ? eventIdFor(origin.commandId, index) : randomUUID(),
+      id: ids === 'derived' ? eventIdFor(origin.commandId, index, origin.requestHash) : randomUUID(),
       type: encoded.type,
       data: encoded.data,
       metadata: {

@@ -1,9 +1,10 @@
 // A command on a subject stream, through the one command loop
 // (src/commands/stream/handle-commands.ts) with the subject's decider.
-import type { SubjectCommand } from '../../domain/subject/commands.js';
+import { subjectCommandSchema, type SubjectCommand } from '../../domain/subject/commands.js';
 import type { WriteDecision } from '../../domain/subject/decision.js';
 import type { Result } from '../../domain/result/result.js';
 import type { SubjectState } from '../../domain/subject/state.js';
+import { parseWith } from '../../domain/validation/invalid-input.js';
 import type { Instant } from '../../domain/values/instant.js';
 import type { EventStore } from '../../infrastructure/event-store/port.js';
 import { handleCommand, type CommandEffect, type CommandEnvelope } from '../stream/handle-command.js';
@@ -23,5 +24,16 @@ export function executeSubjectCommand(
   envelope: CommandEnvelope,
   build: (loaded: LoadedSubject, now: Instant) => SubjectCommand,
 ): Promise<Result<SubjectEffect>> {
-  return handleCommand(deps.subjects, deps, envelope, build);
+  return handleCommand(deps.subjects, deps, envelope, (loaded, now) => requireCommand(build(loaded, now)));
+}
+
+/**
+ * The command as the domain's schema defines it: what a caller passed on
+ * unchecked (a reason with NUL, a taint pattern with a space) is refused
+ * here, naming the field, before anything is decided or appended.
+ */
+function requireCommand(command: SubjectCommand): SubjectCommand {
+  const parsed = parseWith(subjectCommandSchema, command);
+  if (!parsed.ok) throw parsed.error;
+  return command;
 }

@@ -5,6 +5,8 @@
 import type { Decided } from '../decider/decider.js';
 import { unhandled } from '../decider/decider.js';
 import type { ArtifactEvent } from '../events/artifact-events.js';
+// Messages are stored in clear: within the events' rule for clear text (no control characters, at most 1000 characters).
+import { toClearText } from '../events/fields.js';
 import { reject } from '../result/result.js';
 import type { ArtifactCommand, ArtifactCommandOf } from './commands.js';
 import { publishable } from './publishable.js';
@@ -20,7 +22,7 @@ export function decideArtifact(state: ArtifactState, command: ArtifactCommand): 
       return accepted([
         {
           type: 'GenerationFailed',
-          data: { artifactId, manifest, error: { code: error.code, message: clip(error.message) }, failedAt: now },
+          data: { artifactId, manifest, error: { code: error.code, message: toClearText(error.message) }, failedAt: now },
         },
       ]);
     }
@@ -28,7 +30,7 @@ export function decideArtifact(state: ArtifactState, command: ArtifactCommand): 
       if (!state.generated) return reject('artifact_not_found', `artifact ${command.artifactId} does not exist`, 'artifact');
       if (state.rejected) return accepted([]);
       const { artifactId, reason, message, now } = command;
-      return accepted([{ type: 'ConsolidationRejected', data: { artifactId, reason, message: clip(message), rejectedAt: now } }]);
+      return accepted([{ type: 'ConsolidationRejected', data: { artifactId, reason, message: toClearText(message), rejectedAt: now } }]);
     }
     case 'ApproveArtifact': {
       const checked = publishable(command.artifactId, state, command);
@@ -53,16 +55,11 @@ function recordArtifact(command: ArtifactCommandOf<'RecordArtifact'>): ArtifactE
       ? { type: 'GatePassed', data: { artifactId, mustPreserveCount: gate.mustPreserveCount, checkedAt: now } }
       : {
           type: 'GateFailed',
-          data: { artifactId, reasons: gate.reasons.map((r) => ({ ...r, message: clip(r.message) })), checkedAt: now },
+          data: { artifactId, reasons: gate.reasons.map((r) => ({ ...r, message: toClearText(r.message) })), checkedAt: now },
         },
   ];
 }
 
 function accepted(events: readonly ArtifactEvent[]): Decided<ArtifactEvent> {
   return { ok: true, events };
-}
-
-/** Reasons are stored in clear and limited to 1000 characters. */
-function clip(message: string): string {
-  return message.length <= 1000 ? message : `${message.slice(0, 997)}...`;
 }

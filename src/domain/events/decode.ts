@@ -2,10 +2,11 @@
 // A stored event that does not decode is a typed error naming the field,
 // never a half-typed value.
 import { CURRENT_SCHEMA_VERSIONS, EVENT_SCHEMAS, isEventType, type DomainEvent, type EventType } from './catalog.js';
+import { findLoneSurrogate, ILL_FORMED_REASON } from '../validation/well-formed.js';
 import { upcasterFor } from './upcasters.js';
 
 export class EventDecodingError extends Error {
-  override readonly name = 'EventDecodingError';
+  override readonly name: string = 'EventDecodingError';
   constructor(
     readonly eventType: string,
     readonly schemaVersion: number,
@@ -39,6 +40,8 @@ export function decodeEvent(type: string, data: unknown, schemaVersion: number):
     if (!upcast) return fail('', `no upcaster from v${version} to v${version + 1}`);
     shaped = upcast(shaped);
   }
+  const illFormed = findLoneSurrogate(shaped);
+  if (illFormed) return fail(illFormed.map(String).join('.'), ILL_FORMED_REASON);
   const parsed = EVENT_SCHEMAS[type].safeParse(shaped);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -56,9 +59,45 @@ export function decodeEventOrThrow(type: string, data: unknown, schemaVersion: n
   return decoded.event;
 }
 
-/** Decodes an event as the store returns it (anything with type, data and metadata.schemaVersion). */
-export function decodeStoredEvent(stored: { type: string; data: unknown; metadata: { schemaVersion: number } }): DomainEvent {
-  return decodeEventOrThrow(stored.type, stored.data, stored.metadata.schemaVersion);
+/**
+ * A stored event that does not decode, with where it sits: the stream it
+ * belongs to cannot be read by this code (the log is immutable, so every
+ * reader of that stream meets it). Commands and reads of the stream refuse
+ * with it; a projection records it as a fault and goes on.
+ */
+export class UndecodableStoredEvent extends EventDecodingError {
+  override readonly name = 'UndecodableStoredEvent';
+  readonly code = 'undecodable_event';
+  constructor(
+    readonly stream: string,
+    readonly streamRevision: number,
+    readonly eventId: string,
+    cause: EventDecodingError,
+  ) {
+    super(cause.eventType, cause.schemaVersion, cause.field, cause.reason);
+    this.message = `${stream} revision ${streamRevision} (event ${eventId}): ${cause.message}`;
+  }
+
+  get details(): { stream: string; streamRevision: number; eventId: string } {
+    return { stream: this.stream, streamRevision: this.streamRevision, eventId: this.eventId };
+  }
+}
+
+interface Stored {
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: { readonly schemaVersion: number };
+}
+
+/** Decodes an event as the store returns it; one that does not decode throws UndecodableStoredEvent when the event says where it is. */
+export function decodeStoredEvent(
+  stored: Stored & { readonly id?: string; readonly stream?: string; readonly streamRevision?: number },
+): DomainEvent {
+  const decoded = decodeEvent(stored.type, stored.data, stored.metadata.schemaVersion);
+  if (decoded.ok) return decoded.event;
+  const { id, stream, streamRevision } = stored;
+  if (id === undefined || stream === undefined || streamRevision === undefined) throw decoded.error;
+  throw new UndecodableStoredEvent(stream, streamRevision, id, decoded.error);
 }
 
 /** The parts of a store event for a domain event: validated data and the current schema version (ids and other metadata are the caller's). */

@@ -15,6 +15,8 @@ export const REJECTION_CODES = [
   ...FENCE_FAILURES,
   // Writes and lifecycle commands on a subject stream.
   'memory_id_taken',
+  /** The idempotency key was used for another request (a retry sends the same one). */
+  'idempotency_key_reused',
   'memory_not_active',
   'already_retracted',
   /** What the command would forget (or retract) was already forgotten. */

@@ -1,5 +1,6 @@
 // Bad input is a value the caller can act on: which field, and why.
 import type { z } from 'zod';
+import { findLoneSurrogate, ILL_FORMED_REASON } from './well-formed.js';
 
 export class InvalidInput extends Error {
   override readonly name = 'InvalidInput';
@@ -32,8 +33,10 @@ export function invalidInputFromZod(error: z.ZodError, prefix?: string): Invalid
   return new InvalidInput(pathText([...root, ...issue.path]), issue.message);
 }
 
-/** Runs a zod schema and returns a result whose error names the field. */
+/** Runs a zod schema and returns a result whose error names the field. Text must be well-formed Unicode (well-formed.ts). */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix?: string): Parsed<z.output<S>> {
+  const illFormed = findLoneSurrogate(input);
+  if (illFormed) return { ok: false, error: new InvalidInput(pathText([...(prefix ? [prefix] : []), ...illFormed]), ILL_FORMED_REASON) };
   const result = schema.safeParse(input);
   return result.success ? { ok: true, value: result.data } : { ok: false, error: invalidInputFromZod(result.error, prefix) };
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { fieldMessage, InvalidInput } from '../validation/invalid-input.js';
 
+export const MAX_ID_LENGTH = 128;
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
 const ID_RULE = 'must be 1-128 characters of letters, digits and . _ : @ -, starting with a letter or digit';
 

@@ -1,7 +1,10 @@
 // Points in time as the ledger stores them: ISO 8601 / RFC 3339 with an
 // explicit offset, normalised to UTC at millisecond precision
 // ("2026-07-10T00:00:00.000Z"). That form sorts as text, matches the store's
-// recordedAt precision, and makes equal instants equal strings.
+// recordedAt precision, and makes equal instants equal strings. The range is
+// what every store holds: years 0001-9999 in UTC (PostgreSQL has no year 0,
+// and five-digit years are not ISO 8601's basic form), so an instant that
+// passes here can be written to every table and read back as the same text.
 
 /** A normalised instant: `YYYY-MM-DDTHH:MM:SS.sssZ`. */
 export type Instant = string;
@@ -51,7 +54,7 @@ export function parseInstant(text: string): InstantParse {
   date.setUTCFullYear(year);
   const utc = new Date(date.getTime() - offsetMinutes * 60_000);
   const utcYear = utc.getUTCFullYear();
-  if (utcYear < 0 || utcYear > 9999) return { ok: false, message: 'is outside the years 0000-9999 in UTC' };
+  if (utcYear < 1 || utcYear > 9999) return { ok: false, message: 'is outside the years 0001-9999 in UTC (what the stores hold)' };
   return { ok: true, instant: utc.toISOString() };
 }
 

@@ -12,7 +12,9 @@ export const memoryProjection: ProjectionDefinition = {
   // v1: first layout. v2: lineage edges to a forgotten memory keep no keyed
   // hashes, edges are indexed by target subject, and trust_overrides holds
   // each source ref's current TrustChanged level (a v1 schema must be rebuilt).
-  version: 2,
+  // v3: an event that cannot be applied is recorded as a fault and passed
+  // over instead of stopping the projection (runtime/faults.ts; rebuild a v2 schema).
+  version: 3,
   description: 'bitemporal memory versions, subject clocks, conflicts, summary aliases, artifacts, lineage and STALE sets',
   tables: memoryTables,
   tableNames: MEMORY_PROJECTION_TABLES,

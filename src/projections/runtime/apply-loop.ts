@@ -3,10 +3,13 @@
 // applied), and apply each page with its checkpoint in one transaction. A
 // crash anywhere rolls back the page in flight and nothing else: the next run
 // starts after the last committed checkpoint, so nothing is lost and nothing
-// is applied twice.
+// is applied twice. An event that cannot be applied is recorded as a fault
+// with the page and passed over (isolating-apply.ts): it never stops the loop.
 import { comparePositions, type EventStore, type Position, type StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { Kysely } from 'kysely';
 import { CatchUpTimeout, ProjectionSchemaRetired } from './errors.js';
+import { recordFaults, type ProjectionFault } from './faults.js';
+import { applyIsolating } from './isolating-apply.js';
 import type { ProjectionDefinition } from './projection.js';
 import { readCheckpoint, schemaRow, writeCheckpoint } from './registry.js';
 
@@ -18,6 +21,8 @@ export interface BatchProgress {
   /** Events applied to the schema since it was created. */
   readonly eventsSeen: number;
   readonly checkpoint: Position;
+  /** Events of this batch recorded as faults (not applied). */
+  readonly faults: readonly ProjectionFault[];
 }
 
 export interface ApplyOptions {
@@ -100,16 +105,18 @@ export async function applyUntil(
     const more = !finished(last, done);
     if (more) next = read(last, done);
     overlapped = more;
-    await conn.transaction().execute(async (trx) => {
+    const faults = await conn.transaction().execute(async (trx) => {
       const row = await schemaRow(trx, schema);
       if (!row || row.state === 'retired') throw new ProjectionSchemaRetired(schema);
-      await definition.apply(trx, schema, page);
+      const faulted = await applyIsolating(trx, definition, schema, page);
+      await recordFaults(trx, schema, faulted);
       await writeCheckpoint(trx, schema, last, seen);
+      return faulted;
     });
     checkpoint = last;
     eventsSeen = seen;
     applied = done;
-    await options.onBatch?.({ projection: definition.name, schema, applied, eventsSeen, checkpoint });
+    await options.onBatch?.({ projection: definition.name, schema, applied, eventsSeen, checkpoint, faults });
     if (!more) break;
   }
   return { applied, eventsSeen, checkpoint };

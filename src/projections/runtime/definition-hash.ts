@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import type { ProjectionDefinition } from './projection.js';
+import { runtimeTables } from './registry.js';
 
 const PLACEHOLDER_SCHEMA = 'projection_schema';
 
@@ -17,9 +18,11 @@ const compiler = new Kysely<unknown>({
   },
 });
 
-/** sha256 (hex) of the compiled DDL statements, in order. */
+/** sha256 (hex) of the compiled DDL statements, in order: the projection's tables, then the runtime's (checkpoint, faults). */
 export function definitionHash(definition: ProjectionDefinition): string {
-  const statements = definition.tables(compiler, PLACEHOLDER_SCHEMA).map((statement) => statement.compile().sql);
+  const statements = [...definition.tables(compiler, PLACEHOLDER_SCHEMA), ...runtimeTables(compiler, PLACEHOLDER_SCHEMA)].map(
+    (statement) => statement.compile().sql,
+  );
   return createHash('sha256').update(JSON.stringify(statements)).digest('hex');
 }
 

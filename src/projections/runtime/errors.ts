@@ -32,6 +32,25 @@ export class RebuildInProgress extends ProjectionError {
   }
 }
 
+/** A rebuild stopped on an error; its building schema was dropped (the active one served throughout). */
+export class RebuildFailed extends ProjectionError {
+  override readonly name = 'RebuildFailed';
+  readonly code = 'rebuild_failed';
+  constructor(
+    readonly projection: string,
+    readonly schema: string,
+    readonly dropped: boolean,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `projection ${projection}: the rebuild into ${schema} failed (${cause instanceof Error ? cause.message : String(cause)}); ` +
+        (dropped
+          ? 'its building schema was dropped, the active schema still serves'
+          : 'its building schema could not be dropped now: the next rebuild drops it'),
+    );
+  }
+}
+
 /** The projection did not reach the target in time (another projector owns it and lags, or the target stayed unreadable). */
 export class CatchUpTimeout extends ProjectionError {
   override readonly name = 'CatchUpTimeout';

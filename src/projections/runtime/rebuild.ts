@@ -3,14 +3,15 @@
 // using it), then swapped in one transaction, then the old schema dropped
 // once no projector holds it (a projector still on it stops at its next
 // batch, seeing it retired; the schema is dropped by the next run or rebuild).
+// A rebuild that fails drops its building schema and says so (RebuildFailed).
 import type { Kysely } from 'kysely';
 import { comparePositions, formatPosition, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
 import { applyUntil, DEFAULT_BATCH_SIZE, type BatchProgress } from './apply-loop.js';
 import { identityOf } from './definition-hash.js';
-import { RebuildInProgress } from './errors.js';
+import { RebuildFailed, RebuildInProgress } from './errors.js';
 import { whileOwning } from './ownership.js';
 import type { ProjectionDefinition } from './projection.js';
-import { activeSchema, schemasOf } from './registry.js';
+import { activeSchema, schemaRow, schemasOf } from './registry.js';
 import { activate, createSchema, dropLeftovers, dropSchema } from './schemas.js';
 
 export interface RebuildOptions {
@@ -50,30 +51,39 @@ export async function rebuildProjection(
   const running = (await schemasOf(db, definition.name)).find((row) => row.state === 'building');
   if (running) throw new RebuildInProgress(definition.name, running.schema_name);
 
-  const { schema, outcome } = await db.connection().execute(async (conn) => {
-    const row = await createSchema(conn, definition, 'building', true);
-    const schema = row.schema_name;
-    const outcome = await whileOwning(conn, schema, async () => {
-      const head = await store.headPosition();
-      options.onStart?.({ schema, head: head ? formatPosition(head) : null });
-      const apply = (until: typeof head) =>
-        applyUntil(conn, store, definition, schema, {
-          batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
-          ...(until ? { until, untilWaitMs: UNTIL_WAIT_MS } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.onBatch ? { onBatch: options.onBatch } : {}),
-        });
-      let result = await apply(head);
-      if (options.signal?.aborted) return { result, previous: undefined, aborted: true };
-      // What arrived during the rebuild, so the swap hands over a schema close to the head.
-      const later = await store.headPosition();
-      const target = options.until && (!later || comparePositions(options.until, later) > 0) ? options.until : later;
-      if (target) result = await apply(target);
-      const previous = await activate(conn, definition.name, schema);
-      return { result, previous, aborted: false };
+  let building: string | undefined;
+  let outcome;
+  try {
+    outcome = await db.connection().execute(async (conn) => {
+      const row = await createSchema(conn, definition, 'building', true);
+      const schema = (building = row.schema_name);
+      return whileOwning(conn, schema, async () => {
+        const head = await store.headPosition();
+        options.onStart?.({ schema, head: head ? formatPosition(head) : null });
+        const apply = (until: typeof head) =>
+          applyUntil(conn, store, definition, schema, {
+            batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+            ...(until ? { until, untilWaitMs: UNTIL_WAIT_MS } : {}),
+            ...(options.signal ? { signal: options.signal } : {}),
+            ...(options.onBatch ? { onBatch: options.onBatch } : {}),
+          });
+        let result = await apply(head);
+        if (options.signal?.aborted) return { result, previous: undefined, aborted: true };
+        // What arrived during the rebuild, so the swap hands over a schema close to the head.
+        const later = await store.headPosition();
+        const target = options.until && (!later || comparePositions(options.until, later) > 0) ? options.until : later;
+        if (target) result = await apply(target);
+        const previous = await activate(conn, definition.name, schema);
+        return { result, previous, aborted: false };
+      });
     });
-    return { schema, outcome };
-  });
+  } catch (error) {
+    // A failed rebuild leaves nothing behind: its building schema goes (the active one never stopped serving).
+    if (building === undefined || !(await stillBuilding(db, building))) throw error;
+    const dropped = await dropSchema(db, definition.name, building).catch(() => false);
+    throw new RebuildFailed(definition.name, building, dropped, error);
+  }
+  const schema = building!;
   if (outcome.aborted) {
     await dropSchema(db, definition.name, schema);
     throw options.signal?.reason ?? new Error('rebuild aborted');
@@ -95,4 +105,8 @@ export async function rebuildProjection(
     seconds: (performance.now() - started) / 1000,
     dropped,
   };
+}
+
+async function stillBuilding(db: Kysely<any>, schema: string): Promise<boolean> {
+  return (await schemaRow(db, schema).catch(() => undefined))?.state === 'building';
 }

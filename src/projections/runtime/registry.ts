@@ -2,6 +2,7 @@
 // table every projection schema holds, with their typed definitions.
 import { sql, type ColumnType, type Kysely, type Selectable } from 'kysely';
 import type { Position } from '../../infrastructure/event-store/port.js';
+import { createFaultsIndex, createFaultsTable } from './faults.js';
 
 export const SCHEMA_STATES = ['building', 'active', 'retired'] as const;
 export type SchemaState = (typeof SCHEMA_STATES)[number];
@@ -67,7 +68,12 @@ export async function schemasOf(db: Kysely<any>, projection: string): Promise<Sc
     .execute();
 }
 
-export function createCheckpointTable(db: Kysely<any>, schema: string) {
+/** The tables the runtime keeps in every projection schema: the checkpoint and the faults (faults.ts). Part of the definition hash. */
+export function runtimeTables(db: Kysely<any>, schema: string) {
+  return [createCheckpointTable(db, schema), createFaultsTable(db, schema), createFaultsIndex(db, schema)];
+}
+
+function createCheckpointTable(db: Kysely<any>, schema: string) {
   return db.schema
     .withSchema(schema)
     .createTable('checkpoint')

@@ -6,7 +6,7 @@ import { identityOf, schemaNameFor, type DefinitionIdentity } from './definition
 import { ProjectionRebuildRequired } from './errors.js';
 import { ownerKey, readersKey, registryKey } from './lock-keys.js';
 import type { ProjectionDefinition } from './projection.js';
-import { activeSchema, createCheckpointTable, schemasOf, type CheckpointDb, type RegistryDb, type SchemaRow } from './registry.js';
+import { activeSchema, runtimeTables, schemasOf, type CheckpointDb, type RegistryDb, type SchemaRow } from './registry.js';
 
 /**
  * Creates a schema with the projection's tables and an empty checkpoint,
@@ -44,7 +44,7 @@ export async function createSchema(
       }
       await sql`create schema ${sql.id(schema)}`.execute(trx);
       for (const statement of definition.tables(trx, schema)) await statement.execute();
-      await createCheckpointTable(trx, schema).execute();
+      for (const statement of runtimeTables(trx, schema)) await statement.execute();
       await (trx.withSchema(schema) as unknown as Kysely<CheckpointDb>)
         .insertInto('checkpoint')
         .values({ id: 1, commit: null, prepare: null, events_seen: '0', updated_at: new Date().toISOString() })

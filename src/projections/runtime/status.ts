@@ -1,6 +1,7 @@
 // What `projections status` reports per projection: the code's version, the
 // schemas in the registry with their checkpoints, the head of the log, and
-// how many events the active schema lags behind it.
+// how many events the active schema lags behind it, and the events it could
+// not apply (faults).
 import type { Kysely } from 'kysely';
 import { comparePositions, formatPosition, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
 import { identityOf } from './definition-hash.js';
@@ -8,6 +9,7 @@ import type { ProjectionDefinition } from './projection.js';
 import { readCheckpoint, schemasOf } from './registry.js';
 import { matches } from './schemas.js';
 import { isMissingSchema } from './catch-up.js';
+import { readFaults, type FaultSummary } from './faults.js';
 
 export interface SchemaStatus {
   readonly schema: string;
@@ -22,6 +24,8 @@ export interface SchemaStatus {
   /** Events of the log after the checkpoint (counted up to `lagCountLimit`). */
   readonly lag: number;
   readonly lagIsLowerBound: boolean;
+  /** Events the schema could not apply (passed over), with the first of them; null for a schema built before faults were kept. */
+  readonly faults: FaultSummary | null;
 }
 
 export interface ProjectionStatus {
@@ -48,6 +52,10 @@ export async function projectionStatus(db: Kysely<any>, store: EventStore, defin
       throw error;
     }
     const lag = await countAfter(store, checkpoint.position, head);
+    const faults = await readFaults(db, row.schema_name).catch((error: unknown) => {
+      if (isMissingSchema(error)) return null;
+      throw error;
+    });
     statuses.push({
       schema: row.schema_name,
       state: row.state,
@@ -58,6 +66,7 @@ export async function projectionStatus(db: Kysely<any>, store: EventStore, defin
       eventsSeen: checkpoint.eventsSeen,
       updatedAt: checkpoint.position ? checkpoint.updatedAt.toISOString() : null,
       ...lag,
+      faults,
     });
   }
   return {

@@ -17,6 +17,7 @@ import { asOf } from '../as-of.js';
 import { lineage } from '../lineage/lineage.js';
 import type { ReadSide } from '../read-side.js';
 import { recall } from '../recall/recall.js';
+import { SubjectProjectionFaulted } from '../projection-faulted.js';
 import { replay } from '../replay/replay.js';
 import { readSubjectEvents } from '../subject-events.js';
 
@@ -36,6 +37,9 @@ function searchAnswers(path: string, answers: (target: ErasureTarget) => Promise
         }
       } catch (error) {
         if (error instanceof ProjectionNotBuilt) return { status: 'skipped', searched, findings, note: 'the projection is not built' };
+        // A refused read serves nothing: there is nothing to search.
+        if (error instanceof SubjectProjectionFaulted)
+          return { status: 'skipped', searched, findings, note: 'the read is refused: the projection passed over an event of the subject' };
         throw error;
       }
       return passedOrFailed(searched, findings);

@@ -7,6 +7,7 @@ import { openOutput } from '../../commands/consolidation/artifact-output.js';
 import { normaliseScopes, type Scopes } from '../../domain/entry/scopes.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
+import { anyText } from '../../projections/runtime/bulk.js';
 import type {
   ArtifactsTable,
   LineageEdgesTable,
@@ -177,7 +178,7 @@ async function readGraph(tables: Kysely<MemoryProjectionDb>, tenant: string, art
   const edges = await tables
     .selectFrom('lineage_edges')
     .selectAll()
-    .where('artifact_id', 'in', ids)
+    .where('artifact_id', '=', anyText(ids))
     .where('target_tenant', '=', tenant)
     .orderBy('artifact_id')
     .orderBy('target_sequence')
@@ -186,7 +187,7 @@ async function readGraph(tables: Kysely<MemoryProjectionDb>, tenant: string, art
   const staleRows = await tables
     .selectFrom('stale_artifacts')
     .selectAll()
-    .where('artifact_id', 'in', ids)
+    .where('artifact_id', '=', anyText(ids))
     .where('tenant', '=', tenant)
     .execute();
   const memoryIds = [...new Set(edges.filter((e) => e.kind === 'memory').map((e) => e.target_id))];
@@ -198,7 +199,7 @@ async function readGraph(tables: Kysely<MemoryProjectionDb>, tenant: string, art
           .selectAll()
           .where('tenant', '=', tenant)
           .where('subject', '=', root.subject)
-          .where('memory_id', 'in', memoryIds)
+          .where('memory_id', '=', anyText(memoryIds))
           .orderBy('memory_id')
           .orderBy('version')
           .execute();

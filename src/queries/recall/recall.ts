@@ -26,6 +26,7 @@ import {
   type Tokens,
 } from './items.js';
 import { pack } from './packing.js';
+import { SubjectProjectionFaulted } from '../projection-faulted.js';
 import { requireRecallRequest, type RecallInput } from './request.js';
 import { chooseSource, unreadableSummary, type AliasInfo, type RawReason } from './source-choice.js';
 import { readSubjectView, withCurrentTrust, type CurrentVersion, type SubjectView } from './subject-view.js';
@@ -68,6 +69,9 @@ export async function recall(
   const now = request.now ?? read.clock().toISOString();
   const ref = { tenant: request.tenant, subject: request.subject };
   const view = withCurrentTrust(await readSubjectView(read.projections, request.tenant, request.subject));
+  // A forgotten subject answers as forgotten whatever was passed over before; otherwise the rows may miss a fact.
+  if (view.faults.length > 0 && view.clock?.forgotten !== true)
+    throw new SubjectProjectionFaulted(request.tenant, request.subject, view.faults);
   let choice = chooseSource(view, request.tenant, request.subject);
   const excluded = emptyFilterCounts();
   const forgotten = choice.reason === 'subject_forgotten';

@@ -9,7 +9,8 @@ import type { SourceType, TrustLevel } from '../../domain/entry/source.js';
 import type { Sealed } from '../../domain/events/sealed.js';
 import { overriddenTrust } from '../../domain/subject/trust.js';
 import type { MemoryProjectionDb } from '../../projections/memory/tables.js';
-import { readActiveStatement, schemaState } from '../active-schema.js';
+import { faultFromRow, type ProjectionFault } from '../../projections/runtime/faults.js';
+import { readActiveStatement, schemaState, streamFaults } from '../active-schema.js';
 
 /** The columns of a current memory version that recall uses (instants as Date). */
 export interface CurrentVersion {
@@ -79,6 +80,8 @@ export interface SubjectView {
   readonly conflicts: readonly ConflictView[];
   /** In sequence order. */
   readonly versions: readonly CurrentVersion[];
+  /** Events of the subject's stream the projection could not apply (recall refuses while there are any). */
+  readonly faults: readonly ProjectionFault[];
 }
 
 const VERSION_COLUMNS = [
@@ -173,6 +176,7 @@ function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, te
         .where('status', '=', 'active')
         .orderBy('sequence'),
     ).as('versions'),
+    streamFaults(eb, tenant, subject).as('faults'),
     schemaState(schema).as('schema_state'),
   ]);
 }
@@ -234,6 +238,7 @@ function toView(row: SubjectRow): SubjectView {
       expires_at: date(v.expires_at),
       tx_from: new Date(v.tx_from),
     })),
+    faults: row.faults.map(faultFromRow),
   };
 }
 

@@ -29,6 +29,7 @@ import { requireId } from '../../domain/values/ids.js';
 import { parseInstant } from '../../domain/values/instant.js';
 import { readMemoryTables } from '../memory-tables.js';
 import type { ReadSide } from '../read-side.js';
+import { SubjectProjectionFaulted } from '../projection-faulted.js';
 import { recall } from '../recall/recall.js';
 import { measureSummary, type FalseStatement, type MissingTextFact, type SummaryMetrics } from './summary-metrics.js';
 
@@ -89,7 +90,9 @@ export type VerifyFinding =
       readonly conflictIds: readonly string[];
     }
   | { readonly subject: string; readonly check: 'stale_visible'; readonly artifactId: string; readonly cause: string }
-  | { readonly subject: string; readonly check: 'generation_failed'; readonly message: string };
+  | { readonly subject: string; readonly check: 'generation_failed'; readonly message: string }
+  /** recall refused: the projection passed over an event of the subject (what it would serve cannot be judged). */
+  | { readonly subject: string; readonly check: 'projection_fault'; readonly message: string };
 
 export interface VerifyReport {
   readonly tenant: string;
@@ -213,7 +216,12 @@ async function verifySubject(read: ReadSide, services: Services, tenant: string,
   }
 
   // What recall serves, judged from the log: folded through the same subject revision the answer reflects, so a projection that is merely behind is not taken for a fault.
-  const served = await recall(read, { tenant, subject, maxSensitivity: 'restricted', now });
+  const served = await recall(read, { tenant, subject, maxSensitivity: 'restricted', now }).catch((error: unknown) => {
+    if (!(error instanceof SubjectProjectionFaulted)) throw error;
+    findings.push({ subject, check: 'projection_fault', message: error.message });
+    return undefined;
+  });
+  if (!served) return { ...(rebuilt ? { rebuilt } : {}), staleVisible: false, findings };
   if (served.source !== 'summary' || !served.alias) return { ...(rebuilt ? { rebuilt } : {}), staleVisible: false, findings };
   const seen = served.revision === null ? undefined : await foldThrough(read.eventStore, stream, served.revision);
   const artifactId = served.alias.artifactId;

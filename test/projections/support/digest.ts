@@ -1,4 +1,4 @@
-// A digest of a projection schema's tables: per table, the row count and an
+// A digest of a projection schema's tables (and its faults): per table, the row count and an
 // md5 of its rows sorted (computed by PostgreSQL), so two builds can be
 // compared row for row without shipping the rows.
 import { sql, type Kysely } from 'kysely';
@@ -37,11 +37,15 @@ export const LOG_PLACE_COLUMNS = [
   'cause_prepare',
   'marked_commit',
   'marked_prepare',
+  'recorded_at',
 ];
+
+/** The memory projection's tables and the runtime's faults: what two builds must agree on. */
+export const DIGESTED_TABLES = [...MEMORY_PROJECTION_TABLES, 'faults'] as const;
 
 export async function digestSchema(db: Kysely<any>, schema: string, options: { exclude?: readonly string[] } = {}): Promise<Digest> {
   const digest: Digest = {};
-  for (const table of MEMORY_PROJECTION_TABLES) {
+  for (const table of DIGESTED_TABLES) {
     const row = sql`(to_jsonb(t) - ${sql.val([...(options.exclude ?? [])])}::text[])::text`;
     const { rows } = await sql<{ rows: number; md5: string }>`
       select count(*)::int as rows, md5(coalesce(string_agg(${row}, E'\n' order by ${row}), '')) as md5

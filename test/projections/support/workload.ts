@@ -42,7 +42,18 @@ export interface WorkloadOptions {
   readonly tenant?: string;
   /** Steps in 1000 that consolidate (artifact streams and alias switches); default 100, 0 for none. */
   readonly consolidationsPerMille?: number;
+  /**
+   * Steps in 1000 that append a poison event to the subject's stream, as a
+   * buggy or hostile writer could (default 0): a MemoryRecorded that does not
+   * decode, or one that decodes but that PostgreSQL refuses. The projection
+   * must pass over it (a fault) and apply everything else; the fold here
+   * leaves it out, as the projection does.
+   */
+  readonly poisonPerMille?: number;
 }
+
+/** What a poison event of the workload is made to fail on. */
+export type PoisonKind = 'undecodable' | 'refused_by_database';
 
 const DAY = 86_400_000;
 const KEYS = ['notification.preference', 'contact.phone', 'delivery.delay', 'language', 'shipping.city', 'refund.policy'];
@@ -65,7 +76,10 @@ export class Workload {
   readonly tenant: string;
   readonly #subjects: SubjectRun[];
   readonly #consolidations: number;
+  readonly #poison: number;
   #seed: number;
+  /** Ids of the poison events appended so far, with what each is made to fail on. */
+  readonly poisoned = new Map<string, PoisonKind>();
   #bytes = 0;
   /** Events generated so far. */
   count = 0;
@@ -74,6 +88,7 @@ export class Workload {
     this.tenant = options.tenant ?? 'acme';
     this.#seed = options.seed >>> 0;
     this.#consolidations = options.consolidationsPerMille ?? 100;
+    this.#poison = options.poisonPerMille ?? 0;
     this.#subjects = Array.from({ length: options.subjects }, (_, index) => ({
       index,
       stream: subjectStreamName(this.tenant, `s-${index}`),
@@ -109,6 +124,10 @@ export class Workload {
     if (run.pending && run.next >= run.pending.due) {
       this.#consolidate(run, run.pending.manifest, out);
       run.pending = undefined;
+      return;
+    }
+    if (!run.state.forgotten && this.#int(10_000) < this.#poison * 10) {
+      this.#poisonEvent(run, out);
       return;
     }
     const action = this.#command(run);
@@ -268,6 +287,30 @@ export class Workload {
     }
     const stream = artifactStreamName(manifest.artifactId);
     this.#emit(out, stream, () => 'no_stream', events);
+  }
+
+  /** A MemoryRecorded with a year-0 validFrom (no longer decodes) or a sequence past int4 (decodes; PostgreSQL refuses it). */
+  #poisonEvent(run: SubjectRun, out: Map<string, Append>): void {
+    const kind: PoisonKind = this.#int(2) === 0 ? 'undecodable' : 'refused_by_database';
+    const data = {
+      memoryId: `m-${run.index}-${run.next}-poison`,
+      sequence: kind === 'undecodable' ? run.state.highWaterMark + 1 : 2 ** 31,
+      kind: 'profile',
+      key: 'poison.pill',
+      valueType: 'text',
+      valueHash: hex(`poison-${run.index}-${run.next}`),
+      value: this.#sealed(),
+      polarity: 'affirmed',
+      source: { type: 'user_assertion', refs: [] },
+      trust: 'user_assertion',
+      sensitivity: 'normal',
+      scopes: {},
+      validFrom: kind === 'undecodable' ? '0000-01-01T00:00:00.000Z' : new Date(run.now).toISOString(),
+    };
+    const expected: ExpectedRevision = run.revision < 0 ? 'no_stream' : run.revision;
+    this.#emit(out, run.stream, () => expected, [{ type: 'MemoryRecorded', data } as unknown as DomainEvent]);
+    this.poisoned.set(out.get(run.stream)!.events.at(-1)!.id, kind);
+    run.revision += 1;
   }
 
   #emit(out: Map<string, Append>, stream: string, expected: () => ExpectedRevision, events: readonly DomainEvent[]): void {

@@ -64,13 +64,21 @@ export const HEAD_POSITION_SQL = `
    limit 1`;
 
 /**
- * Whether events have committed that readers may not return yet (an older
- * transaction is still running): then a subscriber should look again soon
- * rather than wait for its poll interval, as the blocker may not be an append
- * and so may end without a NOTIFY.
+ * READ_ALL_SQL for a subscription: the page, and whether events have
+ * committed that this very read could not return yet (an older transaction
+ * is still running), judged in the same statement and so at the same
+ * horizon. Then a subscriber should look again soon rather than wait for its
+ * poll interval, as the blocker may not be an append and so may end without
+ * a NOTIFY. (Asked in a later statement, the question could come too late:
+ * were the blocker to end in between, nothing would be pending any more,
+ * although the read missed the event it was woken for.) An empty page is one
+ * row of nulls carrying the flag.
  */
-export const PENDING_SQL = `
-  select exists (select 1 from events where transaction_id >= ${STABLE}) as pending`;
+export const READ_PAGE_SQL = `
+  select page.*, beyond.pending
+    from (select exists (select 1 from events where transaction_id >= ${STABLE}) as pending) beyond
+    left join lateral (${READ_ALL_SQL}) page on true
+   order by page.commit_position::xid8, page.global_position`;
 
 /** Parameters of READ_ALL_SQL. Before every real position: (0, 0). */
 export function readAllParams(after: Position | undefined, filter: LogFilter | undefined, maxCount: number | undefined): unknown[] {

@@ -20,6 +20,10 @@ export class LogSignal {
   #lastSent = 0;
   #queue: Promise<void> = Promise.resolve();
   #closed = false;
+  /** Counts LISTENs that took effect; the current one while listening, else undefined. */
+  #listens = 0;
+  #listeningSince: number | undefined;
+  #onListening = new Set<() => void>();
 
   constructor(private readonly config: pg.ClientConfig) {}
 
@@ -44,9 +48,25 @@ export class LogSignal {
     if (!this.#closed && this.#listeners.size > 0) void this.#setListening(true);
   }
 
+  /**
+   * Which LISTEN is in effect (undefined: none). A subscriber may sleep long
+   * only if the same LISTEN was in effect before its last read began: else a
+   * NOTIFY sent in between was lost.
+   */
+  listening(): number | undefined {
+    return this.#listeningSince;
+  }
+
+  /** Resolves once a LISTEN takes effect (or the signal closes); does not start one (see ensureListening). */
+  whenListening(): Promise<void> {
+    if (this.#listeningSince !== undefined || this.#closed) return Promise.resolve();
+    return new Promise((resolve) => this.#onListening.add(resolve));
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     this.#listeners.clear();
+    this.#listened(undefined);
     const connection = this.#connection;
     this.#connection = undefined;
     if (connection) await connection.then((client) => client.end()).catch(() => undefined);
@@ -77,10 +97,20 @@ export class LogSignal {
       const client = await this.#connect();
       if (this.#listening.get(client) === wanted) return;
       this.#listening.set(client, wanted);
+      if (!wanted) this.#listened(undefined);
       await this.#query(wanted ? `listen ${CHANNEL}` : `unlisten ${CHANNEL}`);
+      if (wanted && this.#connection !== undefined && (await this.#connection) === client) this.#listened((this.#listens += 1));
     } catch {
       // Subscribers poll.
     }
+  }
+
+  #listened(since: number | undefined): void {
+    this.#listeningSince = since;
+    if (since === undefined && !this.#closed) return;
+    const waiting = [...this.#onListening];
+    this.#onListening.clear();
+    for (const resolve of waiting) resolve();
   }
 
   /** One statement at a time on the signal connection. */
@@ -96,7 +126,9 @@ export class LogSignal {
     if (this.#closed) return Promise.reject(new Error('the event store is closed'));
     if (!this.#connection) {
       const connection = this.#open(() => {
-        if (this.#connection === connection) this.#connection = undefined;
+        if (this.#connection !== connection) return;
+        this.#connection = undefined;
+        this.#listened(undefined);
       });
       this.#connection = connection;
     }

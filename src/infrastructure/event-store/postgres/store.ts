@@ -20,10 +20,12 @@ import {
 } from '../port.js';
 import { appendBatch } from './append.js';
 import { parseAppend, parseReadAll, parseReadStream, parseSubscribeAll } from './input.js';
-import { EVENT_COLUMNS, HEAD_POSITION_SQL, PENDING_SQL, READ_ALL_SQL, readAllParams } from './log-order.js';
+import { EVENT_COLUMNS, HEAD_POSITION_SQL, READ_ALL_SQL, READ_PAGE_SQL, readAllParams } from './log-order.js';
 import { toPosition, toStoredEvent, type EventRow } from './rows.js';
 import { LogSignal } from './signal.js';
-import { LogSubscription } from './subscription.js';
+import { LogSubscription, type LogPage } from './subscription.js';
+
+type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 const READ_FORWARDS = `select ${EVENT_COLUMNS} from events
   where stream_name = $1 and stream_revision >= $2 order by stream_revision limit $3`;
@@ -113,11 +115,7 @@ export class PostgresEventStore implements EventStore {
     this.#ensureOpen();
     const input = parseSubscribeAll(options);
     const subscription = new LogSubscription(
-      {
-        read: (after, filter, maxCount) => this.#readLog(after, filter, maxCount),
-        pending: async () =>
-          (await this.pool.query<{ pending: boolean }>({ name: 'event_store_pending', text: PENDING_SQL })).rows[0]!.pending,
-      },
+      { read: (after, filter, maxCount) => this.#readPage(after, filter, maxCount) },
       this.#signal,
       this.options.pollIntervalMs,
       input.after,
@@ -143,6 +141,16 @@ export class PostgresEventStore implements EventStore {
       values: readAllParams(after, filter, maxCount),
     });
     return rows.map(toStoredEvent);
+  }
+
+  async #readPage(after: Position | undefined, filter: LogFilter | undefined, maxCount: number): Promise<LogPage> {
+    const { rows } = await this.pool.query<Nullable<EventRow> & { pending: boolean }>({
+      name: 'event_store_read_page',
+      text: READ_PAGE_SQL,
+      values: readAllParams(after, filter, maxCount),
+    });
+    const events = rows.flatMap((row) => (row.event_id === null ? [] : [toStoredEvent(row as EventRow)]));
+    return { events, pending: rows[0]?.pending ?? false };
   }
 
   #ensureOpen(): void {

@@ -7,10 +7,14 @@ import type { LogSignal } from './signal.js';
 
 const PAGE_SIZE = 500;
 
+export interface LogPage {
+  readonly events: StoredEvent[];
+  /** True when committed events lay beyond the horizon this page was read at (log-order.ts): read again soon. */
+  readonly pending: boolean;
+}
+
 export interface LogReader {
-  read(after: Position | undefined, filter: LogFilter | undefined, maxCount: number): Promise<StoredEvent[]>;
-  /** True when committed events are not readable yet (log-order.ts). */
-  pending(): Promise<boolean>;
+  read(after: Position | undefined, filter: LogFilter | undefined, maxCount: number): Promise<LogPage>;
 }
 
 /** First wait when events are pending; doubles up to PENDING_WAIT_MAX_MS (or the poll interval). */
@@ -59,21 +63,23 @@ export class LogSubscription implements Subscription {
     try {
       while (!this.#closed) {
         const wakeupsBefore = this.#wakeups;
+        const listenedBefore = this.signal.listening();
         const page = await this.#unlessClosed(this.log.read(after, this.filter, PAGE_SIZE));
         if (page === CLOSED) return;
-        if (page.length > 0) pendingWait = PENDING_WAIT_MS;
-        for (const event of page) {
+        if (page.events.length > 0) pendingWait = PENDING_WAIT_MS;
+        for (const event of page.events) {
           if (this.#closed) return;
           yield event;
           after = event.position;
         }
         // A full page, or a wakeup during the read: there may be more already.
-        if (page.length === PAGE_SIZE || this.#wakeups !== wakeupsBefore) continue;
-        const pending = await this.#unlessClosed(this.log.pending());
-        if (pending === CLOSED) return;
-        if (pending) {
+        if (page.events.length === PAGE_SIZE || this.#wakeups !== wakeupsBefore) continue;
+        if (page.pending) {
           await this.#sleep(pendingWait, wakeupsBefore);
           pendingWait = Math.min(pendingWait * 2, PENDING_WAIT_MAX_MS, this.pollIntervalMs);
+        } else if (listenedBefore === undefined || this.signal.listening() !== listenedBefore) {
+          // Not listening since before the read: a NOTIFY may have come and gone unheard. Read again once listening.
+          await this.#sleep(this.pollIntervalMs, wakeupsBefore, this.signal.whenListening());
         } else {
           pendingWait = PENDING_WAIT_MS;
           await this.#sleep(this.pollIntervalMs, wakeupsBefore);
@@ -95,13 +101,14 @@ export class LogSubscription implements Subscription {
     }
   }
 
-  /** Waits `ms`, or less if woken; returns at once if a wakeup came since `wakeupsBefore` (none is lost). */
-  #sleep(ms: number, wakeupsBefore: number): Promise<void> {
+  /** Waits `ms`, or less if woken (or `until` settles); returns at once if a wakeup came since `wakeupsBefore` (none is lost). */
+  #sleep(ms: number, wakeupsBefore: number, until?: Promise<void>): Promise<void> {
     if (this.#closed || this.#wakeups !== wakeupsBefore) return Promise.resolve();
     this.signal.ensureListening();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       this.#wake = done;
+      void until?.then(done);
       function done() {
         clearTimeout(timer);
         resolve();

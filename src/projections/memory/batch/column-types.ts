@@ -2,8 +2,19 @@
 // (bulk.ts): one entry per column of the typed table definitions, so a column
 // added to a table and not here fails to type-check.
 import type { Insertable } from 'kysely';
-import type { ConflictsTable, MemoryVersionsTable, SubjectClockTable } from '../tables.js';
-import type { ColumnTypes } from './bulk.js';
+import type {
+  ArtifactsTable,
+  ConflictsTable,
+  LineageEdgesTable,
+  MemoryCorroborationsTable,
+  MemoryVersionsTable,
+  StaleArtifactsTable,
+  SubjectClockTable,
+  SummaryAliasTable,
+  TaintEscalationsTable,
+  TrustOverridesTable,
+} from '../tables.js';
+import type { ColumnTypes } from '../../runtime/bulk.js';
 
 export const MEMORY_VERSION_TYPES: ColumnTypes<Insertable<MemoryVersionsTable>> = {
   tenant: 'text',
@@ -72,4 +83,120 @@ export const CONFLICT_TYPES: ColumnTypes<Insertable<ConflictsTable>> = {
   resolved_tx: 'timestamptz',
   resolved_commit: 'int8',
   resolved_prepare: 'int8',
+};
+
+export const CORROBORATION_TYPES: ColumnTypes<Insertable<MemoryCorroborationsTable>> = {
+  event_id: 'uuid',
+  tenant: 'text',
+  subject: 'text',
+  memory_id: 'text',
+  source_type: 'text',
+  source_refs: 'jsonb',
+  confidence: 'float8',
+  corroborated_at: 'timestamptz',
+  tx: 'timestamptz',
+  commit: 'int8',
+  prepare: 'int8',
+};
+
+export const TAINT_ESCALATION_TYPES: ColumnTypes<Insertable<TaintEscalationsTable>> = {
+  event_id: 'uuid',
+  tenant: 'text',
+  subject: 'text',
+  policy_version: 'int4',
+  ref_patterns: 'jsonb',
+  source_types: 'jsonb',
+  tx: 'timestamptz',
+  commit: 'int8',
+  prepare: 'int8',
+};
+
+export const TRUST_OVERRIDE_TYPES: ColumnTypes<Insertable<TrustOverridesTable>> = {
+  tenant: 'text',
+  subject: 'text',
+  source_ref: 'text',
+  level: 'text',
+  changed_at: 'timestamptz',
+  event_id: 'uuid',
+  tx: 'timestamptz',
+  commit: 'int8',
+  prepare: 'int8',
+};
+
+export const SUMMARY_ALIAS_TYPES: ColumnTypes<Insertable<SummaryAliasTable>> = {
+  tenant: 'text',
+  subject: 'text',
+  artifact_id: 'text',
+  source_epoch: 'int4',
+  covers_through: 'int4',
+  switched_at: 'timestamptz',
+  event_id: 'uuid',
+  tx: 'timestamptz',
+  commit: 'int8',
+  prepare: 'int8',
+};
+
+export const ARTIFACT_TYPES: ColumnTypes<Insertable<ArtifactsTable>> = {
+  artifact_id: 'text',
+  tenant: 'text',
+  subject: 'text',
+  status: 'text',
+  stream_revision: 'int8',
+  parent_artifact_id: 'text',
+  new_covers_through: 'int4',
+  input_epoch: 'int4',
+  input_root: 'text',
+  input_count: 'int4',
+  conflict_ids: 'jsonb',
+  expected_alias: 'jsonb',
+  selector_version: 'text',
+  prompt_version: 'text',
+  model_snapshot: 'text',
+  output: 'jsonb',
+  output_hash: 'text',
+  output_erased: 'bool',
+  generated_at: 'timestamptz',
+  generated_tx: 'timestamptz',
+  generated_commit: 'int8',
+  generated_prepare: 'int8',
+  must_preserve_count: 'int4',
+  gate_failures: 'jsonb',
+  generation_error: 'jsonb',
+  rejection_reason: 'text',
+  rejection_message: 'text',
+  published_tx: 'timestamptz',
+  published_commit: 'int8',
+  published_prepare: 'int8',
+  updated_tx: 'timestamptz',
+  updated_commit: 'int8',
+  updated_prepare: 'int8',
+};
+
+export const LINEAGE_EDGE_TYPES: ColumnTypes<Insertable<LineageEdgesTable>> = {
+  artifact_id: 'text',
+  kind: 'text',
+  target_tenant: 'text',
+  target_subject: 'text',
+  target_id: 'text',
+  target_version: 'int4',
+  target_sequence: 'int4',
+  value_hash: 'text',
+  content_hash: 'text',
+  commit: 'int8',
+  prepare: 'int8',
+};
+
+export const STALE_ARTIFACT_TYPES: ColumnTypes<Insertable<StaleArtifactsTable>> = {
+  artifact_id: 'text',
+  tenant: 'text',
+  subject: 'text',
+  cause_event_id: 'uuid',
+  cause_type: 'text',
+  cause_tx: 'timestamptz',
+  cause_commit: 'int8',
+  cause_prepare: 'int8',
+  cause_memory_id: 'text',
+  via_artifact_id: 'text',
+  marked_commit: 'int8',
+  marked_prepare: 'int8',
 };

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { MemoryProjectionDb } from '../tables.js';
 import type { ArtifactGraph } from './artifact-graph.js';
-import { unnestRows } from './bulk.js';
+import { unnestRows } from '../../runtime/bulk.js';
 import { subjectKey } from './event-point.js';
 import type { MemoryLedger } from './memory-ledger.js';
 

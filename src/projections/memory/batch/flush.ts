@@ -1,12 +1,25 @@
 // Writes what a batch applied, one set-based statement per kind of change,
-// inside the batch's transaction. Erasure runs before the inserts, so it only
+// inside the batch's transaction. Every multi-row write goes through
+// unnest() (runtime/bulk.ts): one array parameter per column, so no batch,
+// however many rows it writes, meets PostgreSQL's 65,535 bind parameters. Erasure runs before the inserts, so it only
 // reaches rows stored before the batch (rows of the batch were erased in
 // memory, exactly those that existed when the erasure happened).
 import type { Insertable, Kysely } from 'kysely';
 import type { MemoryProjectionDb, SubjectClockTable } from '../tables.js';
 import type { ArtifactGraph } from './artifact-graph.js';
-import { columnsOf, unnestRows } from './bulk.js';
-import { CLOCK_TYPES, CONFLICT_TYPES, MEMORY_VERSION_TYPES } from './column-types.js';
+import { columnsOf, unnestRows } from '../../runtime/bulk.js';
+import {
+  ARTIFACT_TYPES,
+  CLOCK_TYPES,
+  CONFLICT_TYPES,
+  CORROBORATION_TYPES,
+  LINEAGE_EDGE_TYPES,
+  MEMORY_VERSION_TYPES,
+  STALE_ARTIFACT_TYPES,
+  SUMMARY_ALIAS_TYPES,
+  TAINT_ESCALATION_TYPES,
+  TRUST_OVERRIDE_TYPES,
+} from './column-types.js';
 import { writeEdgeErasures, writeErasures } from './flush-erasures.js';
 import type { MemoryLedger } from './memory-ledger.js';
 import { toRow } from './memory-version.js';
@@ -80,34 +93,8 @@ async function writeRecords(db: Kysely<MemoryProjectionDb>, records: SubjectReco
   if (records.corroborations.length > 0) {
     await db
       .insertInto('memory_corroborations')
-      .columns([
-        'event_id',
-        'tenant',
-        'subject',
-        'memory_id',
-        'source_type',
-        'source_refs',
-        'confidence',
-        'corroborated_at',
-        'tx',
-        'commit',
-        'prepare',
-      ])
-      .expression(
-        unnestRows(records.corroborations, {
-          event_id: 'uuid',
-          tenant: 'text',
-          subject: 'text',
-          memory_id: 'text',
-          source_type: 'text',
-          source_refs: 'jsonb',
-          confidence: 'float8',
-          corroborated_at: 'timestamptz',
-          tx: 'timestamptz',
-          commit: 'int8',
-          prepare: 'int8',
-        }),
-      )
+      .columns(columnsOf(CORROBORATION_TYPES))
+      .expression(unnestRows(records.corroborations, CORROBORATION_TYPES))
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
@@ -164,14 +151,16 @@ async function writeRecords(db: Kysely<MemoryProjectionDb>, records: SubjectReco
   if (records.taintEscalations.length > 0) {
     await db
       .insertInto('taint_escalations')
-      .values(records.taintEscalations)
+      .columns(columnsOf(TAINT_ESCALATION_TYPES))
+      .expression(unnestRows(records.taintEscalations, TAINT_ESCALATION_TYPES))
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
   if (records.trustOverrides.size > 0) {
     await db
       .insertInto('trust_overrides')
-      .values([...records.trustOverrides.values()])
+      .columns(columnsOf(TRUST_OVERRIDE_TYPES))
+      .expression(unnestRows([...records.trustOverrides.values()], TRUST_OVERRIDE_TYPES))
       .onConflict((oc) =>
         oc.columns(['tenant', 'subject', 'source_ref']).doUpdateSet((eb) => ({
           level: eb.ref('excluded.level'),
@@ -187,7 +176,8 @@ async function writeRecords(db: Kysely<MemoryProjectionDb>, records: SubjectReco
   if (records.aliases.size > 0) {
     await db
       .insertInto('summary_alias')
-      .values([...records.aliases.values()])
+      .columns(columnsOf(SUMMARY_ALIAS_TYPES))
+      .expression(unnestRows([...records.aliases.values()], SUMMARY_ALIAS_TYPES))
       .onConflict((oc) =>
         oc.columns(['tenant', 'subject']).doUpdateSet((eb) => ({
           artifact_id: eb.ref('excluded.artifact_id'),
@@ -241,7 +231,8 @@ async function writeArtifacts(db: Kysely<MemoryProjectionDb>, graph: ArtifactGra
   if (rows.length > 0) {
     await db
       .insertInto('artifacts')
-      .values(rows)
+      .columns(columnsOf(ARTIFACT_TYPES))
+      .expression(unnestRows(rows, ARTIFACT_TYPES))
       .onConflict((oc) =>
         oc.column('artifact_id').doUpdateSet((eb) => ({
           tenant: eb.ref('excluded.tenant'),
@@ -283,13 +274,15 @@ async function writeArtifacts(db: Kysely<MemoryProjectionDb>, graph: ArtifactGra
   if (graph.edges.length > 0)
     await db
       .insertInto('lineage_edges')
-      .values(graph.edges)
+      .columns(columnsOf(LINEAGE_EDGE_TYPES))
+      .expression(unnestRows(graph.edges, LINEAGE_EDGE_TYPES))
       .onConflict((oc) => oc.doNothing())
       .execute();
   if (graph.staleRows.length > 0)
     await db
       .insertInto('stale_artifacts')
-      .values(graph.staleRows)
+      .columns(columnsOf(STALE_ARTIFACT_TYPES))
+      .expression(unnestRows(graph.staleRows, STALE_ARTIFACT_TYPES))
       .onConflict((oc) => oc.doNothing())
       .execute();
 }

@@ -10,7 +10,7 @@ import { memoryKey, subjectKey } from './event-point.js';
 import { fromRow, type MemoryVersion } from './memory-version.js';
 import type { RoutedEvent } from './routed-event.js';
 import type { SubjectClock } from './subject-clocks.js';
-import { unnestRows } from './bulk.js';
+import { anyText, unnestRows } from '../../runtime/bulk.js';
 
 interface SubjectRef {
   tenant: string;
@@ -180,7 +180,7 @@ async function loadGraph(db: Kysely<MemoryProjectionDb>, schema: string, plan: P
   const ids = await reachableArtifacts(db, schema, plan);
   if (ids.length === 0) return { artifacts: [], edges: [], stale: [], escalations };
   const [artifacts, edges, stale] = await Promise.all([
-    db.selectFrom('artifacts').selectAll().where('artifact_id', 'in', ids).orderBy('artifact_id').execute(),
+    db.selectFrom('artifacts').selectAll().where('artifact_id', '=', anyText(ids)).orderBy('artifact_id').execute(),
     db
       .selectFrom('lineage_edges as e')
       .leftJoin('memory_versions as m', (join) =>
@@ -193,12 +193,12 @@ async function loadGraph(db: Kysely<MemoryProjectionDb>, schema: string, plan: P
       )
       .selectAll('e')
       .select(['m.source_type', 'm.source_refs', 'm.trust'])
-      .where('e.artifact_id', 'in', ids)
+      .where('e.artifact_id', '=', anyText(ids))
       .orderBy('e.artifact_id')
       .orderBy('e.kind')
       .orderBy('e.target_id')
       .execute() as Promise<EdgeWithSource[]>,
-    db.selectFrom('stale_artifacts').selectAll().where('artifact_id', 'in', ids).execute(),
+    db.selectFrom('stale_artifacts').selectAll().where('artifact_id', '=', anyText(ids)).execute(),
   ]);
   return { artifacts, edges, stale, escalations };
 }

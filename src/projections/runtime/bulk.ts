@@ -18,3 +18,8 @@ export function unnestRows<R>(rows: readonly R[], types: ColumnTypes<R>): RawBui
 export function columnsOf<R>(types: ColumnTypes<R>): (keyof R & string)[] {
   return Object.keys(types) as (keyof R & string)[];
 }
+
+/** `= any($1::text[])` as the right-hand side of a where: a list of any length in one parameter (an `in` list takes one per item). */
+export function anyText(values: Iterable<string>): RawBuilder<string> {
+  return sql<string>`any(${sql.val([...values])}::text[])`;
+}
