@@ -43,8 +43,12 @@ export async function openLedger(options: ResolveOptions & { readonly clock?: ()
       subjects: new SubjectRepository(eventStore),
       clock: options.clock ?? (() => new Date()),
       databaseUrl: connections.databaseUrl,
+      // In order (stores, then the embedded server), every step even when one fails: a store left open
+      // would meet the server's shutdown.
       async close() {
-        for (const close of closers) await close();
+        const failures: unknown[] = [];
+        for (const close of closers) await close().catch((error: unknown) => failures.push(error));
+        if (failures.length > 0) throw failures[0];
       },
     };
   } catch (error) {
