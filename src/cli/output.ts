@@ -1,10 +1,12 @@
 // The CLI's contract (DESIGN section 10): data as JSON on stdout; errors as
 // one JSON object on stderr; exit 0 ok, 2 bad input (nothing written),
 // 3 refused by the domain, 1 anything else.
+import { PortInUse } from '../api/service/listen-port.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { ConcurrencyExhausted, type CommandOutcome } from '../commands/subject/execute.js';
 import type { Rejection } from '../domain/subject/decision.js';
 import { ConfigError } from '../infrastructure/config.js';
+import { MasterKeyFileExposed, MasterKeyInvalid } from '../infrastructure/key-store/errors.js';
 import { LogHorizonTimeout } from '../infrastructure/event-store/port.js';
 import { ProjectionsBehind } from '../queries/projections-behind.js';
 
@@ -38,6 +40,11 @@ export function reportError(error: unknown): ErrorReport {
     return { exitCode: EXIT.badInput, body: { error: 'invalid_input', message: error.message, field: error.field } };
   if (error instanceof ConfigError)
     return { exitCode: EXIT.badInput, body: { error: 'invalid_config', message: error.message, field: error.variable } };
+  // The master key's source: MEMLEDGER_MASTER_KEY, MEMLEDGER_MASTER_KEY_PREVIOUS[i] or the key file's path.
+  if (error instanceof MasterKeyInvalid)
+    return { exitCode: EXIT.badInput, body: { error: 'invalid_config', message: error.message, field: error.source } };
+  if (error instanceof MasterKeyFileExposed)
+    return { exitCode: EXIT.badInput, body: { error: 'invalid_config', message: error.message, field: error.path } };
   if (error instanceof Refused) {
     const { code, message, field } = error.rejection;
     return { exitCode: EXIT.refused, body: { error: code, message, ...(field ? { field } : {}) } };
@@ -47,6 +54,7 @@ export function reportError(error: unknown): ErrorReport {
   // The log or the projections did not catch up in time (a long transaction elsewhere): nothing was done; retry.
   if (error instanceof LogHorizonTimeout || error instanceof ProjectionsBehind)
     return { exitCode: EXIT.failure, body: { error: error.code, message: error.message } };
+  if (error instanceof PortInUse) return { exitCode: EXIT.failure, body: { error: error.code, message: error.message, field: 'port' } };
   const message = error instanceof Error ? error.message : String(error);
   return { exitCode: EXIT.failure, body: { error: 'internal', message } };
 }

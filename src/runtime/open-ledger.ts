@@ -19,6 +19,8 @@ export interface OpenLedger extends Ledger {
 export async function openLedger(options: ResolveOptions & { readonly clock?: () => Date } = {}): Promise<OpenLedger> {
   const env = options.env ?? process.env;
   const config = readConfig(env, options.cwd ?? process.cwd());
+  // A bad master key is a configuration error: refused before any server starts.
+  const { keyring } = await loadMasterKeyring({ env, dataDir: config.dataDir });
   const connections = await resolveConnections(options);
   const closers: Array<() => Promise<void>> = [connections.release];
   try {
@@ -34,7 +36,6 @@ export async function openLedger(options: ResolveOptions & { readonly clock?: ()
     if (connections.eventStore.url !== connections.databaseUrl || connections.eventStore.kind !== 'postgres') {
       await migrateToLatest(connections.databaseUrl);
     }
-    const { keyring } = await loadMasterKeyring({ env, dataDir: config.dataDir });
     const keyStore = new PostgresKeyStore({ connectionString: connections.databaseUrl, masterKeys: keyring });
     closers.unshift(() => keyStore.close());
     return {

@@ -32,3 +32,11 @@ export function cliEnvironment(databaseUrl: string): Record<string, string> {
     NO_COLOR: '1',
   };
 }
+
+/** The environment of a user who configured nothing: no MEMLEDGER_* but the data folder (the embedded default). */
+export function unconfiguredEnvironment(dataDir: string): Record<string, string> {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name, value]) => !name.startsWith('MEMLEDGER_') && value !== undefined),
+  ) as Record<string, string>;
+  return { ...env, MEMLEDGER_DATA_DIR: dataDir, NO_COLOR: '1' };
+}

@@ -5,6 +5,7 @@
 // finish, background loops stop between units of work, then the pools and the
 // ledger close (the last user of the embedded server stops it).
 import { setMaxListeners } from 'node:events';
+import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
 import { runWorker } from '../../commands/consolidation/worker.js';
@@ -18,6 +19,7 @@ import { observeConsolidationOutcomes } from './consolidation-outcomes.js';
 import { ProjectionLagProbe } from './projection-lag.js';
 import { ReadYourWrites } from './read-your-writes.js';
 import type { ServiceConfig } from './service-config.js';
+import { listenFailure } from './listen-port.js';
 import { timedEventStore } from './timed-event-store.js';
 import { runTtlSweeper } from './ttl-sweeper.js';
 import { runRetentionSweeper } from './retention-sweeper.js';
@@ -80,6 +82,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
       { keys, keyCacheMs: config.apiKeyCacheMs, logger, ownKeys },
     );
     const api = app;
+    // Listening before the background work starts: a port taken since serve checked it fails here, with nothing to stop yet.
+    await api.listen({ host: config.host, port: config.port }).catch((error: unknown) => {
+      throw listenFailure(error, config.host, config.port);
+    });
+    const address = api.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = `http://${config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host}:${port}`;
 
     const stopping = new AbortController();
     const { signal } = stopping;
@@ -151,10 +160,6 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await Promise.all(loops);
     });
 
-    await api.listen({ host: config.host, port: config.port });
-    const address = api.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const url = `http://${config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host}:${port}`;
     let stopped: Promise<void> | undefined;
     return {
       url,
@@ -186,15 +191,7 @@ async function supervise(name: string, work: () => Promise<unknown>, signal: Abo
       if (signal.aborted) break;
       logger.error({ loop: name, err: error }, 'background loop failed; restarting');
     }
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, RESTART_MS);
-      signal.addEventListener('abort', done, { once: true });
-    });
+    await pause(RESTART_MS, undefined, { signal }).catch(() => undefined);
   }
 }
 

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { readServiceConfig } from '../../api/service/service-config.js';
 import { serviceLogger } from '../../api/service/logger.js';
+import { ensurePortFree } from '../../api/service/listen-port.js';
 import { startService } from '../../api/service/start-service.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { EXIT, printError, reportError } from '../output.js';
@@ -42,6 +43,7 @@ export function registerServeCommand(program: Command): void {
           ...(port !== undefined ? { port } : {}),
           ...(o.host !== undefined ? { host: o.host } : {}),
         });
+        await ensurePortFree(config.host, config.port);
         const logger = serviceLogger(config.logLevel);
         const service = await startService({ config, env: process.env, logger });
         logger.info({ url: service.url, port: service.port }, 'memledger serving');
