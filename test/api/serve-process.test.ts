@@ -61,7 +61,7 @@ describe('memledger serve (child process, embedded default)', () => {
     const key = JSON.parse(created.stdout).key as string;
     expect(embeddedServerRunning(dataDir)).toBe(false);
 
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     const output = { text: '' };
     child.stderr!.on('data', (d) => (output.text += d.toString()));

@@ -1,9 +1,13 @@
-// Runs the real CLI (bin/memledger.mjs) in a child process.
+// Runs the real CLI in a child process. Tests run the TypeScript sources
+// through tsx, so a child always runs the code under test, never a dist/
+// left from an earlier build; test/build/built-package.test.ts builds a fresh
+// dist/ and proves that what bin/memledger.mjs runs in production works.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../bin/memledger.mjs', import.meta.url));
+/** Node's arguments before the CLI's own: `spawn(process.execPath, [...CLI, 'serve'])`. */
+export const CLI: readonly string[] = ['--import', 'tsx', fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
 
 export interface CliRun {
   readonly code: number | null;
@@ -13,7 +17,7 @@ export interface CliRun {
 
 export function runCli(args: readonly string[], env: Record<string, string>, stdin?: string): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...CLI, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

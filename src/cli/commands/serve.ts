@@ -9,13 +9,27 @@ import { serviceLogger } from '../../api/service/logger.js';
 import { ensurePortFree } from '../../api/service/listen-port.js';
 import { startService } from '../../api/service/start-service.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
+import { identityOf, isRunning } from '../../infrastructure/embedded-postgres/process-identity.js';
 import { EXIT, printError, reportError } from '../output.js';
+
+const PARENT_POLL_MS = 1000;
 
 function portOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!/^\d{1,5}$/.test(value) || n > 65535) throw new InvalidInput('port', 'must be a whole number from 0 to 65535 (0: any free port)');
   return n;
+}
+
+/** Calls `gone` once the process that started this one has ended (it cannot forward a SIGKILL). */
+function watchParent(gone: () => void): void {
+  const parent = identityOf(process.ppid);
+  const timer = setInterval(() => {
+    if (isRunning(parent)) return;
+    clearInterval(timer);
+    gone();
+  }, PARENT_POLL_MS);
+  timer.unref();
 }
 
 export function registerServeCommand(program: Command): void {
@@ -26,6 +40,10 @@ export function registerServeCommand(program: Command): void {
     )
     .option('--port <port>', 'listen port (default MEMLEDGER_PORT or 8080; 0 = any free port)')
     .option('--host <host>', 'listen address (default MEMLEDGER_HOST or 127.0.0.1)')
+    .option(
+      '--stop-with-parent',
+      'stop as on SIGTERM when the parent process ends (npm start uses it: a killed npm takes the server along)',
+    )
     .action(async (o) => {
       let signalled: (signal: NodeJS.Signals) => void = () => undefined;
       const stopRequested = new Promise<NodeJS.Signals>((resolve) => (signalled = resolve));
@@ -37,6 +55,7 @@ export function registerServeCommand(program: Command): void {
       };
       process.on('SIGTERM', onSignal);
       process.on('SIGINT', onSignal);
+      if (o.stopWithParent) watchParent(() => signalled('SIGTERM'));
       try {
         const port = portOf(o.port);
         const config = readServiceConfig(process.env, {
