@@ -18,6 +18,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   serve: async () => (await import('./commands/serve.js')).registerServeCommand,
   demo: async () => (await import('./commands/demo.js')).registerDemoCommand,
   forgetting: async () => (await import('./commands/forgetting.js')).registerForgettingCommands,
+  server: async () => (await import('./commands/server.js')).registerServerCommands,
 };
 
 /** The top-level command names each module registers. */
@@ -46,6 +47,7 @@ const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
   keys: 'keys',
   serve: 'serve',
   demo: 'demo',
+  server: 'server',
 };
 
 // The same path from src/cli and from the build's dist/cli.

@@ -6,6 +6,7 @@ import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { ConcurrencyExhausted, type CommandOutcome } from '../commands/subject/execute.js';
 import type { Rejection } from '../domain/subject/decision.js';
 import { ConfigError } from '../infrastructure/config.js';
+import { EmbeddedServerInUse } from '../infrastructure/embedded-postgres/index.js';
 import { MasterKeyFileExposed, MasterKeyInvalid } from '../infrastructure/key-store/errors.js';
 import { LogHorizonTimeout } from '../infrastructure/event-store/port.js';
 import { ProjectionsBehind } from '../queries/projections-behind.js';
@@ -54,9 +55,15 @@ export function reportError(error: unknown): ErrorReport {
   // The log or the projections did not catch up in time (a long transaction elsewhere): nothing was done; retry.
   if (error instanceof LogHorizonTimeout || error instanceof ProjectionsBehind)
     return { exitCode: EXIT.failure, body: { error: error.code, message: error.message } };
+  if (error instanceof EmbeddedServerInUse) return { exitCode: EXIT.refused, body: { error: error.code, message: error.message } };
   if (error instanceof PortInUse) return { exitCode: EXIT.failure, body: { error: error.code, message: error.message, field: 'port' } };
   const message = error instanceof Error ? error.message : String(error);
   return { exitCode: EXIT.failure, body: { error: 'internal', message } };
+}
+
+/** Progress the user should see (initdb on a fresh folder): a JSON line on stderr, like errors, with `notice` instead of `error`. */
+export function printNotice(message: string): void {
+  process.stderr.write(`${JSON.stringify({ notice: 'embedded_server', message })}\n`);
 }
 
 export function printError(report: ErrorReport): void {

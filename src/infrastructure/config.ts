@@ -3,6 +3,7 @@
 //   MEMLEDGER_DATABASE_URL    projections' PostgreSQL (default: the event store's PostgreSQL;
 //                             required when the event store is EventStoreDB)
 //   MEMLEDGER_DATA_DIR        the embedded server's folder (default ./.memledger)
+//   MEMLEDGER_EMBEDDED_LINGER_SECONDS  how long the embedded server outlives its last client (default 300; 0: stops with it)
 // With no URL set, both run on the embedded PostgreSQL of the data folder.
 // An empty variable counts as unset (compose files often pass empty values).
 import { resolve } from 'node:path';
@@ -13,7 +14,10 @@ export const ENV = {
   eventStoreUrl: 'MEMLEDGER_EVENTSTORE_URL',
   databaseUrl: 'MEMLEDGER_DATABASE_URL',
   dataDir: 'MEMLEDGER_DATA_DIR',
+  embeddedLingerSeconds: 'MEMLEDGER_EMBEDDED_LINGER_SECONDS',
 } as const;
+
+export const DEFAULT_EMBEDDED_LINGER_SECONDS = 300;
 
 export const DEFAULT_DATA_DIR = './.memledger';
 
@@ -39,6 +43,8 @@ export interface MemledgerConfig {
   readonly databaseUrl?: string;
   /** Absolute. */
   readonly dataDir: string;
+  /** How long the embedded server outlives its last client. */
+  readonly embeddedLingerMs: number;
 }
 
 const POSTGRES_SCHEMES = ['postgres:', 'postgresql:'];
@@ -77,6 +83,16 @@ const EnvironmentSchema = z.object({
       .refine((value) => !value.includes('\0'), { message: 'must be a folder path' })
       .optional(),
   ),
+  [ENV.embeddedLingerSeconds]: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,5}$/, { message: 'must be a whole number of seconds from 0 to 86400' })
+      .transform(Number)
+      .refine((seconds) => seconds <= 86_400, { message: 'must be a whole number of seconds from 0 to 86400' })
+      .optional(),
+  ),
 });
 
 /** Reads and checks the configuration; starts nothing. */
@@ -85,6 +101,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     [ENV.eventStoreUrl]: env[ENV.eventStoreUrl],
     [ENV.databaseUrl]: env[ENV.databaseUrl],
     [ENV.dataDir]: env[ENV.dataDir],
+    [ENV.embeddedLingerSeconds]: env[ENV.embeddedLingerSeconds],
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -99,6 +116,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     ...(eventStore ? { eventStore } : {}),
     ...(databaseUrl ? { databaseUrl } : {}),
     dataDir: resolve(cwd, parsed.data[ENV.dataDir] ?? DEFAULT_DATA_DIR),
+    embeddedLingerMs: (parsed.data[ENV.embeddedLingerSeconds] ?? DEFAULT_EMBEDDED_LINGER_SECONDS) * 1000,
   };
 }
 
@@ -108,7 +126,7 @@ export interface Connections {
   readonly databaseUrl: string;
   /** True when these point at the data folder's embedded server. */
   readonly embedded: boolean;
-  /** Lets go of the embedded server (the last process using it stops it); a no-op otherwise. */
+  /** Lets go of the embedded server (it stops after the linger time without clients); a no-op otherwise. */
   release(): Promise<void>;
 }
 
@@ -133,6 +151,6 @@ export async function resolveConnections(options: ResolveOptions = {}): Promise<
   if (config.databaseUrl) {
     return { eventStore: { kind: 'postgres', url: config.databaseUrl }, databaseUrl: config.databaseUrl, embedded: false, release };
   }
-  const server = await acquireEmbeddedServer({ ...options.embedded, dataDir: config.dataDir });
+  const server = await acquireEmbeddedServer({ lingerMs: config.embeddedLingerMs, ...options.embedded, dataDir: config.dataDir });
   return { eventStore: { kind: 'postgres', url: server.url }, databaseUrl: server.url, embedded: true, release: server.release };
 }

@@ -54,7 +54,8 @@ describe('memledger serve (child process, embedded default)', () => {
   it('serves with nothing configured and shuts down gracefully on SIGTERM, leaving no postgres running', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'memledger-serve-'));
     folders.push(dataDir);
-    const env = unconfiguredEnvironment(dataDir);
+    // Without a linger time, so that the server stops with its last client.
+    const env = { ...unconfiguredEnvironment(dataDir), MEMLEDGER_EMBEDDED_LINGER_SECONDS: '0' };
 
     const created = await runCli(['keys', 'create', '--tenant', 'acme', '--role', 'writer'], env);
     expect(created.code).toBe(0);

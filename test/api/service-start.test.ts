@@ -32,11 +32,12 @@ describe('the service starting and stopping', () => {
   });
 
   it('ends the retention sweeper as soon as it is stopped during a sweep, not after its interval', async () => {
-    const { ledger, database, close } = await openTestLedger('retention_stop');
+    const test = await openTestLedger('retention_stop');
+    const { ledger, database } = test;
     const policies = new PostgresRetentionPolicies(database.url);
     try {
       const stopping = new AbortController();
-      const loop = runRetentionSweeper(ledger, [], async () => undefined, policies, {
+      const loop = runRetentionSweeper(ledger, [], () => Promise.resolve(), policies, {
         intervalMs: 3_600_000,
         signal: stopping.signal,
         report: () => undefined,
@@ -50,7 +51,7 @@ describe('the service starting and stopping', () => {
       expect(outcome).toBe('ended');
     } finally {
       await policies.close();
-      await close();
+      await test.close();
     }
   });
 });

@@ -7,7 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 /** Node's arguments before the CLI's own: `spawn(process.execPath, [...CLI, 'serve'])`. */
-export const CLI: readonly string[] = ['--import', 'tsx', fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
+export const CLI: readonly string[] = [
+  '--import',
+  import.meta.resolve('tsx'),
+  fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)),
+];
 
 export interface CliRun {
   readonly code: number | null;

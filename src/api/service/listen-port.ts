@@ -15,8 +15,9 @@ export class PortInUse extends Error {
 }
 
 /** The error of a listen() on host:port, as PortInUse when that is what it says. */
-export function listenFailure(error: unknown, host: string, port: number): unknown {
-  return (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new PortInUse(host, port) : error;
+export function listenFailure(error: unknown, host: string, port: number): Error {
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') return new PortInUse(host, port);
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /** Throws PortInUse when something listens on host:port already (port 0 always has a free port). */

@@ -3,7 +3,7 @@
 // sweepers and the consolidation-outcome counter — on the embedded PostgreSQL
 // when nothing is configured. stop() drains: the listener closes and in-flight requests
 // finish, background loops stop between units of work, then the pools and the
-// ledger close (the last user of the embedded server stops it).
+// ledger close (letting go of the embedded server, which lingers).
 import { setMaxListeners } from 'node:events';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from 'pino';

@@ -1,8 +1,9 @@
 // `memledger serve [--port P] [--host H]`: the HTTP API with the projector,
 // the consolidation workers and the TTL sweeper, until SIGTERM or SIGINT.
 // This command owns those signals (so the embedded server's own exit hooks
-// stand aside): on the first it drains and stops everything, the embedded
-// server included, then exits 0; a second one during the drain exits at once.
+// stand aside): on the first it drains and stops everything, lets go of the
+// embedded server (which lingers, or stops when nothing else uses it and the
+// linger time is 0), then exits 0; a second one during the drain exits at once.
 import type { Command } from 'commander';
 import { readServiceConfig } from '../../api/service/service-config.js';
 import { serviceLogger } from '../../api/service/logger.js';

@@ -2,3 +2,4 @@
 export { acquireEmbeddedServer, embeddedServerRunning, APP_DATABASE, type EmbeddedServer, type EmbeddedServerOptions } from './server.js';
 export { EmbeddedServerError } from './errors.js';
 export { folderLayout, type FolderLayout } from './folder-layout.js';
+export { embeddedServerStatus, stopEmbeddedServer, EmbeddedServerInUse, type EmbeddedServerStatus } from './server-control.js';
