@@ -9,7 +9,7 @@ import { OwnRequestKeys } from './auth/own-requests.js';
 import { httpApiErasureCheck } from './erasure/http-api-check.js';
 import type { ErasureCheck } from '../commands/forgetting/verification.js';
 import { openApiDocument } from './openapi.js';
-import { problem, problemOf, PROBLEM_CONTENT_TYPE } from './problem.js';
+import { DATABASE_UNAVAILABLE, problem, problemOf, PROBLEM_CONTENT_TYPE } from './problem.js';
 import { registerRoute, requestIdOf, type RouteSpec } from './route.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { auditRoutes } from './routes/audit.js';
@@ -89,6 +89,7 @@ export function buildApi(services: ApiServices, options: ApiOptions): FastifyIns
     const { problem: body, unexpected } = problemOf(error);
     if (unexpected) request.log.error({ err: error }, 'request failed');
     if (body.status === 401) reply.header('www-authenticate', 'Bearer');
+    if (body.code === DATABASE_UNAVAILABLE) reply.header('retry-after', '2');
     return reply
       .code(body.status)
       .type(PROBLEM_CONTENT_TYPE)

@@ -6,9 +6,12 @@ import { ConcurrencyExhausted } from '../commands/subject/execute.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { IdempotencyConflict, LogHorizonTimeout } from '../infrastructure/event-store/port.js';
 import { CatchUpTimeout, ProjectionNotBuilt, ProjectionRebuildRequired, RebuildInProgress } from '../projections/index.js';
+import { isDatabaseUnavailable } from '../infrastructure/postgres/unavailable.js';
 import { ProjectionsBehind } from '../queries/projections-behind.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+/** The code of a 503 the client may simply retry (with Retry-After). */
+export const DATABASE_UNAVAILABLE = 'database_unavailable';
 
 export interface Problem {
   readonly type: string;
@@ -125,6 +128,11 @@ export function problemOf(error: unknown): { problem: Problem; unexpected: boole
   ) {
     return { problem: problem(503, error.code, error.message), unexpected: false };
   }
+  if (isDatabaseUnavailable(error))
+    return {
+      problem: problem(503, DATABASE_UNAVAILABLE, 'the database is out of reach (down or restarting); retry shortly'),
+      unexpected: false,
+    };
   const fastify = fastifyProblem(error);
   if (fastify) return { problem: fastify, unexpected: false };
   return { problem: problem(500, 'internal', 'the service failed to answer this request; it has been logged'), unexpected: true };

@@ -6,7 +6,8 @@ import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { ConcurrencyExhausted, type CommandOutcome } from '../commands/subject/execute.js';
 import type { Rejection } from '../domain/subject/decision.js';
 import { ConfigError } from '../infrastructure/config.js';
-import { EmbeddedServerInUse } from '../infrastructure/embedded-postgres/index.js';
+import { EmbeddedServerInUse, EmbeddedServerNotBack } from '../infrastructure/embedded-postgres/index.js';
+import { isDatabaseUnavailable } from '../infrastructure/postgres/unavailable.js';
 import { MasterKeyFileExposed, MasterKeyInvalid } from '../infrastructure/key-store/errors.js';
 import { LogHorizonTimeout } from '../infrastructure/event-store/port.js';
 import { ProjectionsBehind } from '../queries/projections-behind.js';
@@ -56,6 +57,8 @@ export function reportError(error: unknown): ErrorReport {
   if (error instanceof LogHorizonTimeout || error instanceof ProjectionsBehind)
     return { exitCode: EXIT.failure, body: { error: error.code, message: error.message } };
   if (error instanceof EmbeddedServerInUse) return { exitCode: EXIT.refused, body: { error: error.code, message: error.message } };
+  if (isDatabaseUnavailable(error) || error instanceof EmbeddedServerNotBack)
+    return { exitCode: EXIT.failure, body: { error: 'database_unavailable', message: (error as Error).message } };
   if (error instanceof PortInUse) return { exitCode: EXIT.failure, body: { error: error.code, message: error.message, field: 'port' } };
   const message = error instanceof Error ? error.message : String(error);
   return { exitCode: EXIT.failure, body: { error: 'internal', message } };

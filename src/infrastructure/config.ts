@@ -8,7 +8,7 @@
 // An empty variable counts as unset (compose files often pass empty values).
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { acquireEmbeddedServer, type EmbeddedServerOptions } from './embedded-postgres/index.js';
+import { acquireEmbeddedServer, EmbeddedServerNotBack, type EmbeddedServerOptions } from './embedded-postgres/index.js';
 
 export const ENV = {
   eventStoreUrl: 'MEMLEDGER_EVENTSTORE_URL',
@@ -128,6 +128,8 @@ export interface Connections {
   readonly embedded: boolean;
   /** Lets go of the embedded server (it stops after the linger time without clients); a no-op otherwise. */
   release(): Promise<void>;
+  /** Starts the embedded server again if it died (on the same port, so pools reconnect): true if this call did. False on a configured database. */
+  revive(): Promise<boolean>;
 }
 
 export interface ResolveOptions {
@@ -143,14 +145,24 @@ export interface ResolveOptions {
  */
 export async function resolveConnections(options: ResolveOptions = {}): Promise<Connections> {
   const config = readConfig(options.env ?? process.env, options.cwd ?? process.cwd());
-  const release = async (): Promise<void> => {};
+  const external = { embedded: false, release: () => Promise.resolve(), revive: () => Promise.resolve(false) };
   if (config.eventStore) {
     const databaseUrl = config.databaseUrl ?? config.eventStore.url;
-    return { eventStore: config.eventStore, databaseUrl, embedded: false, release };
+    return { eventStore: config.eventStore, databaseUrl, ...external };
   }
   if (config.databaseUrl) {
-    return { eventStore: { kind: 'postgres', url: config.databaseUrl }, databaseUrl: config.databaseUrl, embedded: false, release };
+    return { eventStore: { kind: 'postgres', url: config.databaseUrl }, databaseUrl: config.databaseUrl, ...external };
   }
   const server = await acquireEmbeddedServer({ lingerMs: config.embeddedLingerMs, ...options.embedded, dataDir: config.dataDir });
-  return { eventStore: { kind: 'postgres', url: server.url }, databaseUrl: server.url, embedded: true, release: server.release };
+  return {
+    eventStore: { kind: 'postgres', url: server.url },
+    databaseUrl: server.url,
+    embedded: true,
+    release: () => server.release(),
+    revive: async () => {
+      const outcome = await server.revive();
+      if (outcome !== 'running' && outcome !== 'restarted') throw new EmbeddedServerNotBack(server.dataDir, outcome);
+      return outcome === 'restarted';
+    },
+  };
 }

@@ -13,6 +13,8 @@ import { migrateToLatest } from '../infrastructure/postgres/migrate.js';
 export interface OpenLedger extends Ledger {
   /** The projections' PostgreSQL. */
   readonly databaseUrl: string;
+  /** Starts the embedded server again if it died (true: this call did); false on a configured database. */
+  revive(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function openLedger(options: ResolveOptions & { readonly clock?: ()
       subjects: new SubjectRepository(eventStore),
       clock: options.clock ?? (() => new Date()),
       databaseUrl: connections.databaseUrl,
+      revive: () => connections.revive(),
       // In order (stores, then the embedded server), every step even when one fails: a store left open
       // would meet the server's shutdown.
       async close() {

@@ -19,6 +19,8 @@ import { observeConsolidationOutcomes } from './consolidation-outcomes.js';
 import { ProjectionLagProbe } from './projection-lag.js';
 import { ReadYourWrites } from './read-your-writes.js';
 import type { ServiceConfig } from './service-config.js';
+import { sql } from 'kysely';
+import { DatabaseWatch } from './database-watch.js';
 import { listenFailure } from './listen-port.js';
 import { timedEventStore } from './timed-event-store.js';
 import { runTtlSweeper } from './ttl-sweeper.js';
@@ -63,6 +65,19 @@ export async function startService(options: StartOptions): Promise<RunningServic
 
     const probe = new ProjectionLagProbe(projections.db, ledger.eventStore, PROJECTIONS, { maxLagSeconds: config.readyMaxLagSeconds });
     const metrics = new ServiceMetrics({ projectionLag: () => probe.measure() });
+    const database = new DatabaseWatch({
+      ping: async () => void (await sql`select 1`.execute(projections.db)),
+      revive: () => ledger.revive(),
+      logger,
+      intervalMs: config.databaseCheckIntervalMs,
+    });
+    const health = {
+      database: () => database.state,
+      readiness: async () => {
+        const answer = await probe.readiness();
+        return { ...answer, ready: answer.ready && database.state === 'up', database: database.state };
+      },
+    };
     const eventStore = timedEventStore(ledger.eventStore, metrics.appendDuration);
     // Appends go through the timed store; folded reads keep the ledger's repository (and its cache).
     const measured: Ledger = { eventStore, keyStore: ledger.keyStore, subjects: ledger.subjects, clock: ledger.clock };
@@ -78,7 +93,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const freshness = new ReadYourWrites(ledger.eventStore, projections.db, PROJECTIONS);
     const ownKeys = new OwnRequestKeys();
     app = buildApi(
-      { ledger: measured, read, readYourWrites: () => freshness.awaitHead(), consolidation, metrics, health: probe },
+      { ledger: measured, read, readYourWrites: () => freshness.awaitHead(), consolidation, metrics, health },
       { keys, keyCacheMs: config.apiKeyCacheMs, logger, ownKeys },
     );
     const api = app;
@@ -96,6 +111,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     setMaxListeners(100, signal);
     const loops: Promise<void>[] = [];
     const keepRunning = (name: string, work: () => Promise<unknown>) => loops.push(supervise(name, work, signal, logger));
+    keepRunning('database-watch', () => database.run(signal));
     for (const definition of PROJECTIONS) {
       keepRunning(`projector:${definition.name}`, () =>
         followProjection(projections.db, ledger.eventStore, definition, {

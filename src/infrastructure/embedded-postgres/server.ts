@@ -29,6 +29,7 @@ import { ensureReaper } from './reaper.js';
 import { ensureAncestorsReachable, openDataDirForTraversal, serverAccount } from './server-account.js';
 import { serverLogTail } from './server-log.js';
 import { ensureDatabase } from './server-probe.js';
+import { reviveOnDisk, type ReviveOutcome } from './server-revive.js';
 import { answersOrDies, APP_DATABASE, startServer, urlsFor, type Urls } from './server-start.js';
 
 export { APP_DATABASE } from './server-start.js';
@@ -53,6 +54,8 @@ export interface EmbeddedServer {
   readonly dataDir: string;
   /** Stops using the server; the last process to release stops it. Idempotent. */
   release(): Promise<void>;
+  /** Starts the server again, on its port, if it died while this process uses it. */
+  revive(): Promise<ReviveOutcome>;
 }
 
 interface Holding {
@@ -215,6 +218,8 @@ export async function acquireEmbeddedServer(options: EmbeddedServerOptions): Pro
   return {
     ...urls,
     dataDir: layout.dataDir,
+    revive: () =>
+      serialized(layout.dataDir, () => reviveOnDisk(layout, urls, { durable: options.durable ?? true, lingerMs: options.lingerMs ?? 0 })),
     release: () =>
       serialized(layout.dataDir, async () => {
         if (released) return;

@@ -10,14 +10,18 @@
 //   the embedded server) would then hit them with "terminating connection due
 //   to administrator command" (57P01) after the command's answer. Here end()
 //   resolves once every connection is closed.
+// And a connection that does not come up within CONNECT_TIMEOUT_MS fails,
+// instead of holding its request for as long as the network lets it hang.
 import pg from 'pg';
+
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export class Pool extends pg.Pool {
   readonly #open = new Set<pg.Client>();
   readonly #closed = new Set<() => void>();
 
   constructor(config: pg.PoolConfig) {
-    super(config);
+    super({ connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...config });
     // Errors of idle clients: the pool has already dropped the client.
     this.on('error', () => undefined);
     this.on('connect', (client: pg.PoolClient) => {
