@@ -26,11 +26,19 @@ export function operationRoutes(services: ApiServices, openApi: () => unknown): 
       summary: 'Liveness: the process serves requests (200 even while its database is down: restarting the process would not help)',
       tag: 'operations',
       responses: {
-        200: { description: 'alive', schema: z.object({ status: z.literal('ok'), database, uptimeSeconds: z.number() }) },
+        200: {
+          description: 'alive; pid: the process that answered (one of the workers of serve --workers N)',
+          schema: z.object({ status: z.literal('ok'), database, pid: z.number().int(), uptimeSeconds: z.number() }),
+        },
       },
       handler: async () => ({
         status: 200,
-        body: { status: 'ok', database: services.health.database(), uptimeSeconds: Math.round((Date.now() - started) / 1000) },
+        body: {
+          status: 'ok',
+          database: services.health.database(),
+          pid: process.pid,
+          uptimeSeconds: Math.round((Date.now() - started) / 1000),
+        },
       }),
     }),
     defineRoute({

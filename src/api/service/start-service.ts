@@ -12,6 +12,7 @@ import { runWorker } from '../../commands/consolidation/worker.js';
 import type { Ledger } from '../../commands/ledger.js';
 import { ApiKeyStore } from '../../infrastructure/api-keys/api-key-store.js';
 import { followProjection, openProjectionDatabase, PROJECTIONS } from '../../projections/index.js';
+import type { ResolveOptions } from '../../infrastructure/config.js';
 import { openLedger } from '../../runtime/open-ledger.js';
 import { buildApi } from '../app.js';
 import { ServiceMetrics } from '../metrics.js';
@@ -43,6 +44,12 @@ export interface StartOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly logger: Logger;
   readonly cwd?: string;
+  /**
+   * False: the API only, without the projector, consolidation workers and sweepers (the other
+   * workers of `serve --workers N`; worker 1 runs them). Default true.
+   */
+  readonly background?: boolean;
+  readonly embedded?: ResolveOptions['embedded'];
 }
 
 const RESTART_MS = 2000;
@@ -55,7 +62,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
   };
   let app: ReturnType<typeof buildApi> | undefined;
   try {
-    const ledger = await openLedger({ env, ...(options.cwd ? { cwd: options.cwd } : {}) });
+    const ledger = await openLedger({
+      env,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(options.embedded ? { embedded: options.embedded } : {}),
+    });
     closers.push(() => ledger.close());
     const projections = await openProjectionDatabase(ledger.databaseUrl, { poolSize: 10 });
     closers.push(() => projections.close());
@@ -112,7 +123,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const loops: Promise<void>[] = [];
     const keepRunning = (name: string, work: () => Promise<unknown>) => loops.push(supervise(name, work, signal, logger));
     keepRunning('database-watch', () => database.run(signal));
-    for (const definition of PROJECTIONS) {
+    const background = options.background ?? true;
+    logger.info(
+      { background },
+      background ? 'running the projector, consolidation workers and sweepers' : 'API only (another worker runs the background work)',
+    );
+    for (const definition of background ? PROJECTIONS : []) {
       keepRunning(`projector:${definition.name}`, () =>
         followProjection(projections.db, ledger.eventStore, definition, {
           signal,
@@ -124,7 +140,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         }),
       );
     }
-    for (let i = 0; i < config.consolidationWorkers; i++) {
+    for (let i = 0; i < (background ? config.consolidationWorkers : 0); i++) {
       keepRunning(`consolidation-worker:${i + 1}`, () =>
         runWorker(measured, consolidation, {
           threshold: config.consolidationThreshold,
@@ -134,7 +150,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         }),
       );
     }
-    if (config.sweepIntervalMs > 0) {
+    if (background && config.sweepIntervalMs > 0) {
       keepRunning('ttl-sweeper', () =>
         runTtlSweeper(measured, projections.db, {
           intervalMs: config.sweepIntervalMs,
