@@ -112,11 +112,13 @@ async function acquireOnDisk(layout: FolderLayout, options: EmbeddedServerOption
     const password = readPassword(layout);
     const running = runningPostmaster(layout);
     let urls = running ? urlsFor(password, running.port) : null;
-    if (!urls || !(await answersOrDies(layout, urls.adminUrl))) {
+    // Joining a server that says it is ready costs no connection: the caller's own first query tells.
+    if (!urls || (!running?.ready && !(await answersOrDies(layout, urls.adminUrl)))) {
       urls = await startServer(layout, account, binaries, password, durable);
       startedHere = true;
     }
-    await ensureDatabase(urls.adminUrl, APP_DATABASE);
+    // Created under this lock right after the server first started: a server we join has it.
+    if (startedHere) await ensureDatabase(urls.adminUrl, APP_DATABASE);
     touched.set(layout.dataDir, lingerMs);
     registerClient(layout.clientsDir);
     if (lingerMs > 0) ensureReaper(layout, lingerMs);
