@@ -4,7 +4,8 @@
 // so a one-shot command starts fast; help and unknown commands load them all.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { EXIT, printError } from './output.js';
+import { EXIT } from '../answers/answer-table.js';
+import { printError } from './output.js';
 
 type Register = (program: Command) => void;
 

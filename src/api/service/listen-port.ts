@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 export class PortInUse extends Error {
   override readonly name = 'PortInUse';
   readonly code = 'port_in_use';
+  readonly field = 'port';
   constructor(
     readonly host: string,
     readonly port: number,

@@ -13,6 +13,7 @@
 //   MEMLEDGER_DRAIN_TIMEOUT_MS         on SIGTERM, how long in-flight work may take to finish (default 10000)
 //   MEMLEDGER_SERVE_WORKERS            processes serving the port (default 1: no cluster; see serve-workers.ts)
 //   MEMLEDGER_DATABASE_CHECK_MS        how often the database is pinged (and the embedded server revived if it died; default 1000)
+//   MEMLEDGER_CONSOLE_DIR              the built auditor's console served at /console (default: the package's console/dist)
 import { ConfigError } from '../../infrastructure/config.js';
 
 export interface ServiceConfig {
@@ -28,6 +29,7 @@ export interface ServiceConfig {
   readonly drainTimeoutMs: number;
   readonly databaseCheckIntervalMs: number;
   readonly workers: number;
+  readonly consoleDir?: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -65,5 +67,6 @@ export function readServiceConfig(
     drainTimeoutMs: whole(env, 'MEMLEDGER_DRAIN_TIMEOUT_MS', 10_000, 0, 600_000),
     databaseCheckIntervalMs: whole(env, 'MEMLEDGER_DATABASE_CHECK_MS', 1000, 100, 600_000),
     workers: overrides.workers ?? whole(env, 'MEMLEDGER_SERVE_WORKERS', 1, 1, 64),
+    ...(env.MEMLEDGER_CONSOLE_DIR?.trim() ? { consoleDir: env.MEMLEDGER_CONSOLE_DIR.trim() } : {}),
   };
 }

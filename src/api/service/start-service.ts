@@ -105,7 +105,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const ownKeys = new OwnRequestKeys();
     app = buildApi(
       { ledger: measured, read, readYourWrites: () => freshness.awaitHead(), consolidation, metrics, health },
-      { keys, keyCacheMs: config.apiKeyCacheMs, logger, ownKeys },
+      { keys, keyCacheMs: config.apiKeyCacheMs, logger, ownKeys, ...(config.consoleDir ? { consoleDir: config.consoleDir } : {}) },
     );
     const api = app;
     // Listening before the background work starts: a port taken since serve checked it fails here, with nothing to stop yet.

@@ -15,7 +15,8 @@ import { readServiceConfig } from '../../api/service/service-config.js';
 import { startService } from '../../api/service/start-service.js';
 import { stopRequests } from '../../api/service/stop-requests.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
-import { EXIT, printError, printNotice, reportError } from '../output.js';
+import { EXIT } from '../../answers/answer-table.js';
+import { printError, printNotice, reportError } from '../output.js';
 
 function portOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

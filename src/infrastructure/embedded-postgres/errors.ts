@@ -17,7 +17,8 @@ export class EmbeddedServerError extends Error {
 /** The embedded server died and could not be started again yet (its port is taken, its old processes are still exiting…). */
 export class EmbeddedServerNotBack extends Error {
   override readonly name = 'EmbeddedServerNotBack';
-  readonly code = 'embedded_server_down';
+  /** Answered like any other outage of the database: 503 / exit 1, retry shortly. */
+  readonly code = 'database_unavailable';
   constructor(
     readonly dataDir: string,
     readonly reason: string,
