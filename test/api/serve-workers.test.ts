@@ -77,7 +77,15 @@ describe('memledger serve --workers 2', () => {
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as { msg: string; worker?: number; background?: boolean });
-    const owners = lines().filter((line) => line.background !== undefined);
+    // The workers log asynchronously: a worker's line may come after the primary's "serving".
+    const owners = await until(
+      () => {
+        const found = lines().filter((line) => line.background !== undefined);
+        return Promise.resolve(found.length >= 2 ? found : undefined);
+      },
+      'both workers say what they run',
+      30_000,
+    );
     expect(owners.map((line) => [line.worker, line.background]).sort()).toEqual([
       [1, true],
       [2, false],
