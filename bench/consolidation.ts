@@ -42,8 +42,19 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
   return [result, performance.now() - started];
 }
 
-function fill(ledger: OpenLedger, tenant: string, subject: string, entries: readonly HistoryEntry[], from: number): Promise<ImportResult> {
-  return importEntries(ledger, { tenant, subject }, validateImportLines(entries), { importId: `${subject}-${from}`, batchSize: 1000 });
+async function fill(
+  ledger: OpenLedger,
+  tenant: string,
+  subject: string,
+  entries: readonly HistoryEntry[],
+  from: number,
+): Promise<ImportResult> {
+  const outcome = await importEntries(ledger, { tenant, subject }, validateImportLines(entries), {
+    importId: `${subject}-${from}`,
+    batchSize: 1000,
+  });
+  if (!outcome.ok) throw new Error(`import refused: ${JSON.stringify(outcome.rejection)}`);
+  return outcome.result;
 }
 
 async function consolidate(ledger: OpenLedger, services: ConsolidationServices, tenant: string, subject: string) {

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireEmbeddedServer } from '../src/infrastructure/embedded-postgres/index.js';
+import { cliLatencyBench } from './cli-latency.js';
 import { consolidationBench } from './consolidation.js';
 import { erasureBench } from './erasure.js';
 import { eventStoreAppendBench } from './event-store-append.js';
@@ -35,6 +36,7 @@ export interface Bench {
 const benches: readonly Bench[] = [
   eventStoreAppendBench,
   recordLatencyBench,
+  cliLatencyBench,
   consolidationBench,
   httpLoadBench,
   readLatencyBench,

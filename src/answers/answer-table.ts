@@ -66,6 +66,11 @@ const ERRORS = {
   projection_rebuild_required: { http: 503, exit: EXIT.failure },
   projection_schema_retired: { http: 503, exit: EXIT.failure },
   rebuild_in_progress: { http: 503, exit: EXIT.failure },
+  // The database is out of reach (down, restarting, refusing connections): retry shortly.
+  database_unavailable: { http: 503, exit: EXIT.failure },
+  // Only the CLI meets these two: serve's port is taken; `server stop` while processes use the embedded server.
+  port_in_use: { http: 500, exit: EXIT.failure },
+  server_in_use: { http: 409, exit: EXIT.refused },
   internal: { http: 500, exit: EXIT.failure },
 } as const satisfies Record<string, Answer>;
 

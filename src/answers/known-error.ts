@@ -1,8 +1,10 @@
 // A thrown error the boundaries answer by its code (InvalidInput,
 // ConfigError, ConcurrencyExhausted, the projections' and the log's
 // timeouts, a CLI refusal …): any error whose `code` has a row in the
-// answer table. Anything else is answered as `internal`.
+// answer table, and the database's own errors of being out of reach.
+// Anything else is answered as `internal`.
 import { IdempotencyConflict } from '../infrastructure/event-store/port.js';
+import { isDatabaseUnavailable } from '../infrastructure/postgres/unavailable.js';
 import { ANSWERS, isAnswerCode, type Answer, type AnswerCode } from './answer-table.js';
 
 export interface KnownError {
@@ -18,8 +20,10 @@ export interface KnownError {
 export function knownError(error: unknown): KnownError | undefined {
   if (!(error instanceof Error)) return undefined;
   // The event store's errors carry no code of their own.
-  const code = error instanceof IdempotencyConflict ? 'idempotency_conflict' : (error as { code?: unknown }).code;
-  if (typeof code !== 'string' || !isAnswerCode(code)) return undefined;
+  const own = error instanceof IdempotencyConflict ? 'idempotency_conflict' : (error as { code?: unknown }).code;
+  // pg's errors carry a SQLSTATE or a socket's errno as their code.
+  const code = typeof own === 'string' && isAnswerCode(own) ? own : isDatabaseUnavailable(error) ? 'database_unavailable' : undefined;
+  if (code === undefined) return undefined;
   const { field, details } = error as { field?: unknown; details?: unknown };
   return {
     code,

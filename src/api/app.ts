@@ -13,7 +13,7 @@ import { openApiDocument } from './openapi.js';
 import { MAX_ID_LENGTH } from '../domain/values/ids.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { decodeUtf8, INVALID_UTF8_REASON } from '../domain/validation/well-formed.js';
-import { problem, problemOf, PROBLEM_CONTENT_TYPE } from './problem.js';
+import { DATABASE_UNAVAILABLE, problem, problemOf, PROBLEM_CONTENT_TYPE } from './problem.js';
 import { registerRoute, requestIdOf, type RouteSpec } from './route.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { auditRoutes } from './routes/audit.js';
@@ -118,6 +118,7 @@ export function buildApi(services: ApiServices, options: ApiOptions): FastifyIns
     const { problem: body, unexpected } = problemOf(error);
     if (unexpected) request.log.error({ err: error }, 'request failed');
     if (body.status === 401) reply.header('www-authenticate', 'Bearer');
+    if (body.code === DATABASE_UNAVAILABLE) reply.header('retry-after', '2');
     return reply
       .code(body.status)
       .type(PROBLEM_CONTENT_TYPE)

@@ -7,6 +7,8 @@ import { knownError } from '../answers/known-error.js';
 import type { Rejection } from '../domain/result/result.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+/** The code of a 503 the client may simply retry (with Retry-After). */
+export const DATABASE_UNAVAILABLE: AnswerCode = 'database_unavailable';
 
 export interface Problem {
   readonly type: string;
@@ -87,6 +89,7 @@ export function refusalProblem(rejection: Rejection, extra: Record<string, unkno
 const PUBLIC_DETAILS: Partial<Record<AnswerCode, { readonly detail: string; readonly field?: string }>> = {
   concurrency_exhausted: { detail: 'the subject kept changing under this command; retry it' },
   idempotency_conflict: { detail: 'this Idempotency-Key was used for another request', field: 'Idempotency-Key' },
+  database_unavailable: { detail: 'the database is out of reach (down or restarting); retry shortly' },
 };
 
 /** Any thrown error as a problem; unknown errors (and the table's 500s) become a 500 that reveals nothing of their message. */

@@ -4,6 +4,7 @@
 import type { ConsolidationServices } from '../commands/consolidation/services.js';
 import type { Ledger } from '../commands/ledger.js';
 import type { ReadSide } from '../queries/read-side.js';
+import type { DatabaseState } from './service/database-watch.js';
 import type { ServiceMetrics } from './metrics.js';
 
 export interface ProjectionHealth {
@@ -22,12 +23,15 @@ export interface ProjectionHealth {
 
 export interface Readiness {
   readonly ready: boolean;
+  /** Whether the database answered at the last check. */
+  readonly database: DatabaseState;
   readonly maxLagSeconds: number;
   readonly projections: readonly ProjectionHealth[];
 }
 
 export interface HealthProbe {
   readiness(): Promise<Readiness>;
+  database(): DatabaseState;
 }
 
 export interface ApiServices {

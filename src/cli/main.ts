@@ -2,6 +2,7 @@
 // exit 2 with a JSON error like any other bad input. Only the module of the
 // command asked for is loaded (the others pull in gRPC, fastify, tokenizers…),
 // so a one-shot command starts fast; help and unknown commands load them all.
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { EXIT } from '../answers/answer-table.js';
 import { printError } from './output.js';
@@ -18,6 +19,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   serve: async () => (await import('./commands/serve.js')).registerServeCommand,
   demo: async () => (await import('./commands/demo.js')).registerDemoCommand,
   forgetting: async () => (await import('./commands/forgetting.js')).registerForgettingCommands,
+  server: async () => (await import('./commands/server.js')).registerServerCommands,
 };
 
 /** The top-level command names each module registers. */
@@ -46,15 +48,21 @@ const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
   keys: 'keys',
   serve: 'serve',
   demo: 'demo',
+  server: 'server',
 };
+
+// The same path from src/cli and from the build's dist/cli.
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const program = new Command('memledger')
   .description('an event-sourced ledger for the long-term memory of AI agents')
+  .version(version, '-V, --version', 'print the version')
   .exitOverride()
   .configureOutput({ writeErr: () => undefined });
 
-const asked = MODULE_OF[process.argv[2] ?? ''];
-const modules = asked ? [asked] : Object.keys(COMMAND_MODULES);
+const first = process.argv[2] ?? '';
+const asked = MODULE_OF[first];
+const modules = asked ? [asked] : first === '--version' || first === '-V' ? [] : Object.keys(COMMAND_MODULES);
 for (const name of modules) (await COMMAND_MODULES[name]!())(program);
 
 const quiet = (cmd: Command): void => {

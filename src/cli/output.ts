@@ -43,6 +43,11 @@ export function reportError(error: unknown): ErrorReport {
   return { exitCode: EXIT.failure, body: { error: 'internal', message } };
 }
 
+/** Progress the user should see (initdb on a fresh folder): a JSON line on stderr, like errors, with `notice` instead of `error`. */
+export function printNotice(message: string): void {
+  process.stderr.write(`${JSON.stringify({ notice: 'embedded_server', message })}\n`);
+}
+
 export function printError(report: ErrorReport): void {
   process.stderr.write(`${JSON.stringify(report.body)}\n`);
 }

@@ -3,7 +3,7 @@
 import type { CommandContext } from '../commands/ledger.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
 import { openLedger, type OpenLedger } from '../runtime/open-ledger.js';
-import { printError, printJson, reportError } from './output.js';
+import { printError, printJson, printNotice, reportError } from './output.js';
 
 export interface SubjectOptions {
   readonly tenant?: string;
@@ -22,7 +22,7 @@ export function contextOf(options: SubjectOptions): CommandContext {
 
 export async function run(action: (ledger: () => Promise<OpenLedger>) => Promise<unknown>): Promise<void> {
   let opened: OpenLedger | undefined;
-  const ledger = async () => (opened ??= await openLedger());
+  const ledger = async () => (opened ??= await openLedger({ embedded: { onNotice: printNotice } }));
   try {
     const result = await action(ledger);
     if (result !== undefined) printJson(result);

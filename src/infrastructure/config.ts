@@ -3,17 +3,21 @@
 //   MEMLEDGER_DATABASE_URL    projections' PostgreSQL (default: the event store's PostgreSQL;
 //                             required when the event store is EventStoreDB)
 //   MEMLEDGER_DATA_DIR        the embedded server's folder (default ./.memledger)
+//   MEMLEDGER_EMBEDDED_LINGER_SECONDS  how long the embedded server outlives its last client (default 300; 0: stops with it)
 // With no URL set, both run on the embedded PostgreSQL of the data folder.
 // An empty variable counts as unset (compose files often pass empty values).
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { acquireEmbeddedServer, type EmbeddedServerOptions } from './embedded-postgres/index.js';
+import { acquireEmbeddedServer, EmbeddedServerNotBack, type EmbeddedServerOptions } from './embedded-postgres/index.js';
 
 export const ENV = {
   eventStoreUrl: 'MEMLEDGER_EVENTSTORE_URL',
   databaseUrl: 'MEMLEDGER_DATABASE_URL',
   dataDir: 'MEMLEDGER_DATA_DIR',
+  embeddedLingerSeconds: 'MEMLEDGER_EMBEDDED_LINGER_SECONDS',
 } as const;
+
+export const DEFAULT_EMBEDDED_LINGER_SECONDS = 300;
 
 export const DEFAULT_DATA_DIR = './.memledger';
 
@@ -44,6 +48,8 @@ export interface MemledgerConfig {
   readonly databaseUrl?: string;
   /** Absolute. */
   readonly dataDir: string;
+  /** How long the embedded server outlives its last client. */
+  readonly embeddedLingerMs: number;
 }
 
 const POSTGRES_SCHEMES = ['postgres:', 'postgresql:'];
@@ -82,6 +88,16 @@ const EnvironmentSchema = z.object({
       .refine((value) => !value.includes('\0'), { message: 'must be a folder path' })
       .optional(),
   ),
+  [ENV.embeddedLingerSeconds]: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .trim()
+      .regex(/^\d{1,5}$/, { message: 'must be a whole number of seconds from 0 to 86400' })
+      .transform(Number)
+      .refine((seconds) => seconds <= 86_400, { message: 'must be a whole number of seconds from 0 to 86400' })
+      .optional(),
+  ),
 });
 
 /** Reads and checks the configuration; starts nothing. */
@@ -90,6 +106,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     [ENV.eventStoreUrl]: env[ENV.eventStoreUrl],
     [ENV.databaseUrl]: env[ENV.databaseUrl],
     [ENV.dataDir]: env[ENV.dataDir],
+    [ENV.embeddedLingerSeconds]: env[ENV.embeddedLingerSeconds],
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -104,6 +121,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     ...(eventStore ? { eventStore } : {}),
     ...(databaseUrl ? { databaseUrl } : {}),
     dataDir: resolve(cwd, parsed.data[ENV.dataDir] ?? DEFAULT_DATA_DIR),
+    embeddedLingerMs: (parsed.data[ENV.embeddedLingerSeconds] ?? DEFAULT_EMBEDDED_LINGER_SECONDS) * 1000,
   };
 }
 
@@ -113,8 +131,10 @@ export interface Connections {
   readonly databaseUrl: string;
   /** True when these point at the data folder's embedded server. */
   readonly embedded: boolean;
-  /** Lets go of the embedded server (the last process using it stops it); a no-op otherwise. */
+  /** Lets go of the embedded server (it stops after the linger time without clients); a no-op otherwise. */
   release(): Promise<void>;
+  /** Starts the embedded server again if it died (on the same port, so pools reconnect): true if this call did. False on a configured database. */
+  revive(): Promise<boolean>;
 }
 
 export interface ResolveOptions {
@@ -130,14 +150,24 @@ export interface ResolveOptions {
  */
 export async function resolveConnections(options: ResolveOptions = {}): Promise<Connections> {
   const config = readConfig(options.env ?? process.env, options.cwd ?? process.cwd());
-  const release = async (): Promise<void> => {};
+  const external = { embedded: false, release: () => Promise.resolve(), revive: () => Promise.resolve(false) };
   if (config.eventStore) {
     const databaseUrl = config.databaseUrl ?? config.eventStore.url;
-    return { eventStore: config.eventStore, databaseUrl, embedded: false, release };
+    return { eventStore: config.eventStore, databaseUrl, ...external };
   }
   if (config.databaseUrl) {
-    return { eventStore: { kind: 'postgres', url: config.databaseUrl }, databaseUrl: config.databaseUrl, embedded: false, release };
+    return { eventStore: { kind: 'postgres', url: config.databaseUrl }, databaseUrl: config.databaseUrl, ...external };
   }
-  const server = await acquireEmbeddedServer({ ...options.embedded, dataDir: config.dataDir });
-  return { eventStore: { kind: 'postgres', url: server.url }, databaseUrl: server.url, embedded: true, release: server.release };
+  const server = await acquireEmbeddedServer({ lingerMs: config.embeddedLingerMs, ...options.embedded, dataDir: config.dataDir });
+  return {
+    eventStore: { kind: 'postgres', url: server.url },
+    databaseUrl: server.url,
+    embedded: true,
+    release: () => server.release(),
+    revive: async () => {
+      const outcome = await server.revive();
+      if (outcome !== 'running' && outcome !== 'restarted') throw new EmbeddedServerNotBack(server.dataDir, outcome);
+      return outcome === 'restarted';
+    },
+  };
 }

@@ -1,6 +1,6 @@
 // The projections' PostgreSQL as a kysely instance (registry migrated).
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import { Pool } from '../infrastructure/postgres/pool.js';
 import { migrateToLatest } from '../infrastructure/postgres/migrate.js';
 
 export interface ProjectionDatabase {
@@ -13,9 +13,7 @@ export async function openProjectionDatabase(
   options: { readonly poolSize?: number; readonly migrate?: boolean } = {},
 ): Promise<ProjectionDatabase> {
   if (options.migrate !== false) await migrateToLatest(url);
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 4, application_name: 'memledger-projections' });
-  // A connection the server drops must not crash the process; the query on it fails instead.
-  pool.on('error', () => undefined);
+  const pool = new Pool({ connectionString: url, max: options.poolSize ?? 4, application_name: 'memledger-projections' });
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   return { db, close: () => db.destroy() };
 }

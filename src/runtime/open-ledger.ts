@@ -13,12 +13,16 @@ import { migrateToLatest } from '../infrastructure/postgres/migrate.js';
 export interface OpenLedger extends Ledger {
   /** The projections' PostgreSQL. */
   readonly databaseUrl: string;
+  /** Starts the embedded server again if it died (true: this call did); false on a configured database. */
+  revive(): Promise<boolean>;
   close(): Promise<void>;
 }
 
 export async function openLedger(options: ResolveOptions & { readonly clock?: () => Date } = {}): Promise<OpenLedger> {
   const env = options.env ?? process.env;
   const config = readConfig(env, options.cwd ?? process.cwd());
+  // A bad master key is a configuration error: refused before any server starts.
+  const { keyring } = await loadMasterKeyring({ env, dataDir: config.dataDir });
   const connections = await resolveConnections(options);
   const closers: Array<() => Promise<void>> = [connections.release];
   try {
@@ -34,7 +38,6 @@ export async function openLedger(options: ResolveOptions & { readonly clock?: ()
     if (connections.eventStore.url !== connections.databaseUrl || connections.eventStore.kind !== 'postgres') {
       await migrateToLatest(connections.databaseUrl);
     }
-    const { keyring } = await loadMasterKeyring({ env, dataDir: config.dataDir });
     const keyStore = new PostgresKeyStore({ connectionString: connections.databaseUrl, masterKeys: keyring });
     closers.unshift(() => keyStore.close());
     return {
@@ -43,8 +46,13 @@ export async function openLedger(options: ResolveOptions & { readonly clock?: ()
       subjects: new SubjectRepository(eventStore),
       clock: options.clock ?? (() => new Date()),
       databaseUrl: connections.databaseUrl,
+      revive: () => connections.revive(),
+      // In order (stores, then the embedded server), every step even when one fails: a store left open
+      // would meet the server's shutdown.
       async close() {
-        for (const close of closers) await close();
+        const failures: unknown[] = [];
+        for (const close of closers) await close().catch((error: unknown) => failures.push(error));
+        if (failures.length > 0) throw failures[0];
       },
     };
   } catch (error) {

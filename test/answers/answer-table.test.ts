@@ -73,9 +73,18 @@ describe('the answer table', () => {
       body: { error: 'invalid_config', message: config.message, field: 'MEMLEDGER_PORT' },
     });
     expect(problemOf(config)).toMatchObject({ problem: { status: 500, code: 'internal' }, unexpected: true });
-    const unknown = Object.assign(new Error('boom'), { code: 'ECONNRESET' });
+    const unknown = Object.assign(new Error('boom'), { code: 'ENOTSUP' });
     expect(reportError(unknown)).toEqual({ exitCode: 1, body: { error: 'internal', message: 'boom' } });
     expect(problemOf(unknown)).toMatchObject({ problem: { status: 500, code: 'internal' }, unexpected: true });
     expect(problemOf(unknown).problem.detail).not.toContain('boom');
+  });
+
+  it('answers the database out of reach (a socket error, a server shutting down) 503 / exit 1 as database_unavailable', () => {
+    for (const code of ['ECONNRESET', 'ECONNREFUSED', '57P01', '08006']) {
+      const gone = Object.assign(new Error(`pg: ${code}`), { code });
+      expect(reportError(gone)).toEqual({ exitCode: 1, body: { error: 'database_unavailable', message: gone.message } });
+      expect(problemOf(gone)).toMatchObject({ problem: { status: 503, code: 'database_unavailable' }, unexpected: false });
+      expect(problemOf(gone).problem.detail).not.toContain(code);
+    }
   });
 });

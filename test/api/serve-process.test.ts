@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { embeddedServerRunning } from '../../src/infrastructure/embedded-postgres/index.js';
-import { CLI, runCli } from '../support/cli.js';
+import { CLI, runCli, unconfiguredEnvironment } from '../support/cli.js';
 import { entry } from './service.js';
 
 const folders: string[] = [];
@@ -18,14 +18,6 @@ afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const folder of folders) await rm(folder, { recursive: true, force: true });
 });
-
-/** The environment of a user who configured nothing: no MEMLEDGER_* but the data folder. */
-function unconfigured(dataDir: string): Record<string, string> {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name, value]) => !name.startsWith('MEMLEDGER_') && value !== undefined),
-  ) as Record<string, string>;
-  return { ...env, MEMLEDGER_DATA_DIR: dataDir, NO_COLOR: '1' };
-}
 
 /** Resolves with the first log line that `match`es; rejects if the process exits first. */
 function logLine(
@@ -62,14 +54,15 @@ describe('memledger serve (child process, embedded default)', () => {
   it('serves with nothing configured and shuts down gracefully on SIGTERM, leaving no postgres running', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'memledger-serve-'));
     folders.push(dataDir);
-    const env = unconfigured(dataDir);
+    // Without a linger time, so that the server stops with its last client.
+    const env = { ...unconfiguredEnvironment(dataDir), MEMLEDGER_EMBEDDED_LINGER_SECONDS: '0' };
 
     const created = await runCli(['keys', 'create', '--tenant', 'acme', '--role', 'writer'], env);
     expect(created.code).toBe(0);
     const key = JSON.parse(created.stdout).key as string;
     expect(embeddedServerRunning(dataDir)).toBe(false);
 
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...CLI, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     const output = { text: '' };
     child.stderr!.on('data', (d) => (output.text += d.toString()));
@@ -102,10 +95,10 @@ describe('memledger serve (child process, embedded default)', () => {
   it('refuses a bad option or setting with exit 2 and a JSON error naming it, starting nothing', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'memledger-serve-bad-'));
     folders.push(dataDir);
-    const port = await runCli(['serve', '--port', '99999'], unconfigured(dataDir));
+    const port = await runCli(['serve', '--port', '99999'], unconfiguredEnvironment(dataDir));
     expect(port.code).toBe(2);
     expect(JSON.parse(port.stderr)).toMatchObject({ error: 'invalid_input', field: 'port' });
-    const level = await runCli(['serve', '--port', '0'], { ...unconfigured(dataDir), MEMLEDGER_LOG_LEVEL: 'loud' });
+    const level = await runCli(['serve', '--port', '0'], { ...unconfiguredEnvironment(dataDir), MEMLEDGER_LOG_LEVEL: 'loud' });
     expect(level.code).toBe(2);
     expect(JSON.parse(level.stderr)).toMatchObject({ error: 'invalid_config', field: 'MEMLEDGER_LOG_LEVEL' });
     expect(embeddedServerRunning(dataDir)).toBe(false);

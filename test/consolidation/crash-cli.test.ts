@@ -39,7 +39,7 @@ async function withLedger<T>(use: (ledger: OpenLedger) => Promise<T>): Promise<T
 
 /** A worker process that pauses right after writing an artifact, before publishing it. */
 function pausedWorker(): { child: ChildProcess; paused: Promise<string> } {
-  const child = spawn(process.execPath, [CLI, 'consolidate', 'worker', '--tenant', c.tenant, '--threshold', '10'], {
+  const child = spawn(process.execPath, [...CLI, 'consolidate', 'worker', '--tenant', c.tenant, '--threshold', '10'], {
     env: { ...process.env, ...env, MEMLEDGER_CONSOLIDATE_PAUSE_AFTER_ARTIFACT: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -48,7 +48,7 @@ const subjects = Array.from({ length: SUBJECTS }, (_, i) => `s-${String(i).padSt
 const random = (n: number) => Math.floor(Math.random() * n);
 
 function startWorker(): { child: ChildProcess; firstRun: Promise<void>; stdout: () => string } {
-  const child = spawn(process.execPath, [CLI, 'consolidate', 'worker', '--tenant', tenant, '--threshold', String(THRESHOLD)], {
+  const child = spawn(process.execPath, [...CLI, 'consolidate', 'worker', '--tenant', tenant, '--threshold', String(THRESHOLD)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

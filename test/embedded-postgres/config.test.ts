@@ -49,11 +49,21 @@ describe('readConfig', () => {
   });
 
   it('defaults the data folder to ./.memledger and treats empty variables as unset', () => {
-    expect(readConfig({}, '/srv/app')).toEqual({ dataDir: '/srv/app/.memledger' });
-    expect(readConfig({ MEMLEDGER_EVENTSTORE_URL: '', MEMLEDGER_DATABASE_URL: ' ', MEMLEDGER_DATA_DIR: '' }, '/srv/app')).toEqual({
-      dataDir: '/srv/app/.memledger',
-    });
+    expect(readConfig({}, '/srv/app')).toEqual({ dataDir: '/srv/app/.memledger', embeddedLingerMs: 300_000 });
+    expect(
+      readConfig(
+        { MEMLEDGER_EVENTSTORE_URL: '', MEMLEDGER_DATABASE_URL: ' ', MEMLEDGER_DATA_DIR: '', MEMLEDGER_EMBEDDED_LINGER_SECONDS: '' },
+        '/srv/app',
+      ),
+    ).toEqual({ dataDir: '/srv/app/.memledger', embeddedLingerMs: 300_000 });
     expect(readConfig({ MEMLEDGER_DATA_DIR: 'state/ledger' }, '/srv/app').dataDir).toBe('/srv/app/state/ledger');
+    expect(readConfig({ MEMLEDGER_EMBEDDED_LINGER_SECONDS: '0' }).embeddedLingerMs).toBe(0);
+  });
+
+  it.each(['-1', '1.5', '86401', 'soon'])('rejects MEMLEDGER_EMBEDDED_LINGER_SECONDS=%s naming the variable', (value) => {
+    expect(() => readConfig({ MEMLEDGER_EMBEDDED_LINGER_SECONDS: value })).toThrow(
+      expect.objectContaining({ variable: 'MEMLEDGER_EMBEDDED_LINGER_SECONDS' }),
+    );
   });
 });
 
@@ -87,10 +97,13 @@ describe('resolveConnections', () => {
     expect(existsSync(dataDir)).toBe(false);
   });
 
-  it('with nothing configured, runs everything on the data folder embedded server, until released', async () => {
+  it('with nothing configured (and no linger), runs everything on the data folder embedded server, until released', async () => {
     const dataDir = await freshFolder();
     folders.push(dataDir);
-    const connections = await resolveConnections({ env: { MEMLEDGER_DATA_DIR: dataDir }, embedded: { durable: false } });
+    const connections = await resolveConnections({
+      env: { MEMLEDGER_DATA_DIR: dataDir, MEMLEDGER_EMBEDDED_LINGER_SECONDS: '0' },
+      embedded: { durable: false },
+    });
     try {
       expect(connections.embedded).toBe(true);
       expect(connections.eventStore.kind).toBe('postgres');

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 /** `memledger forget …` that pauses after `step`; resolves once it says so. */
 function pausedForget(args: string[], step: 'keys_destroyed' | 'tombstoned'): { child: ChildProcess; paused: Promise<void> } {
-  const child = spawn(process.execPath, [CLI, 'forget', ...args], {
+  const child = spawn(process.execPath, [...CLI, 'forget', ...args], {
     env: { ...process.env, ...world.env, MEMLEDGER_FORGET_PAUSE_AFTER: step },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -78,7 +78,7 @@ describe('memledger projections', () => {
   });
 
   it('run --follow applies events as they are appended, until stopped', async () => {
-    const child = spawn(process.execPath, [CLI, 'projections', 'run', '--follow', '--batch-size', '50'], {
+    const child = spawn(process.execPath, [...CLI, 'projections', 'run', '--follow', '--batch-size', '50'], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,9 +1,17 @@
-// Runs the real CLI (bin/memledger.mjs) in a child process.
+// Runs the real CLI in a child process. Tests run the TypeScript sources
+// through tsx, so a child always runs the code under test, never a dist/
+// left from an earlier build; test/build/built-package.test.ts builds a fresh
+// dist/ and proves that what bin/memledger.mjs runs in production works.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../bin/memledger.mjs', import.meta.url));
+/** Node's arguments before the CLI's own: `spawn(process.execPath, [...CLI, 'serve'])`. */
+export const CLI: readonly string[] = [
+  '--import',
+  import.meta.resolve('tsx'),
+  fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)),
+];
 
 export interface CliRun {
   readonly code: number | null;
@@ -13,7 +21,7 @@ export interface CliRun {
 
 export function runCli(args: readonly string[], env: Record<string, string>, stdin?: string): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...CLI, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -31,4 +39,12 @@ export function cliEnvironment(databaseUrl: string): Record<string, string> {
     MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64'),
     NO_COLOR: '1',
   };
+}
+
+/** The environment of a user who configured nothing: no MEMLEDGER_* but the data folder (the embedded default). */
+export function unconfiguredEnvironment(dataDir: string): Record<string, string> {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name, value]) => !name.startsWith('MEMLEDGER_') && value !== undefined),
+  ) as Record<string, string>;
+  return { ...env, MEMLEDGER_DATA_DIR: dataDir, NO_COLOR: '1' };
 }

@@ -14,7 +14,8 @@ const projectionHealth = z.object({
   faults: z.number().int(),
   error: z.string().optional(),
 });
-const readiness = z.object({ ready: z.boolean(), maxLagSeconds: z.number(), projections: z.array(projectionHealth) });
+const database = z.enum(['up', 'down']);
+const readiness = z.object({ ready: z.boolean(), database, maxLagSeconds: z.number(), projections: z.array(projectionHealth) });
 
 export function operationRoutes(services: ApiServices, openApi: () => unknown): RouteSpec[] {
   const started = Date.now();
@@ -23,16 +24,29 @@ export function operationRoutes(services: ApiServices, openApi: () => unknown): 
       method: 'GET',
       path: '/healthz',
       operationId: 'health',
-      summary: 'Liveness: the process serves requests',
+      summary: 'Liveness: the process serves requests (200 even while its database is down: restarting the process would not help)',
       tag: 'operations',
-      responses: { 200: { description: 'alive', schema: z.object({ status: z.literal('ok'), uptimeSeconds: z.number() }) } },
-      handler: async () => ({ status: 200, body: { status: 'ok', uptimeSeconds: Math.round((Date.now() - started) / 1000) } }),
+      responses: {
+        200: {
+          description: 'alive; pid: the process that answered (one of the workers of serve --workers N)',
+          schema: z.object({ status: z.literal('ok'), database, pid: z.number().int(), uptimeSeconds: z.number() }),
+        },
+      },
+      handler: async () => ({
+        status: 200,
+        body: {
+          status: 'ok',
+          database: services.health.database(),
+          pid: process.pid,
+          uptimeSeconds: Math.round((Date.now() - started) / 1000),
+        },
+      }),
     }),
     defineRoute({
       method: 'GET',
       path: '/readyz',
       operationId: 'readiness',
-      summary: 'Readiness: every projection is built and no more than maxLagSeconds behind the log',
+      summary: 'Readiness: the database answers, and every projection is built and no more than maxLagSeconds behind the log',
       tag: 'operations',
       responses: { 200: { description: 'ready', schema: readiness }, 503: { description: 'not ready (yet)', schema: readiness } },
       handler: async () => {

@@ -36,7 +36,7 @@ export class ProjectionLagProbe {
     return value;
   }
 
-  async readiness(): Promise<Readiness> {
+  async readiness(): Promise<Omit<Readiness, 'database'>> {
     const projections = await this.measure();
     const ready = projections.every((p) => p.error === undefined && p.schema !== null && p.lagSeconds <= this.options.maxLagSeconds);
     return { ready, maxLagSeconds: this.options.maxLagSeconds, projections };

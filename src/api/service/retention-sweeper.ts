@@ -3,6 +3,7 @@
 // what is due is archived (MemoryExpired), what stayed archived long enough
 // is erased with the read side's checks and a receipt. Safe in several
 // processes at once: every decision is fenced by its stream's revision.
+import { setTimeout as pause } from 'node:timers/promises';
 import type { Ledger } from '../../commands/ledger.js';
 import { sweepTenant, type SubjectSweep } from '../../commands/forgetting/retention-sweep.js';
 import type { RetentionPolicies } from '../../infrastructure/retention/postgres-retention-policies.js';
@@ -32,14 +33,7 @@ export async function runRetentionSweeper(
   while (!options.signal.aborted) {
     const swept = await sweepRetentionOnce(ledger, checks, readYourWrites, policies);
     if (swept.length > 0) options.report(swept);
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        options.signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, options.intervalMs);
-      options.signal.addEventListener('abort', done, { once: true });
-    });
+    // Resolves at once when the signal is (or already was) aborted.
+    await pause(options.intervalMs, undefined, { signal: options.signal }).catch(() => undefined);
   }
 }

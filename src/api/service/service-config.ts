@@ -11,6 +11,8 @@
 //   MEMLEDGER_CONSOLIDATION_POLL_MS    how often workers look for due subjects (default 1000)
 //   MEMLEDGER_READY_MAX_LAG_SECONDS    /readyz fails while a projection lags more than this (default 10)
 //   MEMLEDGER_DRAIN_TIMEOUT_MS         on SIGTERM, how long in-flight work may take to finish (default 10000)
+//   MEMLEDGER_SERVE_WORKERS            processes serving the port (default 1: no cluster; see serve-workers.ts)
+//   MEMLEDGER_DATABASE_CHECK_MS        how often the database is pinged (and the embedded server revived if it died; default 1000)
 //   MEMLEDGER_CONSOLE_DIR              the built auditor's console served at /console (default: the package's console/dist)
 import { ConfigError } from '../../infrastructure/config.js';
 
@@ -25,6 +27,8 @@ export interface ServiceConfig {
   readonly consolidationPollMs: number;
   readonly readyMaxLagSeconds: number;
   readonly drainTimeoutMs: number;
+  readonly databaseCheckIntervalMs: number;
+  readonly workers: number;
   readonly consoleDir?: string;
 }
 
@@ -42,7 +46,7 @@ function whole(env: NodeJS.ProcessEnv, variable: string, fallback: number, min: 
 
 export function readServiceConfig(
   env: NodeJS.ProcessEnv,
-  overrides: { readonly host?: string; readonly port?: number } = {},
+  overrides: { readonly host?: string; readonly port?: number; readonly workers?: number } = {},
 ): ServiceConfig {
   const host = overrides.host ?? (env.MEMLEDGER_HOST?.trim() || '127.0.0.1');
   if (!HOST.test(host))
@@ -61,6 +65,8 @@ export function readServiceConfig(
     consolidationPollMs: whole(env, 'MEMLEDGER_CONSOLIDATION_POLL_MS', 1000, 10, 3_600_000),
     readyMaxLagSeconds: whole(env, 'MEMLEDGER_READY_MAX_LAG_SECONDS', 10, 0, 86_400),
     drainTimeoutMs: whole(env, 'MEMLEDGER_DRAIN_TIMEOUT_MS', 10_000, 0, 600_000),
+    databaseCheckIntervalMs: whole(env, 'MEMLEDGER_DATABASE_CHECK_MS', 1000, 100, 600_000),
+    workers: overrides.workers ?? whole(env, 'MEMLEDGER_SERVE_WORKERS', 1, 1, 64),
     ...(env.MEMLEDGER_CONSOLE_DIR?.trim() ? { consoleDir: env.MEMLEDGER_CONSOLE_DIR.trim() } : {}),
   };
 }

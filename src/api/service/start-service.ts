@@ -3,14 +3,16 @@
 // sweepers and the consolidation-outcome counter — on the embedded PostgreSQL
 // when nothing is configured. stop() drains: the listener closes and in-flight requests
 // finish, background loops stop between units of work, then the pools and the
-// ledger close (the last user of the embedded server stops it).
+// ledger close (letting go of the embedded server, which lingers).
 import { setMaxListeners } from 'node:events';
+import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
 import { runWorker } from '../../commands/consolidation/worker.js';
 import type { Ledger } from '../../commands/ledger.js';
 import { ApiKeyStore } from '../../infrastructure/api-keys/api-key-store.js';
 import { followProjection, openProjectionDatabase, PROJECTIONS } from '../../projections/index.js';
+import type { ResolveOptions } from '../../infrastructure/config.js';
 import { openLedger } from '../../runtime/open-ledger.js';
 import { buildApi } from '../app.js';
 import { ServiceMetrics } from '../metrics.js';
@@ -18,6 +20,9 @@ import { observeConsolidationOutcomes } from './consolidation-outcomes.js';
 import { ProjectionLagProbe } from './projection-lag.js';
 import { ReadYourWrites } from './read-your-writes.js';
 import type { ServiceConfig } from './service-config.js';
+import { sql } from 'kysely';
+import { DatabaseWatch } from './database-watch.js';
+import { listenFailure } from './listen-port.js';
 import { timedEventStore } from './timed-event-store.js';
 import { runTtlSweeper } from './ttl-sweeper.js';
 import { runRetentionSweeper } from './retention-sweeper.js';
@@ -39,6 +44,12 @@ export interface StartOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly logger: Logger;
   readonly cwd?: string;
+  /**
+   * False: the API only, without the projector, consolidation workers and sweepers (the other
+   * workers of `serve --workers N`; worker 1 runs them). Default true.
+   */
+  readonly background?: boolean;
+  readonly embedded?: ResolveOptions['embedded'];
 }
 
 const RESTART_MS = 2000;
@@ -51,7 +62,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
   };
   let app: ReturnType<typeof buildApi> | undefined;
   try {
-    const ledger = await openLedger({ env, ...(options.cwd ? { cwd: options.cwd } : {}) });
+    const ledger = await openLedger({
+      env,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(options.embedded ? { embedded: options.embedded } : {}),
+    });
     closers.push(() => ledger.close());
     const projections = await openProjectionDatabase(ledger.databaseUrl, { poolSize: 10 });
     closers.push(() => projections.close());
@@ -61,6 +76,19 @@ export async function startService(options: StartOptions): Promise<RunningServic
 
     const probe = new ProjectionLagProbe(projections.db, ledger.eventStore, PROJECTIONS, { maxLagSeconds: config.readyMaxLagSeconds });
     const metrics = new ServiceMetrics({ projectionLag: () => probe.measure() });
+    const database = new DatabaseWatch({
+      ping: async () => void (await sql`select 1`.execute(projections.db)),
+      revive: () => ledger.revive(),
+      logger,
+      intervalMs: config.databaseCheckIntervalMs,
+    });
+    const health = {
+      database: () => database.state,
+      readiness: async () => {
+        const answer = await probe.readiness();
+        return { ...answer, ready: answer.ready && database.state === 'up', database: database.state };
+      },
+    };
     const eventStore = timedEventStore(ledger.eventStore, metrics.appendDuration);
     // Appends go through the timed store; folded reads keep the ledger's repository (and its cache).
     const measured: Ledger = { eventStore, keyStore: ledger.keyStore, subjects: ledger.subjects, clock: ledger.clock };
@@ -76,10 +104,17 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const freshness = new ReadYourWrites(ledger.eventStore, projections.db, PROJECTIONS);
     const ownKeys = new OwnRequestKeys();
     app = buildApi(
-      { ledger: measured, read, readYourWrites: () => freshness.awaitHead(), consolidation, metrics, health: probe },
+      { ledger: measured, read, readYourWrites: () => freshness.awaitHead(), consolidation, metrics, health },
       { keys, keyCacheMs: config.apiKeyCacheMs, logger, ownKeys, ...(config.consoleDir ? { consoleDir: config.consoleDir } : {}) },
     );
     const api = app;
+    // Listening before the background work starts: a port taken since serve checked it fails here, with nothing to stop yet.
+    await api.listen({ host: config.host, port: config.port }).catch((error: unknown) => {
+      throw listenFailure(error, config.host, config.port);
+    });
+    const address = api.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = `http://${config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host}:${port}`;
 
     const stopping = new AbortController();
     const { signal } = stopping;
@@ -87,7 +122,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
     setMaxListeners(100, signal);
     const loops: Promise<void>[] = [];
     const keepRunning = (name: string, work: () => Promise<unknown>) => loops.push(supervise(name, work, signal, logger));
-    for (const definition of PROJECTIONS) {
+    keepRunning('database-watch', () => database.run(signal));
+    const background = options.background ?? true;
+    logger.info(
+      { background },
+      background ? 'running the projector, consolidation workers and sweepers' : 'API only (another worker runs the background work)',
+    );
+    for (const definition of background ? PROJECTIONS : []) {
       keepRunning(`projector:${definition.name}`, () =>
         followProjection(projections.db, ledger.eventStore, definition, {
           signal,
@@ -99,7 +140,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         }),
       );
     }
-    for (let i = 0; i < config.consolidationWorkers; i++) {
+    for (let i = 0; i < (background ? config.consolidationWorkers : 0); i++) {
       keepRunning(`consolidation-worker:${i + 1}`, () =>
         runWorker(measured, consolidation, {
           threshold: config.consolidationThreshold,
@@ -109,7 +150,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         }),
       );
     }
-    if (config.sweepIntervalMs > 0) {
+    if (background && config.sweepIntervalMs > 0) {
       keepRunning('ttl-sweeper', () =>
         runTtlSweeper(measured, projections.db, {
           intervalMs: config.sweepIntervalMs,
@@ -151,10 +192,6 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await Promise.all(loops);
     });
 
-    await api.listen({ host: config.host, port: config.port });
-    const address = api.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const url = `http://${config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host}:${port}`;
     let stopped: Promise<void> | undefined;
     return {
       url,
@@ -186,15 +223,7 @@ async function supervise(name: string, work: () => Promise<unknown>, signal: Abo
       if (signal.aborted) break;
       logger.error({ loop: name, err: error }, 'background loop failed; restarting');
     }
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, RESTART_MS);
-      signal.addEventListener('abort', done, { once: true });
-    });
+    await pause(RESTART_MS, undefined, { signal }).catch(() => undefined);
   }
 }
 

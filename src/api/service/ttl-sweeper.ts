@@ -4,6 +4,7 @@
 // MemoryExpired events through the expire command, which decides from the
 // stream itself. Sweepers in several processes are safe: the command is
 // fenced by the stream revision, and a subject with nothing due appends nothing.
+import { setTimeout as pause } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { expireMemories } from '../../commands/lifecycle.js';
 import type { Ledger } from '../../commands/ledger.js';
@@ -49,19 +50,6 @@ export async function runTtlSweeper(
   while (!options.signal.aborted) {
     const result = await sweepOnce(ledger, db);
     if (result.expired > 0) options.report(result);
-    await sleep(options.intervalMs, options.signal);
+    await pause(options.intervalMs, undefined, { signal: options.signal }).catch(() => undefined);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

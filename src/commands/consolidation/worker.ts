@@ -3,6 +3,7 @@
 // once: a snapshot's artifact is written once (no_stream), and a switch is
 // fenced by the subject stream's revision, so the worst a race costs is a
 // rejected artifact, never a regressed or unfenced alias.
+import { setTimeout as pause } from 'node:timers/promises';
 import type { Ledger } from '../ledger.js';
 import { DueSubjects } from './due-subjects.js';
 import { runConsolidation, type RunHooks } from './run.js';
@@ -86,14 +87,6 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    // The abort listener goes when the timer fires: a long-running worker would otherwise add one per poll.
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
+  // Resolves at once when the signal is (or already was) aborted.
+  return pause(ms, undefined, signal ? { signal } : {}).catch(() => undefined);
 }

@@ -2,6 +2,7 @@
 // revoked and checked. The key text is returned once, by create; the table
 // holds only its digest.
 import pg from 'pg';
+import { Pool } from '../postgres/pool.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
 import { digestMatches, digestOf, keyIdOf, newKeyToken } from './key-token.js';
@@ -44,9 +45,7 @@ export class ApiKeyStore {
   readonly #pool: pg.Pool;
 
   constructor(connectionString: string, options: { readonly poolSize?: number } = {}) {
-    this.#pool = new pg.Pool({ connectionString, max: options.poolSize ?? 4, application_name: 'memledger-api-keys' });
-    // A connection the server drops must not crash the process; the query on it fails instead.
-    this.#pool.on('error', () => undefined);
+    this.#pool = new Pool({ connectionString, max: options.poolSize ?? 4, application_name: 'memledger-api-keys' });
   }
 
   async create(input: {

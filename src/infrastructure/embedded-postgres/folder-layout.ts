@@ -19,6 +19,8 @@ export interface FolderLayout {
   readonly clientsDir: string;
   /** postmaster.pid, written by PostgreSQL itself. */
   readonly postmasterPidFile: string;
+  /** The process that stops the server once it has had no client for the linger time. */
+  readonly reaperFile: string;
 }
 
 export function folderLayout(dataDir: string): FolderLayout {
@@ -34,5 +36,6 @@ export function folderLayout(dataDir: string): FolderLayout {
     lockFile: join(root, 'lock'),
     clientsDir: join(root, 'clients'),
     postmasterPidFile: join(clusterDir, 'postmaster.pid'),
+    reaperFile: join(root, 'reaper.json'),
   };
 }

@@ -22,6 +22,8 @@ import { answers } from './server-probe.js';
 export interface RunningPostmaster {
   readonly process: ProcessIdentity;
   readonly port: number;
+  /** postmaster.pid says it accepts connections (not starting or stopping). */
+  readonly ready: boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ export function runningPostmaster(layout: FolderLayout): RunningPostmaster | nul
   if (!isRunning(process_)) return null;
   const cwd = workingDirectoryOf(pid);
   if (cwd !== null && cwd !== realpathSync(layout.clusterDir)) return null;
-  return { process: process_, port };
+  return { process: process_, port, ready: lines[7]?.trim() === 'ready' };
 }
 
 /**

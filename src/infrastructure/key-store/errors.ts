@@ -5,24 +5,34 @@
 /** MEMLEDGER_MASTER_KEY (or the master key file) does not hold base64 of exactly 32 bytes. */
 export class MasterKeyInvalid extends Error {
   override readonly name = 'MasterKeyInvalid';
-  readonly code = 'master_key_invalid';
+  /** Configuration, refused before anything starts (exit 2). */
+  readonly code = 'invalid_config';
   constructor(
     readonly source: string,
     detail: string,
   ) {
     super(`master key from ${source} is invalid: ${detail}`);
   }
+
+  /** MEMLEDGER_MASTER_KEY, MEMLEDGER_MASTER_KEY_PREVIOUS[i] or the key file's path. */
+  get field(): string {
+    return this.source;
+  }
 }
 
 /** The master key file can be read by other users; refuse it, as ssh does with private keys. */
 export class MasterKeyFileExposed extends Error {
   override readonly name = 'MasterKeyFileExposed';
-  readonly code = 'master_key_file_exposed';
+  readonly code = 'invalid_config';
   constructor(
     readonly path: string,
     readonly mode: number,
   ) {
     super(`master key file ${path} has mode ${(mode & 0o777).toString(8)}; it must be readable by its owner only (chmod 600)`);
+  }
+
+  get field(): string {
+    return this.path;
   }
 }
 

@@ -3,6 +3,7 @@
 // never holds a usable key. No key material is cached between calls: a key
 // forgotten by another process is gone here at the next call.
 import pg from 'pg';
+import { Pool } from '../postgres/pool.js';
 import { newKey } from '../cipher/key-material.js';
 import { validArtifactId, validDerivation, validMemoryId, validMemoryIds, validSubjectRef } from './input.js';
 import { dataKeyOf, hashKeyOf, newKeyId, wrapMemoryKey, wrapSubjectSecret } from './key-hierarchy.js';
@@ -69,7 +70,7 @@ export class PostgresKeyStore implements KeyStore {
       this.pool = options.pool;
       this.ownsPool = false;
     } else if (options.connectionString) {
-      this.pool = new pg.Pool({ connectionString: options.connectionString, max: 4, application_name: 'memledger-key-store' });
+      this.pool = new Pool({ connectionString: options.connectionString, max: 4, application_name: 'memledger-key-store' });
       this.ownsPool = true;
     } else {
       throw new TypeError('PostgresKeyStore needs a pool or a connectionString');

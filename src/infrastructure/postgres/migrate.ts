@@ -4,7 +4,7 @@
 // nothing left to do. (Kysely takes its own lock too, but only after creating
 // its bookkeeping tables, which can race.)
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { Pool } from './pool.js';
 import { migrations } from './migrations/index.js';
 
 /** Arbitrary, fixed: the advisory lock key of memledger's migrations. */
@@ -23,7 +23,7 @@ export class MigrationFailed extends Error {
 /** Runs every pending migration; returns the names of those it applied. */
 export async function migrateToLatest(connectionString: string): Promise<string[]> {
   // One connection for everything, so the session lock covers the migrator's work.
-  const pool = new pg.Pool({ connectionString, max: 1, idleTimeoutMillis: 0, application_name: 'memledger-migrate' });
+  const pool = new Pool({ connectionString, max: 1, idleTimeoutMillis: 0, application_name: 'memledger-migrate' });
   const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
   try {
     await sql`select pg_advisory_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(db);

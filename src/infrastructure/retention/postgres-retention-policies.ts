@@ -2,6 +2,7 @@
 // policies migration). Read fresh at every sweep: a changed rule applies at
 // the next sweep, to entries recorded before it too.
 import pg from 'pg';
+import { Pool } from '../postgres/pool.js';
 import { requireId } from '../../domain/values/ids.js';
 import { ANY, type RetentionRule } from '../../domain/retention/policy.js';
 import type { MemoryKind, Sensitivity } from '../../domain/entry/vocabulary.js';
@@ -28,7 +29,7 @@ export class PostgresRetentionPolicies implements RetentionPolicies {
   private readonly pool: pg.Pool;
 
   constructor(connectionString: string) {
-    this.pool = new pg.Pool({ connectionString, max: 2, application_name: 'memledger-retention' });
+    this.pool = new Pool({ connectionString, max: 2, application_name: 'memledger-retention' });
   }
 
   async rules(tenant: string): Promise<RetentionRule[]> {

@@ -1,7 +1,7 @@
 // Opens the PostgreSQL event store on a database: brings its schema up to date
 // (safe when several processes start at once), then hands out the store,
 // which owns its connection pool.
-import pg from 'pg';
+import { Pool } from '../../postgres/pool.js';
 import { migrateToLatest } from '../../postgres/migrate.js';
 import { PostgresEventStore } from './store.js';
 
@@ -16,10 +16,7 @@ export interface OpenPostgresEventStoreOptions {
 
 export async function openPostgresEventStore(url: string, options: OpenPostgresEventStoreOptions = {}): Promise<PostgresEventStore> {
   if (options.migrate !== false) await migrateToLatest(url);
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, application_name: 'memledger' });
-  // An idle connection killed by the server must not crash the process; the
-  // pool replaces it on the next query.
-  pool.on('error', () => undefined);
+  const pool = new Pool({ connectionString: url, max: options.poolSize ?? 10, application_name: 'memledger' });
   return new PostgresEventStore(pool, {
     signalConnection: { connectionString: url, application_name: 'memledger-signal' },
     pollIntervalMs: options.pollIntervalMs ?? 500,
