@@ -201,6 +201,21 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
     expect(error).toMatchObject({ field: 'events.1.id' });
     expect(double.calls.length).toBe(callsBefore);
     expect(() => openEsdbEventStore('postgres://localhost/x')).toThrow(InvalidEventStoreInput);
+    // Client 6.2.1 parses esdb:// and esdb+discover:// only.
+    for (const url of ['kurrentdb://127.0.0.1:2113?tls=false', 'kdb+discover://127.0.0.1:2113?tls=false']) {
+      expect(() => openEsdbEventStore(url)).toThrow(/url: expected esdb:\/\/ or esdb\+discover:\/\//);
+    }
+  });
+
+  it('positions every event of a batch on its own (commit = prepare), and an append reports its last event', async () => {
+    const stream = `${prefix()}positions`;
+    const result = await store.append(stream, [event('A'), event('B'), event('C')], { expectedRevision: 'no_stream' });
+    const stored = await store.readStream(stream);
+    const fromLog = await store.readAll({ filter: { streamPrefixes: [stream] } });
+    expect(fromLog.map((e) => e.position)).toEqual(stored.map((e) => e.position));
+    for (const { position } of stored) expect(position.commit).toBe(position.prepare);
+    expect(new Set(stored.map((e) => e.position.commit)).size).toBe(3);
+    expect(result.position).toEqual(stored[2]!.position);
   });
 
   it('closes cleanly whether or not it was used', async () => {

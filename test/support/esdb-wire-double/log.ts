@@ -21,9 +21,14 @@ export interface ProposedEvent {
 export interface LoggedEvent extends ProposedEvent {
   readonly stream: string;
   readonly revision: number;
-  /** Log offset of the batch's first record: events of one batch share it, as in a transaction. */
+  /**
+   * This event's own log offset. Servers since 20.x write a batch as prepares
+   * flagged IsCommitted (no commit record), and $all reads position each
+   * event at TFPos(prepare.LogPosition, prepare.LogPosition)
+   * (src/EventStore.Core/Services/Storage/ReaderIndex/AllReader.cs), so
+   * commit = prepare, distinct for every event of a batch.
+   */
   readonly commit: bigint;
-  /** Log offset of this event's own record. */
   readonly prepare: bigint;
   /** .NET ticks (100 ns) since the Unix epoch, as the server sends `created`. */
   readonly created: bigint;
@@ -68,12 +73,11 @@ export class InMemoryLog {
     if (decision.kind !== 'ok') return decision;
     const existing = this.streams.get(stream) ?? [];
     if (proposed.length === 0) return { kind: 'empty', currentRevision: existing.length - 1 };
-    const commit = this.nextOffset;
     const created = BigInt(Date.now()) * TICKS_PER_MS + BigInt(randomInt(10_000));
     const written: LoggedEvent[] = proposed.map((event, i) => {
-      const prepare = this.nextOffset;
+      const offset = this.nextOffset;
       this.nextOffset += BigInt(64 + stream.length + event.type.length + event.data.length + event.customMetadata.length);
-      return { ...event, stream, revision: existing.length + i, commit, prepare, created };
+      return { ...event, stream, revision: existing.length + i, commit: offset, prepare: offset, created };
     });
     this.streams.set(stream, [...existing, ...written]);
     for (const event of written) {

@@ -49,8 +49,8 @@ const MIN_PAGE_SIZE = 16;
 
 /** Connects lazily: the first call opens the gRPC channel. `url` is an EventStoreDB connection string (`esdb://host:2113?tls=false`). */
 export function openEsdbEventStore(url: string): EventStore {
-  if (!/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover|kdb|kdb\+discover):\/\//.test(url)) {
-    throw new InvalidEventStoreInput('url', 'expected an EventStoreDB connection string (esdb://…)');
+  if (!/^esdb(\+discover)?:\/\//.test(url)) {
+    throw new InvalidEventStoreInput('url', 'expected esdb:// or esdb+discover:// (the connection strings client 6.2.1 parses)');
   }
   let client: EventStoreDBClient;
   try {
