@@ -4,7 +4,7 @@
 // answers goes through here, so a client parses one shape.
 import { ConcurrencyExhausted } from '../commands/subject/execute.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
-import { IdempotencyConflict, LogHorizonTimeout } from '../infrastructure/event-store/port.js';
+import { AppendTooLarge, IdempotencyConflict, LogHorizonTimeout } from '../infrastructure/event-store/port.js';
 import { CatchUpTimeout, ProjectionNotBuilt, ProjectionRebuildRequired, RebuildInProgress } from '../projections/index.js';
 import { ProjectionsBehind } from '../queries/projections-behind.js';
 
@@ -110,6 +110,8 @@ export function problemOf(error: unknown): { problem: Problem; unexpected: boole
       problem: problem(409, 'concurrency_exhausted', 'the subject kept changing under this command; retry it', {}),
       unexpected: false,
     };
+  // Nothing was written; the request carries more than the store takes in one append.
+  if (error instanceof AppendTooLarge) return { problem: problem(413, error.code, error.message, { field: 'body' }), unexpected: false };
   if (error instanceof IdempotencyConflict)
     return {
       problem: problem(409, 'idempotency_conflict', 'this Idempotency-Key was used for another request', { field: 'Idempotency-Key' }),

@@ -5,7 +5,7 @@ import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { ConcurrencyExhausted, type CommandOutcome } from '../commands/subject/execute.js';
 import type { Rejection } from '../domain/subject/decision.js';
 import { ConfigError } from '../infrastructure/config.js';
-import { LogHorizonTimeout } from '../infrastructure/event-store/port.js';
+import { AppendTooLarge, LogHorizonTimeout } from '../infrastructure/event-store/port.js';
 import { ProjectionsBehind } from '../queries/projections-behind.js';
 
 export const EXIT = { ok: 0, failure: 1, badInput: 2, refused: 3 } as const;
@@ -38,6 +38,8 @@ export function reportError(error: unknown): ErrorReport {
     return { exitCode: EXIT.badInput, body: { error: 'invalid_input', message: error.message, field: error.field } };
   if (error instanceof ConfigError)
     return { exitCode: EXIT.badInput, body: { error: 'invalid_config', message: error.message, field: error.variable } };
+  // Bad input: more than the store takes in one append, and nothing was written.
+  if (error instanceof AppendTooLarge) return { exitCode: EXIT.badInput, body: { error: error.code, message: error.message } };
   if (error instanceof Refused) {
     const { code, message, field } = error.rejection;
     return { exitCode: EXIT.refused, body: { error: code, message, ...(field ? { field } : {}) } };

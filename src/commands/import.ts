@@ -66,16 +66,11 @@ export async function importEntries(
   let batches = 0;
   let revision = -1;
   for (let start = 0; start < entries.length; start += batchSize) {
+    const sealed = await sealLines(ledger, context, options.importId, entries, start, Math.min(start + batchSize, entries.length));
     const prepared: PreparedLine[] = [];
-    for (let i = start; i < Math.min(start + batchSize, entries.length); i++) {
-      const commandId = derivedId('import', options.importId, `line-${i + 1}`);
-      const memoryId = derivedId('m', commandId, 'memory');
-      const sealed = await sealEntry(ledger.keyStore, context, memoryId, entries[i]!);
-      if (sealed.status !== 'sealed') {
-        rejected.push({ line: i + 1, code: 'subject_forgotten', message: 'the subject was forgotten' });
-        continue;
-      }
-      prepared.push({ line: i + 1, commandId, memoryId, conflictId: derivedId('c', commandId, 'conflict'), entry: sealed.entry });
+    for (const line of sealed) {
+      if ('rejected' in line) rejected.push(line.rejected);
+      else prepared.push(line);
     }
     const applied = await appendBatch(ledger, stream, context, prepared);
     for (const [outcome, n] of Object.entries(applied.decisions)) decisions[outcome as WriteOutcome] += n;
@@ -85,6 +80,35 @@ export async function importEntries(
     batches += applied.appended ? 1 : 0;
   }
   return { lines: entries.length, decisions, alreadyImported, rejected, batches, revision };
+}
+
+/** Key-store round trips dominate sealing: this many lines are sealed at once (the key store's pool holds 4 connections). */
+const SEAL_CONCURRENCY = 4;
+
+/** Seals lines [start, end) in line order, a few at a time. */
+async function sealLines(
+  ledger: Ledger,
+  context: CommandContext,
+  importId: string,
+  entries: readonly MemoryEntry[],
+  start: number,
+  end: number,
+): Promise<Array<PreparedLine | { readonly rejected: { line: number } & Rejection }>> {
+  const out: Array<PreparedLine | { readonly rejected: { line: number } & Rejection }> = [];
+  let next = start;
+  const worker = async () => {
+    for (let i = next++; i < end; i = next++) {
+      const commandId = derivedId('import', importId, `line-${i + 1}`);
+      const memoryId = derivedId('m', commandId, 'memory');
+      const sealed = await sealEntry(ledger.keyStore, context, memoryId, entries[i]!);
+      out[i - start] =
+        sealed.status === 'sealed'
+          ? { line: i + 1, commandId, memoryId, conflictId: derivedId('c', commandId, 'conflict'), entry: sealed.entry }
+          : { rejected: { line: i + 1, code: 'subject_forgotten', message: 'the subject was forgotten' } };
+    }
+  };
+  await Promise.all(Array.from({ length: SEAL_CONCURRENCY }, worker));
+  return out;
 }
 
 async function appendBatch(ledger: Ledger, stream: string, context: CommandContext, lines: readonly PreparedLine[]) {

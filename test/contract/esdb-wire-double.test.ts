@@ -28,5 +28,7 @@ for (const { label, serverFeatures } of modes) {
     name: `EventStoreDB adapter over a wire-level gRPC double (${label})`,
     open: async () => openEsdbEventStore((await double()).url),
     close: async () => (await started)?.close(),
+    // The double's default MaxAppendSize, as 24.10's.
+    capabilities: { maxAppendBytes: 1024 * 1024 },
   });
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEsdbEventStore } from '../../src/infrastructure/event-store/esdb/esdb-event-store.js';
 import { UnreadableStoredEvent } from '../../src/infrastructure/event-store/esdb/recorded-event.js';
 import {
+  AppendTooLarge,
   IdempotencyConflict,
   WrongExpectedVersion,
   type EventStore,
@@ -99,6 +100,25 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
       expect(error).toMatchObject({ stream, eventId: first.id });
     }
     expect(await store.readStream(stream)).toHaveLength(2);
+  });
+
+  it('follows a server whose MaxAppendSize is below the one assumed: cuts the batch again, refuses one event over it', async () => {
+    const own = await startEsdbWireDouble({ serverFeatures, maxAppendSize: 256 * 1024 });
+    const ownStore = openEsdbEventStore(own.url);
+    try {
+      const stream = `${prefix()}limit`;
+      const batch = Array.from({ length: 10 }, (_, n) => event('Big', { n, blob: 'x'.repeat(60 * 1024) }));
+      expect((await ownStore.append(stream, batch, { expectedRevision: 'no_stream' })).nextExpectedRevision).toBe(9);
+      expect((await ownStore.readStream(stream)).map((e) => e.id)).toEqual(batch.map((e) => e.id));
+      const huge = event('Huge', { blob: 'x'.repeat(300 * 1024) });
+      const error = await ownStore.append(stream, [huge], { expectedRevision: 9 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppendTooLarge);
+      expect(error).toMatchObject({ stream, eventId: huge.id, limit: 256 * 1024 });
+      expect(await ownStore.readStream(stream)).toHaveLength(10);
+    } finally {
+      await ownStore.close();
+      await own.close();
+    }
   });
 
   it('round-trips ids, data, metadata and a millisecond recordedAt', async () => {

@@ -88,5 +88,7 @@ if ('skipped' in found) {
     name: `EventStoreDB (${found.label})`,
     open: async () => openEsdbEventStore(await found.url()),
     close: found.stop,
+    // The server's default MaxAppendSize (the container runs with defaults).
+    capabilities: { maxAppendBytes: 1024 * 1024 },
   });
 }

@@ -12,6 +12,8 @@ export interface EventStoreContractTarget {
   readonly capabilities?: {
     /** Run the concurrent-writers ordering test (default true). */
     readonly concurrentWriters?: boolean;
+    /** The store's append limit in bytes, when it has one (EventStoreDB's MaxAppendSize). */
+    readonly maxAppendBytes?: number;
   };
 }
 

@@ -2,6 +2,8 @@
 // line depends on which store runs. Both adapters (PostgreSQL, EventStoreDB)
 // are held to it by one contract suite (test/contract/event-store.contract.ts).
 
+export * from './store-errors.js';
+
 /** `any`, `no_stream`, `stream_exists`, or the exact revision of the stream's last event. */
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
 
@@ -84,10 +86,20 @@ export interface Subscription extends AsyncIterable<StoredEvent> {
 
 export interface EventStore {
   /**
-   * Appends a batch atomically. A mismatch with `expectedRevision` throws
-   * WrongExpectedVersion and writes nothing. Re-appending a batch whose event
-   * ids are already stored, in that stream, at the revisions they would take,
-   * succeeds and writes nothing new (EventStoreDB's idempotent write).
+   * Appends a batch at the stream's next revisions. A mismatch with
+   * `expectedRevision` throws WrongExpectedVersion and writes nothing.
+   * Re-appending a batch whose event ids are already stored, in that stream,
+   * at the revisions they would take, succeeds and writes nothing new
+   * (EventStoreDB's idempotent write).
+   *
+   * Atomic per command: consecutive events with the same
+   * `metadata.causationId` are written together or not at all. A batch over
+   * the store's append limit (EventStoreDB: MaxAppendSize, 1 MiB by default;
+   * PostgreSQL has none) is written as consecutive appends cut between
+   * commands, each expecting the revision the one before reached; retrying
+   * the whole batch with the same expected revision completes one cut off
+   * part-way. One command over the limit throws AppendTooLarge and writes
+   * nothing of the batch.
    */
   append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
   /** Reads a stream; a stream that does not exist reads as empty. */

@@ -18,7 +18,11 @@ export interface EsdbWireDoubleOptions {
    * older servers do, and the client falls back to Append.
    */
   readonly serverFeatures: 'advertise-batch-append' | 'unimplemented';
+  /** The server's MaxAppendSize in bytes; default 1 MiB, as 24.10's. */
+  readonly maxAppendSize?: number;
 }
+
+const DEFAULT_MAX_APPEND_SIZE = 1024 * 1024;
 
 export interface EsdbWireDouble {
   /** An insecure single-node connection string for the client. */
@@ -35,6 +39,7 @@ export async function startEsdbWireDouble(options: EsdbWireDoubleOptions): Promi
   const log = new InMemoryLog();
   seedSystemEvents(log);
   const calls: string[] = [];
+  const limits = { maxAppendSize: options.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE };
   // Every handler is recorded, so a test can state what the client puts on the wire.
   const recorded = <H extends (...args: never[]) => void>(path: string, handler: H): H =>
     ((...args: Parameters<H>) => {
@@ -45,8 +50,8 @@ export async function startEsdbWireDouble(options: EsdbWireDoubleOptions): Promi
   const server = new Server();
   server.addService(StreamsService, {
     read: recorded(`/${STREAMS}/Read`, read(log)),
-    append: recorded(`/${STREAMS}/Append`, append(log)),
-    batchAppend: recorded(`/${STREAMS}/BatchAppend`, batchAppend(log)),
+    append: recorded(`/${STREAMS}/Append`, append(log, limits)),
+    batchAppend: recorded(`/${STREAMS}/BatchAppend`, batchAppend(log, limits)),
     delete: recorded(`/${STREAMS}/Delete`, unimplementedUnary),
     tombstone: recorded(`/${STREAMS}/Tombstone`, unimplementedUnary),
   } as UntypedServiceImplementation);

@@ -8,6 +8,7 @@ import {
   END,
   EventStoreDBClient,
   FORWARDS,
+  MaxAppendSizeExceededError,
   NO_STREAM,
   START,
   STREAM_EXISTS,
@@ -39,6 +40,7 @@ import {
   parseSubscribeAll,
   type AppendInput,
 } from '../postgres/input.js';
+import { appendParts, DEFAULT_MAX_APPEND_BYTES } from './append-parts.js';
 import { isSystemEvent, matchesLogFilter, serverSideFilter } from './log-filter.js';
 import { toStoredEvent } from './recorded-event.js';
 import { EsdbSubscription } from './subscription.js';
@@ -47,8 +49,17 @@ import { EsdbSubscription } from './subscription.js';
 const PAGE_SIZE = 500;
 const MIN_PAGE_SIZE = 16;
 
+export interface EsdbEventStoreOptions {
+  /**
+   * The server's MaxAppendSize in bytes (default 1 MiB, the server's
+   * default). Larger batches are cut between commands; a server that
+   * refuses a part for size lowers it to what the server says.
+   */
+  readonly maxAppendBytes?: number;
+}
+
 /** Connects lazily: the first call opens the gRPC channel. `url` is an EventStoreDB connection string (`esdb://host:2113?tls=false`). */
-export function openEsdbEventStore(url: string): EventStore {
+export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions = {}): EventStore {
   if (!/^esdb(\+discover)?:\/\//.test(url)) {
     throw new InvalidEventStoreInput('url', 'expected esdb:// or esdb+discover:// (the connection strings client 6.2.1 parses)');
   }
@@ -58,7 +69,7 @@ export function openEsdbEventStore(url: string): EventStore {
   } catch (error) {
     throw new InvalidEventStoreInput('url', error instanceof Error ? error.message : String(error));
   }
-  return new EsdbEventStore(client);
+  return new EsdbEventStore(client, options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES);
 }
 
 class EsdbEventStore implements EventStore {
@@ -66,7 +77,10 @@ class EsdbEventStore implements EventStore {
   /** Whether any call went out, i.e. whether the client opened a channel. */
   private used = false;
 
-  constructor(private readonly client: EventStoreDBClient) {}
+  constructor(
+    private readonly client: EventStoreDBClient,
+    private maxAppendBytes: number,
+  ) {}
 
   async append(
     stream: string,
@@ -74,6 +88,23 @@ class EsdbEventStore implements EventStore {
     options: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
     const input = parseAppend(stream, events, options);
+    let parts = appendParts(input.stream, input.events, this.maxAppendBytes);
+    let expectedRevision = input.expectedRevision;
+    for (let i = 0; ;) {
+      try {
+        const result = await this.appendPart({ stream: input.stream, events: parts[i]!, expectedRevision });
+        if (++i === parts.length) return result;
+        expectedRevision = result.nextExpectedRevision;
+      } catch (error) {
+        // The server's limit is lower than assumed: cut the rest again (nothing of this part was written).
+        if (!(error instanceof MaxAppendSizeExceededError) || error.maxAppendSize >= this.maxAppendBytes) throw error;
+        this.maxAppendBytes = error.maxAppendSize;
+        parts = [...parts.slice(0, i), ...appendParts(input.stream, parts.slice(i).flat(), this.maxAppendBytes)];
+      }
+    }
+  }
+
+  private async appendPart(input: AppendInput): Promise<AppendResult> {
     this.used = true;
     try {
       const result = await this.client.appendToStream(
