@@ -9,20 +9,24 @@
 // Twice: once as a 21.10+ server that advertises BatchAppend through
 // ServerFeatures (the client then appends with BatchAppend), once as a server
 // without ServerFeatures (the client falls back to Append).
+// And once more through a follower of a cluster (reads from a lagging copy,
+// writes forwarded, NotLeader for leader-required calls): the adapter must
+// read its writes all the same.
 // The double applies appends one at a time in a single thread, so the
 // concurrent-writers ordering cases run too.
 import { openEsdbEventStore } from '../../src/infrastructure/event-store/esdb/esdb-event-store.js';
 import { startEsdbWireDouble, type EsdbWireDouble, type EsdbWireDoubleOptions } from '../support/esdb-wire-double/server.js';
 import { describeEventStoreContract } from './event-store.contract.js';
 
-const modes: Array<{ label: string; serverFeatures: EsdbWireDoubleOptions['serverFeatures'] }> = [
-  { label: 'BatchAppend, as advertised by 21.10+ servers', serverFeatures: 'advertise-batch-append' },
-  { label: 'Append, for servers without ServerFeatures', serverFeatures: 'unimplemented' },
+const modes: Array<{ label: string; options: EsdbWireDoubleOptions }> = [
+  { label: 'BatchAppend, as advertised by 21.10+ servers', options: { serverFeatures: 'advertise-batch-append' } },
+  { label: 'Append, for servers without ServerFeatures', options: { serverFeatures: 'unimplemented' } },
+  { label: 'connected to a follower', options: { serverFeatures: 'advertise-batch-append', connectTo: 'follower' } },
 ];
 
-for (const { label, serverFeatures } of modes) {
+for (const { label, options } of modes) {
   let started: Promise<EsdbWireDouble> | undefined;
-  const double = () => (started ??= startEsdbWireDouble({ serverFeatures }));
+  const double = () => (started ??= startEsdbWireDouble(options));
 
   describeEventStoreContract({
     name: `EventStoreDB adapter over a wire-level gRPC double (${label})`,

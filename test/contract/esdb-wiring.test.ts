@@ -55,7 +55,7 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
     await double?.close();
   });
 
-  it('puts ServerFeatures first, then appends through the method the server advertises, and reads through Read', async () => {
+  it('finds the leader with a Read before the first append, then appends through the method ServerFeatures advertises', async () => {
     const own = await startEsdbWireDouble({ serverFeatures });
     const ownStore = openEsdbEventStore(own.url);
     try {
@@ -63,9 +63,8 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
       await ownStore.append(stream, [event('Noted')], { expectedRevision: 'no_stream' });
       await ownStore.readStream(stream);
       await ownStore.readAll({ filter: { streamPrefixes: [stream] } });
-      expect(own.calls[0]).toBe(SERVER_FEATURES);
       const appendMethod = serverFeatures === 'advertise-batch-append' ? `${STREAMS}/BatchAppend` : `${STREAMS}/Append`;
-      expect(own.calls.slice(1)).toEqual([appendMethod, `${STREAMS}/Read`, `${STREAMS}/Read`]);
+      expect(own.calls).toEqual([`${STREAMS}/Read`, SERVER_FEATURES, appendMethod, `${STREAMS}/Read`, `${STREAMS}/Read`]);
     } finally {
       await ownStore.close();
       await own.close();
@@ -116,6 +115,31 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
       expect(error).toMatchObject({ stream, eventId: huge.id, limit: 256 * 1024 });
       expect(await ownStore.readStream(stream)).toHaveLength(10);
     } finally {
+      await ownStore.close();
+      await own.close();
+    }
+  });
+
+  it('sends every Streams call with requires-leader: a follower refuses it, and the calls go on at the leader', async () => {
+    const own = await startEsdbWireDouble({ serverFeatures, connectTo: 'follower' });
+    const ownStore = openEsdbEventStore(own.url);
+    const subscriber = openEsdbEventStore(own.url);
+    try {
+      const stream = `${prefix()}leader`;
+      // A subscription opened first is refused too, and opened again at the leader.
+      const subscription = subscriber.subscribeAll({ filter: { streamPrefixes: [stream] } });
+      await ownStore.append(stream, [event('A')], { expectedRevision: 'no_stream' });
+      expect(await ownStore.readStream(stream)).toHaveLength(1);
+      expect(await ownStore.readAll({ filter: { streamPrefixes: [stream] } })).toHaveLength(1);
+      expect(await ownStore.headPosition()).toBeDefined();
+      expect((await take(subscription, 1)).map((e) => e.stream)).toEqual([stream]);
+      const streamCalls = own.requests.filter((r) => r.path.startsWith(STREAMS));
+      expect(streamCalls.filter((r) => !r.requiresLeader)).toEqual([]);
+      // Each client was refused once by the follower; everything else ran on the leader.
+      expect(streamCalls.filter((r) => r.node === 'follower')).toHaveLength(2);
+      expect(streamCalls.filter((r) => r.node === 'leader').length).toBeGreaterThanOrEqual(5);
+    } finally {
+      await subscriber.close();
       await ownStore.close();
       await own.close();
     }

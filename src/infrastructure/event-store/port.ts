@@ -102,7 +102,7 @@ export interface EventStore {
    * nothing of the batch.
    */
   append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
-  /** Reads a stream; a stream that does not exist reads as empty. */
+  /** Reads a stream; a stream that does not exist reads as empty. Shows every append that has returned (read your writes). */
   readStream(stream: string, options?: ReadStreamOptions): Promise<StoredEvent[]>;
   /** Reads the global log forwards in log order. */
   readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
@@ -112,8 +112,10 @@ export interface EventStore {
    * Resolves once every event committed before the call shows in the global
    * log (readAll, headPosition, subscriptions); throws LogHorizonTimeout after
    * `timeoutMs` (default 30 s). For a reader that must not miss a stream it
-   * cannot name, e.g. "every subject of a tenant". EventStoreDB's log shows a
-   * commit at once; PostgreSQL's stable prefix waits for older transactions.
+   * cannot name, e.g. "every subject of a tenant". EventStoreDB's leader
+   * shows a commit at once (the adapter reads from the leader only, never a
+   * follower's lagging index); PostgreSQL's stable prefix waits for older
+   * transactions.
    */
   awaitCommitted(options?: { readonly timeoutMs?: number }): Promise<void>;
   subscribeAll(options?: SubscribeAllOptions): Subscription;

@@ -44,7 +44,14 @@ export type CommitOutcome =
 
 const TICKS_PER_MS = 10_000n;
 
-export class InMemoryLog {
+/** What a node reads from: the leader's log, or a follower's copy of it. */
+export interface LogView {
+  readonly events: readonly LoggedEvent[];
+  stream(name: string): readonly LoggedEvent[];
+  onAppended(listener: () => void): () => void;
+}
+
+export class InMemoryLog implements LogView {
   readonly events: LoggedEvent[] = [];
   private readonly streams = new Map<string, LoggedEvent[]>();
   /** EventStoreDB's committed-events cache: event id -> where it was last written. */

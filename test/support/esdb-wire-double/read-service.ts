@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { status, type ServerWritableStream } from '@grpc/grpc-js';
 import type { ReadReq as ReadReqMessage, ReadResp as ReadRespMessage } from '@eventstore/db-client/generated/streams_pb.js';
-import type { InMemoryLog, LoggedEvent } from './log.js';
+import type { LogView, LoggedEvent } from './log.js';
 import { BadRequest, comparePosition, eventResponse, streamIdentifier, streamName } from './messages.js';
 import { ReadReq, ReadResp } from './protocol.js';
 
@@ -14,7 +14,7 @@ type ReadCall = ServerWritableStream<ReadReqMessage, ReadRespMessage>;
 /** The server's default search window when the client asks for `count`. */
 const DEFAULT_MAX_SEARCH_WINDOW = 32;
 
-export function read(log: InMemoryLog) {
+export function read(log: LogView) {
   return (call: ReadCall) => {
     try {
       const options = call.request.getOptions();
@@ -43,7 +43,7 @@ export function read(log: InMemoryLog) {
 }
 
 function readStream(
-  log: InMemoryLog,
+  log: LogView,
   call: ReadCall,
   options: ReadReqMessage.Options.StreamOptions,
   backwards: boolean,
@@ -65,7 +65,7 @@ function readStream(
   return options.hasEnd() ? [] : walk(events, from, 1);
 }
 
-function readAll(log: InMemoryLog, options: ReadReqMessage.Options.AllOptions, backwards: boolean): Iterable<LoggedEvent> {
+function readAll(log: LogView, options: ReadReqMessage.Options.AllOptions, backwards: boolean): Iterable<LoggedEvent> {
   const events = log.events;
   if (options.hasStart()) return backwards ? [] : walk(events, 0, 1);
   if (options.hasEnd()) return backwards ? walk(events, events.length - 1, -1) : [];
@@ -144,7 +144,7 @@ function drained(call: ReadCall): Promise<void> {
  * catch-up and live and none arrives twice. The start position is exclusive.
  */
 function subscribeToAll(
-  log: InMemoryLog,
+  log: LogView,
   call: ReadCall,
   options: ReadReqMessage.Options.AllOptions,
   matches: (e: LoggedEvent) => boolean,

@@ -41,6 +41,7 @@ import {
   type AppendInput,
 } from '../postgres/input.js';
 import { appendParts, DEFAULT_MAX_APPEND_BYTES } from './append-parts.js';
+import { onLeader, ON_LEADER } from './leader.js';
 import { isSystemEvent, matchesLogFilter, serverSideFilter } from './log-filter.js';
 import { toStoredEvent } from './recorded-event.js';
 import { EsdbSubscription } from './subscription.js';
@@ -76,6 +77,7 @@ class EsdbEventStore implements EventStore {
   private readonly subscriptions = new Set<EsdbSubscription>();
   /** Whether any call went out, i.e. whether the client opened a channel. */
   private used = false;
+  private leaderFound: Promise<void> | undefined;
 
   constructor(
     private readonly client: EventStoreDBClient,
@@ -106,14 +108,22 @@ class EsdbEventStore implements EventStore {
 
   private async appendPart(input: AppendInput): Promise<AppendResult> {
     this.used = true;
+    // Find the leader with a read before the first append: client 6.2.1 keeps
+    // every BatchAppend callback in one module-wide map and rejects all of
+    // them — other clients' too — when any BatchAppend call fails, after
+    // which their answers throw (dist/streams/appendToStream/batchAppend.js).
+    // A NotLeader on the first append would do just that.
+    await (this.leaderFound ??= this.readAllPage(END, BACKWARDS, 1).then(() => undefined));
     try {
-      const result = await this.client.appendToStream(
-        input.stream,
-        input.events.map((event) =>
-          // The caller's id makes a retried append idempotent on the server.
-          jsonEvent({ id: event.id, type: event.type, data: event.data as JSONType, metadata: event.metadata }),
+      const result = await onLeader(() =>
+        this.client.appendToStream(
+          input.stream,
+          input.events.map((event) =>
+            // The caller's id makes a retried append idempotent on the server.
+            jsonEvent({ id: event.id, type: event.type, data: event.data as JSONType, metadata: event.metadata }),
+          ),
+          { expectedRevision: toClientRevision(input.expectedRevision), ...ON_LEADER },
         ),
-        { expectedRevision: toClientRevision(input.expectedRevision) },
       );
       if (!result.position) throw new Error(`EventStoreDB returned no position for an append to ${input.stream}`);
       return {
@@ -129,20 +139,24 @@ class EsdbEventStore implements EventStore {
     const input = parseReadStream(stream, options);
     const backwards = input.options.direction === 'backwards';
     this.used = true;
-    const read = this.client.readStream(input.stream, {
-      direction: backwards ? BACKWARDS : FORWARDS,
-      fromRevision: input.options.fromRevision !== undefined ? BigInt(input.options.fromRevision) : backwards ? END : START,
-      ...(input.options.maxCount !== undefined ? { maxCount: input.options.maxCount } : {}),
+    const recorded = await onLeader(async () => {
+      const read = this.client.readStream(input.stream, {
+        direction: backwards ? BACKWARDS : FORWARDS,
+        fromRevision: input.options.fromRevision !== undefined ? BigInt(input.options.fromRevision) : backwards ? END : START,
+        ...(input.options.maxCount !== undefined ? { maxCount: input.options.maxCount } : {}),
+        ...ON_LEADER,
+      });
+      const page: RecordedEvent[] = [];
+      try {
+        // Drain the stream before converting: leaving it half-read (a throw
+        // inside the loop) would keep the gRPC call alive and hang dispose().
+        for await (const resolved of read) if (resolved.event) page.push(resolved.event);
+      } catch (error) {
+        if (error instanceof StreamNotFoundError) return [];
+        throw error;
+      }
+      return page;
     });
-    const recorded: RecordedEvent[] = [];
-    try {
-      // Drain the stream before converting: leaving it half-read (a throw
-      // inside the loop) would keep the gRPC call alive and hang dispose().
-      for await (const resolved of read) if (resolved.event) recorded.push(resolved.event);
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
-      throw error;
-    }
     return recorded.map(toStoredEvent);
   }
 
@@ -173,10 +187,8 @@ class EsdbEventStore implements EventStore {
   }
 
   /**
-   * Nothing to wait for: the leader's $all shows an event once its write is
-   * acknowledged, and the client reads from the leader (the client's default
-   * nodePreference; a connection string asking for followers would need a
-   * wait here).
+   * Nothing to wait for: every call requires the leader (leader.ts), whose
+   * $all shows an event once its write is acknowledged.
    */
   async awaitCommitted(): Promise<void> {}
 
@@ -199,10 +211,10 @@ class EsdbEventStore implements EventStore {
     const { after, filter } = parseSubscribeAll(options);
     const wanted = matchesLogFilter(filter);
     this.used = true;
-    // subscribeToAll's fromPosition is exclusive, like the port's `after`.
-    const source = this.client.subscribeToAll({ fromPosition: after ?? START, filter: serverSideFilter(filter) });
     const subscription = new EsdbSubscription(
-      source,
+      // subscribeToAll's fromPosition is exclusive, like the port's `after`.
+      (from) => this.client.subscribeToAll({ fromPosition: from ?? START, filter: serverSideFilter(filter), ...ON_LEADER }),
+      after,
       (resolved: AllStreamResolvedEvent) => (resolved.event && wanted(resolved.event) ? toStoredEvent(resolved.event) : undefined),
       () => this.subscriptions.delete(subscription),
     );
@@ -224,12 +236,14 @@ class EsdbEventStore implements EventStore {
 
   /** Reads one page of $all to the end of the response (see readStream on draining). */
   private async readAllPage(from: ReadPosition, direction: typeof FORWARDS | typeof BACKWARDS, maxCount: number) {
-    const page: NonNullable<AllStreamResolvedEvent['event']>[] = [];
     this.used = true;
-    for await (const resolved of this.client.readAll({ fromPosition: from, direction, maxCount })) {
-      if (resolved.event) page.push(resolved.event);
-    }
-    return page;
+    return onLeader(async () => {
+      const page: NonNullable<AllStreamResolvedEvent['event']>[] = [];
+      for await (const resolved of this.client.readAll({ fromPosition: from, direction, maxCount, ...ON_LEADER })) {
+        if (resolved.event) page.push(resolved.event);
+      }
+      return page;
+    });
   }
 
   /**
