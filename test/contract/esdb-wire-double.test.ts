@@ -17,6 +17,7 @@
 import { openEsdbEventStore } from '../../src/infrastructure/event-store/esdb/esdb-event-store.js';
 import { startEsdbWireDouble, type EsdbWireDouble, type EsdbWireDoubleOptions } from '../support/esdb-wire-double/server.js';
 import { describeEventStoreContract } from './event-store.contract.js';
+import { CONTRACT_STREAM_PREFIX } from './event-store-fixtures.js';
 
 const modes: Array<{ label: string; options: EsdbWireDoubleOptions }> = [
   { label: 'BatchAppend, as advertised by 21.10+ servers', options: { serverFeatures: 'advertise-batch-append' } },
@@ -30,7 +31,7 @@ for (const { label, options } of modes) {
 
   describeEventStoreContract({
     name: `EventStoreDB adapter over a wire-level gRPC double (${label})`,
-    open: async () => openEsdbEventStore((await double()).url),
+    open: async () => openEsdbEventStore((await double()).url, { streamPrefixes: [CONTRACT_STREAM_PREFIX] }),
     close: async () => (await started)?.close(),
     // The double's default MaxAppendSize, as 24.10's.
     capabilities: { maxAppendBytes: 1024 * 1024 },

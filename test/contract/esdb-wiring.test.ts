@@ -41,14 +41,18 @@ async function take(subscription: AsyncIterable<StoredEvent>, count: number): Pr
 
 const modes: EsdbWireDoubleOptions['serverFeatures'][] = ['advertise-batch-append', 'unimplemented'];
 
+/** Every stream these tests write starts so: the store's scope on a log it shares with system and foreign events. */
+const SCOPE = 'wiring-';
+const open = (url: string) => openEsdbEventStore(url, { streamPrefixes: [SCOPE] });
+
 describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (ServerFeatures: %s)', (serverFeatures) => {
   let double: EsdbWireDouble;
   let store: EventStore;
-  const prefix = () => `wiring-${randomUUID().slice(0, 8)}-`;
+  const prefix = () => `${SCOPE}${randomUUID().slice(0, 8)}-`;
 
   beforeAll(async () => {
     double = await startEsdbWireDouble({ serverFeatures });
-    store = openEsdbEventStore(double.url);
+    store = open(double.url);
   });
   afterAll(async () => {
     await store?.close();
@@ -57,7 +61,7 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
 
   it('finds the leader with a Read before the first append, then appends through the method ServerFeatures advertises', async () => {
     const own = await startEsdbWireDouble({ serverFeatures });
-    const ownStore = openEsdbEventStore(own.url);
+    const ownStore = open(own.url);
     try {
       const stream = `${prefix()}calls`;
       await ownStore.append(stream, [event('Noted')], { expectedRevision: 'no_stream' });
@@ -103,7 +107,7 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
 
   it('follows a server whose MaxAppendSize is below the one assumed: cuts the batch again, refuses one event over it', async () => {
     const own = await startEsdbWireDouble({ serverFeatures, maxAppendSize: 256 * 1024 });
-    const ownStore = openEsdbEventStore(own.url);
+    const ownStore = open(own.url);
     try {
       const stream = `${prefix()}limit`;
       const batch = Array.from({ length: 10 }, (_, n) => event('Big', { n, blob: 'x'.repeat(60 * 1024) }));
@@ -122,8 +126,8 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
 
   it('sends every Streams call with requires-leader: a follower refuses it, and the calls go on at the leader', async () => {
     const own = await startEsdbWireDouble({ serverFeatures, connectTo: 'follower' });
-    const ownStore = openEsdbEventStore(own.url);
-    const subscriber = openEsdbEventStore(own.url);
+    const ownStore = open(own.url);
+    const subscriber = open(own.url);
     try {
       const stream = `${prefix()}leader`;
       // A subscription opened first is refused too, and opened again at the leader.
@@ -186,6 +190,29 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
     await subscription.close();
   });
 
+  it("keeps other applications' events (binary, JSON without memledger's metadata) out of readAll, headPosition and subscriptions", async () => {
+    const own = await startEsdbWireDouble({ serverFeatures, foreignEvents: 10 });
+    const ownStore = open(own.url);
+    try {
+      const stream = `${prefix()}scope`;
+      const subscription = ownStore.subscribeAll();
+      await ownStore.append(stream, [event('Mine')], { expectedRevision: 'no_stream' });
+      own.appendForeign(10);
+      await ownStore.append(stream, [event('Later')], { expectedRevision: 0 });
+      own.appendForeign(10);
+      const all = await ownStore.readAll();
+      expect(all.map((e) => `${e.stream}:${e.type}`)).toEqual([`${stream}:Mine`, `${stream}:Later`]);
+      expect(await ownStore.headPosition()).toEqual(all[1]!.position);
+      expect((await take(subscription, 2)).map((e) => e.id)).toEqual(all.map((e) => e.id));
+      // The subscription asked the server for the store's streams only.
+      const subscribed = own.requests.find((r) => r.path === `${STREAMS}/Read` && r.filter?.on === 'stream');
+      expect(subscribed?.filter).toEqual({ on: 'stream', prefixes: [SCOPE], regex: '' });
+    } finally {
+      await ownStore.close();
+      await own.close();
+    }
+  });
+
   it('reads $all past page boundaries with `after` exclusive, inside a batch too', async () => {
     const stream = `${prefix()}paging`;
     for (let batch = 0; batch < 12; batch++) {
@@ -244,10 +271,11 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
     expect(error).toBeInstanceOf(InvalidEventStoreInput);
     expect(error).toMatchObject({ field: 'events.1.id' });
     expect(double.calls.length).toBe(callsBefore);
-    expect(() => openEsdbEventStore('postgres://localhost/x')).toThrow(InvalidEventStoreInput);
+    expect(() => open('postgres://localhost/x')).toThrow(InvalidEventStoreInput);
+    expect(() => openEsdbEventStore(double.url, { streamPrefixes: ['$et-'] })).toThrow(/streamPrefixes/);
     // Client 6.2.1 parses esdb:// and esdb+discover:// only.
     for (const url of ['kurrentdb://127.0.0.1:2113?tls=false', 'kdb+discover://127.0.0.1:2113?tls=false']) {
-      expect(() => openEsdbEventStore(url)).toThrow(/url: expected esdb:\/\/ or esdb\+discover:\/\//);
+      expect(() => open(url)).toThrow(/url: expected esdb:\/\/ or esdb\+discover:\/\//);
     }
   });
 
@@ -263,11 +291,11 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
   });
 
   it('closes cleanly whether or not it was used', async () => {
-    await openEsdbEventStore(double.url).close();
+    await open(double.url).close();
   });
 
   it('ends the iteration of open subscriptions when the store closes', async () => {
-    const own = openEsdbEventStore(double.url);
+    const own = open(double.url);
     const subscription = own.subscribeAll({ filter: { streamPrefixes: [prefix()] } });
     const iteration = take(subscription, 1);
     await own.close();

@@ -6,6 +6,7 @@
 import { describe, it } from 'vitest';
 import { openEsdbEventStore } from '../../src/infrastructure/event-store/esdb/esdb-event-store.js';
 import { describeEventStoreContract } from './event-store.contract.js';
+import { CONTRACT_STREAM_PREFIX } from './event-store-fixtures.js';
 
 const IMAGE = process.env.MEMLEDGER_TEST_ESDB_IMAGE ?? 'eventstore/eventstore:24.10';
 const HTTP_PORT = 2113;
@@ -86,7 +87,7 @@ if ('skipped' in found) {
 } else {
   describeEventStoreContract({
     name: `EventStoreDB (${found.label})`,
-    open: async () => openEsdbEventStore(await found.url()),
+    open: async () => openEsdbEventStore(await found.url(), { streamPrefixes: [CONTRACT_STREAM_PREFIX] }),
     close: found.stop,
     // The server's default MaxAppendSize (the container runs with defaults).
     capabilities: { maxAppendBytes: 1024 * 1024 },

@@ -22,8 +22,10 @@ export interface EventStoreContractTarget {
  * that holds other data: every stream of a case starts with that case's
  * prefix, and global-log reads filter on it.
  */
+export const CONTRACT_STREAM_PREFIX = 'contract-';
+
 export function runNames() {
-  const run = `contract-${randomBytes(4).toString('hex')}`;
+  const run = `${CONTRACT_STREAM_PREFIX}${randomBytes(4).toString('hex')}`;
   let cases = 0;
   return {
     /** A fresh prefix for one case: `contract-<run>-<n>-`. */

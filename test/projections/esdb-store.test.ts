@@ -6,6 +6,7 @@
 // PostgreSQL store given the very same appends — all but the columns that
 // say where and when each store wrote the log (positions, commit times).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEMLEDGER_STREAM_PREFIXES } from '../../src/domain/events/stream-names.js';
 import { openEsdbEventStore } from '../../src/infrastructure/event-store/esdb/esdb-event-store.js';
 import type { EventStore, Position } from '../../src/infrastructure/event-store/port.js';
 import { openProjectionDatabase, type ProjectionDatabase } from '../../src/projections/database.js';
@@ -28,7 +29,7 @@ describe('the memory projection on the EventStoreDB adapter', () => {
   beforeAll(async () => {
     world = await openProjectionWorld('proj_esdb_pg');
     double = await startEsdbWireDouble({ serverFeatures: 'advertise-batch-append' });
-    esdb = openEsdbEventStore(double.url);
+    esdb = openEsdbEventStore(double.url, { streamPrefixes: MEMLEDGER_STREAM_PREFIXES });
     esdbProjections = await createTestDatabase('proj_esdb');
     projections = await openProjectionDatabase(esdbProjections.url);
   });

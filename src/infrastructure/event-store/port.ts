@@ -60,7 +60,12 @@ export interface ReadStreamOptions {
   readonly maxCount?: number;
 }
 
-/** Which events of the global log a reader wants; empty = all application events. */
+/**
+ * Which events of the global log a reader wants; empty = all of the store's
+ * own events. EventStoreDB's $all may be shared with other applications: its
+ * adapter is opened with memledger's stream prefixes and never hands out (nor
+ * decodes) an event outside them, nor a system event.
+ */
 export interface LogFilter {
   readonly streamPrefixes?: readonly string[];
   readonly eventTypePrefixes?: readonly string[];

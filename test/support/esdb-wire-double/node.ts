@@ -8,7 +8,7 @@
 // Constants.Headers.RequiresLeader, read by Streams.*'s GetRequiresLeader).
 // The client then reconnects to that address (Client.handleError).
 import { Server, ServerCredentials, status, type Metadata, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import type { BatchAppendReq } from '@eventstore/db-client/generated/streams_pb.js';
+import type { BatchAppendReq, ReadReq } from '@eventstore/db-client/generated/streams_pb.js';
 import { append, batchAppend, type AppendLimits } from './append-service.js';
 import type { InMemoryLog, LogView } from './log.js';
 import { GossipService, ServerFeaturesService, StreamsService, SupportedMethod, SupportedMethods } from './protocol.js';
@@ -23,6 +23,17 @@ export interface RecordedRequest {
   readonly path: string;
   readonly node: 'leader' | 'follower';
   readonly requiresLeader: boolean;
+  /** A read's or subscription's server-side filter, if it asked for one. */
+  readonly filter?: { readonly on: 'stream' | 'type'; readonly prefixes: readonly string[]; readonly regex: string };
+}
+
+function filterOf(call: unknown): RecordedRequest['filter'] {
+  const options = (call as { request?: ReadReq }).request?.getOptions?.();
+  const filter = options?.hasFilter() ? options.getFilter() : undefined;
+  if (!filter) return undefined;
+  const onStream = filter.hasStreamIdentifier();
+  const expression = onStream ? filter.getStreamIdentifier() : filter.getEventType();
+  return { on: onStream ? 'stream' : 'type', prefixes: expression?.getPrefixList() ?? [], regex: expression?.getRegex() ?? '' };
 }
 
 export interface NodeSetup {
@@ -52,7 +63,8 @@ export async function startNode(setup: NodeSetup): Promise<StartedNode> {
     ((...args: Parameters<H>) => {
       const call = args[0] as unknown as { metadata: Metadata };
       const requiresLeader = call.metadata.get('requires-leader')[0] === 'true';
-      setup.record({ path, node: setup.role, requiresLeader });
+      const filter = filterOf(call);
+      setup.record({ path, node: setup.role, requiresLeader, ...(filter ? { filter } : {}) });
       if (refuse && requiresLeader && setup.role === 'follower') refuse(...args);
       else handler(...args);
     }) as H;

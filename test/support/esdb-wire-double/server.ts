@@ -4,6 +4,7 @@
 // client builds, responses it parses, errors it maps — not the server's
 // semantics; only a real EventStoreDB (test/contract/esdb.test.ts) does that.
 import { randomUUID } from 'node:crypto';
+import { appendForeignEvents } from './foreign-events.js';
 import { InMemoryLog } from './log.js';
 import { startNode, type RecordedRequest, type StartedNode } from './node.js';
 import { LaggingReplica } from './replica.js';
@@ -27,6 +28,8 @@ export interface EsdbWireDoubleOptions {
   readonly connectTo?: 'leader' | 'follower';
   /** How long a commit takes to show on the follower (default 200 ms). */
   readonly replicationLagMs?: number;
+  /** Other applications' events in the log from the start (default 3; a shared cluster's $all holds them). */
+  readonly foreignEvents?: number;
 }
 
 const DEFAULT_MAX_APPEND_SIZE = 1024 * 1024;
@@ -41,12 +44,15 @@ export interface EsdbWireDouble {
   readonly calls: readonly string[];
   /** The same calls with the node that took them and their `requires-leader` header. */
   readonly requests: readonly RecordedRequest[];
+  /** Appends other applications' events (binary, JSON without memledger's metadata). */
+  appendForeign(count: number): void;
   close(): Promise<void>;
 }
 
 export async function startEsdbWireDouble(options: EsdbWireDoubleOptions): Promise<EsdbWireDouble> {
   const log = new InMemoryLog();
   seedSystemEvents(log);
+  appendForeignEvents(log, options.foreignEvents ?? 3);
   const requests: RecordedRequest[] = [];
   const calls: string[] = [];
   const limits = { maxAppendSize: options.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE };
@@ -78,6 +84,7 @@ export async function startEsdbWireDouble(options: EsdbWireDoubleOptions): Promi
     log,
     calls,
     requests,
+    appendForeign: (count) => appendForeignEvents(log, count),
     close() {
       replica?.stop();
       for (const node of nodes) node.close();

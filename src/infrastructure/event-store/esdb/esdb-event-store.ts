@@ -21,6 +21,7 @@ import {
   type ReadPosition,
   type RecordedEvent,
 } from '@eventstore/db-client';
+import { z } from 'zod';
 import {
   IdempotencyConflict,
   WrongExpectedVersion,
@@ -42,7 +43,7 @@ import {
 } from '../postgres/input.js';
 import { appendParts, DEFAULT_MAX_APPEND_BYTES } from './append-parts.js';
 import { onLeader, ON_LEADER } from './leader.js';
-import { isSystemEvent, matchesLogFilter, serverSideFilter } from './log-filter.js';
+import { matchesLogFilter, serverSideFilter } from './log-filter.js';
 import { toStoredEvent } from './recorded-event.js';
 import { EsdbSubscription } from './subscription.js';
 
@@ -52,6 +53,12 @@ const MIN_PAGE_SIZE = 16;
 
 export interface EsdbEventStoreOptions {
   /**
+   * The store's own streams: names starting with one of these. $all may
+   * hold other applications' streams (a shared cluster); reads, the head
+   * and subscriptions see only these.
+   */
+  readonly streamPrefixes: readonly string[];
+  /**
    * The server's MaxAppendSize in bytes (default 1 MiB, the server's
    * default). Larger batches are cut between commands; a server that
    * refuses a part for size lowers it to what the server says.
@@ -59,8 +66,19 @@ export interface EsdbEventStoreOptions {
   readonly maxAppendBytes?: number;
 }
 
+const scopeSchema = z
+  .array(
+    z
+      .string()
+      .min(1)
+      .refine((prefix) => !prefix.startsWith('$'), 'must not name system streams'),
+  )
+  .min(1);
+
 /** Connects lazily: the first call opens the gRPC channel. `url` is an EventStoreDB connection string (`esdb://host:2113?tls=false`). */
-export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions = {}): EventStore {
+export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions): EventStore {
+  const scope = scopeSchema.safeParse(options.streamPrefixes);
+  if (!scope.success) throw new InvalidEventStoreInput('streamPrefixes', scope.error.issues[0]!.message);
   if (!/^esdb(\+discover)?:\/\//.test(url)) {
     throw new InvalidEventStoreInput('url', 'expected esdb:// or esdb+discover:// (the connection strings client 6.2.1 parses)');
   }
@@ -70,7 +88,7 @@ export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions =
   } catch (error) {
     throw new InvalidEventStoreInput('url', error instanceof Error ? error.message : String(error));
   }
-  return new EsdbEventStore(client, options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES);
+  return new EsdbEventStore(client, scope.data, options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES);
 }
 
 class EsdbEventStore implements EventStore {
@@ -81,6 +99,7 @@ class EsdbEventStore implements EventStore {
 
   constructor(
     private readonly client: EventStoreDBClient,
+    private readonly scope: readonly string[],
     private maxAppendBytes: number,
   ) {}
 
@@ -162,7 +181,7 @@ class EsdbEventStore implements EventStore {
 
   async readAll(options?: Parameters<EventStore['readAll']>[0]): Promise<StoredEvent[]> {
     const { after, maxCount = Number.POSITIVE_INFINITY, filter } = parseReadAll(options);
-    const wanted = matchesLogFilter(filter);
+    const wanted = matchesLogFilter(this.scope, filter);
     const events: StoredEvent[] = [];
     // The server reads $all from a position inclusively; `after` is exclusive,
     // and each page starts again at the previous page's last event.
@@ -193,13 +212,14 @@ class EsdbEventStore implements EventStore {
   async awaitCommitted(): Promise<void> {}
 
   async headPosition(): Promise<Position | undefined> {
-    // Backwards from the end, past the server's own (system) events.
+    // Backwards from the end, past system events and other applications'.
+    const own = matchesLogFilter(this.scope, undefined);
     let from: ReadPosition = END;
     for (;;) {
       const page = await this.readAllPage(from, BACKWARDS, PAGE_SIZE);
       for (const recorded of page) {
         if (from !== END && comparePositions(recorded.position, from) >= 0) continue;
-        if (!isSystemEvent(recorded)) return { commit: recorded.position.commit, prepare: recorded.position.prepare };
+        if (own(recorded)) return { commit: recorded.position.commit, prepare: recorded.position.prepare };
       }
       const last = page[page.length - 1];
       if (page.length < PAGE_SIZE || !last) return undefined;
@@ -209,11 +229,11 @@ class EsdbEventStore implements EventStore {
 
   subscribeAll(options?: Parameters<EventStore['subscribeAll']>[0]): Subscription {
     const { after, filter } = parseSubscribeAll(options);
-    const wanted = matchesLogFilter(filter);
+    const wanted = matchesLogFilter(this.scope, filter);
     this.used = true;
     const subscription = new EsdbSubscription(
       // subscribeToAll's fromPosition is exclusive, like the port's `after`.
-      (from) => this.client.subscribeToAll({ fromPosition: from ?? START, filter: serverSideFilter(filter), ...ON_LEADER }),
+      (from) => this.client.subscribeToAll({ fromPosition: from ?? START, filter: serverSideFilter(this.scope, filter), ...ON_LEADER }),
       after,
       (resolved: AllStreamResolvedEvent) => (resolved.event && wanted(resolved.event) ? toStoredEvent(resolved.event) : undefined),
       () => this.subscriptions.delete(subscription),
