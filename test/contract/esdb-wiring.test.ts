@@ -68,7 +68,15 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
       await ownStore.readStream(stream);
       await ownStore.readAll({ filter: { streamPrefixes: [stream] } });
       const appendMethod = serverFeatures === 'advertise-batch-append' ? `${STREAMS}/BatchAppend` : `${STREAMS}/Append`;
-      expect(own.calls).toEqual([`${STREAMS}/Read`, SERVER_FEATURES, appendMethod, `${STREAMS}/Read`, `${STREAMS}/Read`]);
+      // readAll: the log's end, then the filtered read.
+      expect(own.calls).toEqual([
+        `${STREAMS}/Read`,
+        SERVER_FEATURES,
+        appendMethod,
+        `${STREAMS}/Read`,
+        `${STREAMS}/Read`,
+        `${STREAMS}/Read`,
+      ]);
     } finally {
       await ownStore.close();
       await own.close();
@@ -207,6 +215,57 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
       // The subscription asked the server for the store's streams only.
       const subscribed = own.requests.find((r) => r.path === `${STREAMS}/Read` && r.filter?.on === 'stream');
       expect(subscribed?.filter).toEqual({ on: 'stream', prefixes: [SCOPE], regex: '' });
+    } finally {
+      await ownStore.close();
+      await own.close();
+    }
+  });
+
+  it('polls a sparse filter at the cost of what is new, not of the log: events scanned and served per call', async () => {
+    const own = await startEsdbWireDouble({ serverFeatures });
+    const ownStore = open(own.url);
+    const readCost = async (work: () => Promise<unknown>) => {
+      const before = own.requests.length;
+      await work();
+      const reads = own.requests.slice(before).filter((r) => r.meter);
+      return {
+        calls: reads.length,
+        scanned: reads.reduce((n, r) => n + r.meter!.scanned, 0),
+        served: reads.reduce((n, r) => n + r.meter!.served, 0),
+      };
+    };
+    try {
+      const sparse = { streamPrefixes: [`${prefix()}sparse`] };
+      const busy = `${prefix()}busy`;
+      await ownStore.append(sparse.streamPrefixes[0]!, [event('Rare')], { expectedRevision: 'no_stream' });
+      for (let i = 0; i < 10; i++) {
+        await ownStore.append(
+          busy,
+          Array.from({ length: 100 }, () => event('Busy')),
+          { expectedRevision: 'any' },
+        );
+        own.appendForeign(100);
+      }
+      const [rare] = await ownStore.readAll({ filter: sparse });
+      // Empty polls, as a worker polling every 250 ms makes them: each costs a few events, not the 2,000 after `rare`.
+      for (let poll = 0; poll < 5; poll++) {
+        const cost = await readCost(async () => expect(await ownStore.readAll({ after: rare!.position, filter: sparse })).toEqual([]));
+        expect(cost.served).toBeLessThanOrEqual(2);
+        if (poll > 0) expect(cost.scanned).toBeLessThanOrEqual(2);
+      }
+      // New events cost what they are.
+      await ownStore.append(
+        busy,
+        Array.from({ length: 50 }, () => event('Busy')),
+        { expectedRevision: 'any' },
+      );
+      const next = event('Rare');
+      await ownStore.append(sparse.streamPrefixes[0]!, [next], { expectedRevision: 0 });
+      let found: StoredEvent[] = [];
+      const cost = await readCost(async () => (found = await ownStore.readAll({ after: rare!.position, filter: sparse })));
+      expect(found.map((e) => e.id)).toEqual([next.id]);
+      expect(cost.served).toBeLessThanOrEqual(3);
+      expect(cost.scanned).toBeLessThanOrEqual(60);
     } finally {
       await ownStore.close();
       await own.close();

@@ -30,7 +30,13 @@ export interface LoggedEvent extends ProposedEvent {
    */
   readonly commit: bigint;
   readonly prepare: bigint;
-  /** .NET ticks (100 ns) since the Unix epoch, as the server sends `created`. */
+  /**
+   * .NET ticks (100 ns) since the Unix epoch, as the server sends `created`:
+   * the leader's clock read for each event as its prepare is written
+   * (LogRecord.Prepare stamps DateTime.UtcNow per record,
+   * src/EventStore.Core/TransactionLog/LogRecords/LogRecord.cs), so one batch
+   * can straddle a millisecond, and stamps step back with the clock.
+   */
   readonly created: bigint;
 }
 
@@ -51,6 +57,9 @@ export interface LogView {
   onAppended(listener: () => void): () => void;
 }
 
+/** The leader's clock: milliseconds since the Unix epoch, with a fraction (it may step back). */
+export type ServerClock = () => number;
+
 export class InMemoryLog implements LogView {
   readonly events: LoggedEvent[] = [];
   private readonly streams = new Map<string, LoggedEvent[]>();
@@ -60,6 +69,8 @@ export class InMemoryLog implements LogView {
   // Offsets start past a small header and grow by each record's size, so
   // positions are sparse like a real transaction file.
   private nextOffset = BigInt(1_000 + randomInt(1_000));
+
+  constructor(private readonly clock: ServerClock = () => Date.now() + randomInt(10_000) / 10_000) {}
 
   stream(name: string): readonly LoggedEvent[] {
     return this.streams.get(name) ?? [];
@@ -80,10 +91,10 @@ export class InMemoryLog implements LogView {
     if (decision.kind !== 'ok') return decision;
     const existing = this.streams.get(stream) ?? [];
     if (proposed.length === 0) return { kind: 'empty', currentRevision: existing.length - 1 };
-    const created = BigInt(Date.now()) * TICKS_PER_MS + BigInt(randomInt(10_000));
     const written: LoggedEvent[] = proposed.map((event, i) => {
       const offset = this.nextOffset;
       this.nextOffset += BigInt(64 + stream.length + event.type.length + event.data.length + event.customMetadata.length);
+      const created = BigInt(Math.floor(this.clock() * Number(TICKS_PER_MS)));
       return { ...event, stream, revision: existing.length + i, commit: offset, prepare: offset, created };
     });
     this.streams.set(stream, [...existing, ...written]);

@@ -12,7 +12,7 @@ import type { BatchAppendReq, ReadReq } from '@eventstore/db-client/generated/st
 import { append, batchAppend, type AppendLimits } from './append-service.js';
 import type { InMemoryLog, LogView } from './log.js';
 import { GossipService, ServerFeaturesService, StreamsService, SupportedMethod, SupportedMethods } from './protocol.js';
-import { read } from './read-service.js';
+import { read, type ReadMeter } from './read-service.js';
 import { rpc } from './statuses.js';
 
 export const STREAMS = 'event_store.client.streams.Streams';
@@ -25,6 +25,8 @@ export interface RecordedRequest {
   readonly requiresLeader: boolean;
   /** A read's or subscription's server-side filter, if it asked for one. */
   readonly filter?: { readonly on: 'stream' | 'type'; readonly prefixes: readonly string[]; readonly regex: string };
+  /** For reads: events the node walked past and events it sent, so far. */
+  readonly meter?: ReadMeter;
 }
 
 function filterOf(call: unknown): RecordedRequest['filter'] {
@@ -57,6 +59,7 @@ export interface StartedNode {
 type Handler = (...args: never[]) => void;
 
 export async function startNode(setup: NodeSetup): Promise<StartedNode> {
+  const meters = new WeakMap<object, ReadMeter>();
   const notLeader = () => rpc.notLeader(setup.leader().host, setup.leader().port);
   // Every handler is recorded, so a test can state what the client puts on the wire.
   const handle = <H extends Handler>(path: string, handler: H, refuse?: H): H =>
@@ -64,14 +67,20 @@ export async function startNode(setup: NodeSetup): Promise<StartedNode> {
       const call = args[0] as unknown as { metadata: Metadata };
       const requiresLeader = call.metadata.get('requires-leader')[0] === 'true';
       const filter = filterOf(call);
-      setup.record({ path, node: setup.role, requiresLeader, ...(filter ? { filter } : {}) });
+      const meter = path.endsWith('/Read') ? { scanned: 0, served: 0 } : undefined;
+      if (meter) meters.set(call, meter);
+      setup.record({ path, node: setup.role, requiresLeader, ...(filter ? { filter } : {}), ...(meter ? { meter } : {}) });
       if (refuse && requiresLeader && setup.role === 'follower') refuse(...args);
       else handler(...args);
     }) as H;
 
   const server = new Server();
   server.addService(StreamsService, {
-    read: handle(`/${STREAMS}/Read`, read(setup.reads), (call) => call.emit('error', notLeader())),
+    read: handle(
+      `/${STREAMS}/Read`,
+      read(setup.reads, (call) => meters.get(call)!),
+      (call) => call.emit('error', notLeader()),
+    ),
     append: handle(`/${STREAMS}/Append`, append(setup.log, setup.limits), (call, callback) => {
       // Refused once the write is handed on, i.e. after the whole request.
       call.on('data', () => undefined);

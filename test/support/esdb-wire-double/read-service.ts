@@ -14,8 +14,15 @@ type ReadCall = ServerWritableStream<ReadReqMessage, ReadRespMessage>;
 /** The server's default search window when the client asks for `count`. */
 const DEFAULT_MAX_SEARCH_WINDOW = 32;
 
-export function read(log: LogView) {
+/** What one read cost the server: events it walked past, and events it sent. */
+export interface ReadMeter {
+  scanned: number;
+  served: number;
+}
+
+export function read(log: LogView, meterOf: (call: ReadCall) => ReadMeter = () => ({ scanned: 0, served: 0 })) {
   return (call: ReadCall) => {
+    const meter = meterOf(call);
     try {
       const options = call.request.getOptions();
       if (!options) throw new BadRequest('read options missing');
@@ -26,7 +33,7 @@ export function read(log: LogView) {
           call.emit('error', { code: status.UNIMPLEMENTED, details: 'the wire-level double only subscribes to $all' });
           return;
         }
-        subscribeToAll(log, call, options.getAll()!, matches.predicate, matches.checkpointInterval);
+        subscribeToAll(log, call, options.getAll()!, matches.predicate, matches.checkpointInterval, meter);
         return;
       }
       const count = Number(BigInt(options.getCount()));
@@ -35,7 +42,7 @@ export function read(log: LogView) {
         ? readStream(log, call, options.getStream()!, backwards)
         : readAll(log, options.getAll()!, backwards);
       if (events === undefined) return;
-      void writeAll(call, take(events, matches.predicate, count), options.hasAll()).then(() => call.end());
+      void writeAll(call, take(events, matches.predicate, count, meter), options.hasAll(), meter).then(() => call.end());
     } catch (error) {
       call.emit('error', { code: status.INVALID_ARGUMENT, details: error instanceof Error ? error.message : String(error) });
     }
@@ -79,10 +86,16 @@ function* walk(events: readonly LoggedEvent[], from: number, step: 1 | -1): Iter
   for (let i = from; i >= 0 && i < events.length; i += step) yield events[i]!;
 }
 
-function* take(events: Iterable<LoggedEvent>, matches: (e: LoggedEvent) => boolean, count: number): Iterable<LoggedEvent> {
+function* take(
+  events: Iterable<LoggedEvent>,
+  matches: (e: LoggedEvent) => boolean,
+  count: number,
+  meter: ReadMeter,
+): Iterable<LoggedEvent> {
   if (count <= 0) return;
   let taken = 0;
   for (const event of events) {
+    meter.scanned += 1;
     if (!matches(event)) continue;
     yield event;
     if (++taken >= count) return;
@@ -120,9 +133,10 @@ function eventFilter(options: ReadReqMessage.Options): { predicate: (e: LoggedEv
   };
 }
 
-async function writeAll(call: ReadCall, events: Iterable<LoggedEvent>, withCommitPosition: boolean): Promise<void> {
+async function writeAll(call: ReadCall, events: Iterable<LoggedEvent>, withCommitPosition: boolean, meter: ReadMeter): Promise<void> {
   for (const event of events) {
     if (call.cancelled) return;
+    meter.served += 1;
     if (!call.write(eventResponse(event, withCommitPosition))) await drained(call);
   }
 }
@@ -149,6 +163,7 @@ function subscribeToAll(
   options: ReadReqMessage.Options.AllOptions,
   matches: (e: LoggedEvent) => boolean,
   checkpointInterval: number,
+  meter: ReadMeter,
 ): void {
   let cursor: number;
   if (options.hasStart()) cursor = 0;
@@ -176,7 +191,9 @@ function subscribeToAll(
       while (!call.cancelled && cursor < log.events.length) {
         const event = log.events[cursor++]!;
         let writable = true;
+        meter.scanned += 1;
         if (matches(event)) {
+          meter.served += 1;
           writable = call.write(eventResponse(event, true));
         } else if (++skipped >= checkpointInterval) {
           skipped = 0;

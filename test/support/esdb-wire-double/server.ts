@@ -5,7 +5,7 @@
 // semantics; only a real EventStoreDB (test/contract/esdb.test.ts) does that.
 import { randomUUID } from 'node:crypto';
 import { appendForeignEvents } from './foreign-events.js';
-import { InMemoryLog } from './log.js';
+import { InMemoryLog, type ServerClock } from './log.js';
 import { startNode, type RecordedRequest, type StartedNode } from './node.js';
 import { LaggingReplica } from './replica.js';
 
@@ -28,6 +28,8 @@ export interface EsdbWireDoubleOptions {
   readonly connectTo?: 'leader' | 'follower';
   /** How long a commit takes to show on the follower (default 200 ms). */
   readonly replicationLagMs?: number;
+  /** The leader's clock, read for every event written (default: the machine's, sub-millisecond). */
+  readonly clock?: ServerClock;
   /** Other applications' events in the log from the start (default 3; a shared cluster's $all holds them). */
   readonly foreignEvents?: number;
 }
@@ -50,7 +52,7 @@ export interface EsdbWireDouble {
 }
 
 export async function startEsdbWireDouble(options: EsdbWireDoubleOptions): Promise<EsdbWireDouble> {
-  const log = new InMemoryLog();
+  const log = new InMemoryLog(options.clock);
   seedSystemEvents(log);
   appendForeignEvents(log, options.foreignEvents ?? 3);
   const requests: RecordedRequest[] = [];
@@ -80,7 +82,8 @@ export async function startEsdbWireDouble(options: EsdbWireDoubleOptions): Promi
     nodes.push(await startNode({ ...common, role: 'follower', reads: replica, leader: () => ({ host: '127.0.0.1', port: leaderPort }) }));
   }
   return {
-    url: `esdb://127.0.0.1:${nodes[nodes.length - 1]!.port}?tls=false`,
+    // A generous deadline (the client's default is 10 s): the double shares one process, and on a loaded machine one core share, with its clients.
+    url: `esdb://127.0.0.1:${nodes[nodes.length - 1]!.port}?tls=false&defaultDeadline=60000`,
     log,
     calls,
     requests,

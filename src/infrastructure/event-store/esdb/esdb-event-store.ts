@@ -17,6 +17,7 @@ import {
   jsonEvent,
   type AllStreamResolvedEvent,
   type AppendExpectedRevision,
+  type Filter,
   type JSONType,
   type ReadPosition,
   type RecordedEvent,
@@ -42,14 +43,18 @@ import {
   type AppendInput,
 } from '../postgres/input.js';
 import { appendParts, DEFAULT_MAX_APPEND_BYTES } from './append-parts.js';
+import { readAllFiltered } from './filtered-read.js';
 import { onLeader, ON_LEADER } from './leader.js';
 import { matchesLogFilter, serverSideFilter } from './log-filter.js';
 import { toStoredEvent } from './recorded-event.js';
+import { ScanHorizons } from './scan-horizon.js';
 import { EsdbSubscription } from './subscription.js';
 
-/** Events per readAll request while filtering on the client side. */
+/** Events per readAll request (the server filters; pages grow while the client's part of a filter skips events). */
 const PAGE_SIZE = 500;
 const MIN_PAGE_SIZE = 16;
+/** Events per request while looking for the head backwards. */
+const HEAD_PAGE_SIZE = 16;
 
 export interface EsdbEventStoreOptions {
   /**
@@ -96,6 +101,7 @@ class EsdbEventStore implements EventStore {
   /** Whether any call went out, i.e. whether the client opened a channel. */
   private used = false;
   private leaderFound: Promise<void> | undefined;
+  private readonly horizons = new ScanHorizons();
 
   constructor(
     private readonly client: EventStoreDBClient,
@@ -179,27 +185,41 @@ class EsdbEventStore implements EventStore {
     return recorded.map(toStoredEvent);
   }
 
+  /**
+   * Filtered by the server (filtered-read.ts), and from where earlier reads
+   * of the same filter got (scan-horizon.ts): a poll costs what is new.
+   */
   async readAll(options?: Parameters<EventStore['readAll']>[0]): Promise<StoredEvent[]> {
     const { after, maxCount = Number.POSITIVE_INFINITY, filter } = parseReadAll(options);
     const wanted = matchesLogFilter(this.scope, filter);
+    const onServer = serverSideFilter(this.scope, filter);
+    const key = JSON.stringify([filter?.streamPrefixes ?? [], filter?.eventTypePrefixes ?? []]);
+    // The log's end before the read: a read that reaches the end has covered up to here.
+    const [end] = await this.readAllPage(END, BACKWARDS, 1);
+    const start = this.horizons.startAfter(key, after);
+    if (!end || (start && comparePositions(start, end.position) >= 0)) return [];
     const events: StoredEvent[] = [];
     // The server reads $all from a position inclusively; `after` is exclusive,
     // and each page starts again at the previous page's last event.
-    let from: ReadPosition = after ?? START;
-    let seen: Position | undefined = after;
-    // Small reads start with small pages; pages grow while the filter skips events.
+    let from: ReadPosition = start ?? START;
+    let seen: Position | undefined = start;
+    // Small reads start with small pages; pages grow while the client-side part of the filter skips events.
     let pageSize = Math.min(PAGE_SIZE, Math.max(MIN_PAGE_SIZE, maxCount + 1));
     for (;;) {
-      const page = await this.readAllPage(from, FORWARDS, pageSize);
-      const recorded: RecordedEvent[] = [];
+      const page = await this.readFiltered(from, FORWARDS, pageSize, onServer);
       for (const event of page) {
         if (seen && comparePositions(event.position, seen) <= 0) continue;
         seen = event.position;
-        if (wanted(event)) recorded.push(event);
-        if (events.length + recorded.length >= maxCount) break;
+        if (!wanted(event)) continue;
+        events.push(toStoredEvent(event));
+        if (events.length >= maxCount) return events;
       }
-      events.push(...recorded.map(toStoredEvent));
-      if (events.length >= maxCount || page.length < pageSize || !seen) return events;
+      if (page.length < pageSize || !seen) {
+        // The server went to the end of the log: nothing else of this filter lies before `end`.
+        const lastFound = events.at(-1)?.position ?? start;
+        if (!lastFound || comparePositions(lastFound, end.position) < 0) this.horizons.record(key, lastFound, end.position);
+        return events;
+      }
       from = seen;
       pageSize = Math.min(PAGE_SIZE, pageSize * 2);
     }
@@ -212,17 +232,18 @@ class EsdbEventStore implements EventStore {
   async awaitCommitted(): Promise<void> {}
 
   async headPosition(): Promise<Position | undefined> {
-    // Backwards from the end, past system events and other applications'.
+    // Backwards from the end through the store's own streams (the server skips the rest), past system events.
     const own = matchesLogFilter(this.scope, undefined);
+    const onServer = serverSideFilter(this.scope, undefined);
     let from: ReadPosition = END;
     for (;;) {
-      const page = await this.readAllPage(from, BACKWARDS, PAGE_SIZE);
+      const page = await this.readFiltered(from, BACKWARDS, HEAD_PAGE_SIZE, onServer);
       for (const recorded of page) {
         if (from !== END && comparePositions(recorded.position, from) >= 0) continue;
         if (own(recorded)) return { commit: recorded.position.commit, prepare: recorded.position.prepare };
       }
       const last = page[page.length - 1];
-      if (page.length < PAGE_SIZE || !last) return undefined;
+      if (page.length < HEAD_PAGE_SIZE || !last) return undefined;
       from = last.position;
     }
   }
@@ -254,7 +275,12 @@ class EsdbEventStore implements EventStore {
     }
   }
 
-  /** Reads one page of $all to the end of the response (see readStream on draining). */
+  private readFiltered(from: ReadPosition, direction: typeof FORWARDS | typeof BACKWARDS, maxCount: number, filter: Filter) {
+    this.used = true;
+    return onLeader(() => readAllFiltered(this.client, { fromPosition: from, direction, maxCount, filter, ...ON_LEADER }));
+  }
+
+  /** Reads one page of $all, unfiltered, to the end of the response (see readStream on draining). */
   private async readAllPage(from: ReadPosition, direction: typeof FORWARDS | typeof BACKWARDS, maxCount: number) {
     this.used = true;
     return onLeader(async () => {

@@ -9,7 +9,16 @@
 // NotLeader answer moves the client to the leader) and ReadStream (so
 // errors map to the client's error classes).
 import type { CallOptions, ClientReadableStream, Metadata } from '@grpc/grpc-js';
-import { BACKWARDS, END, START, STREAM_NAME, type BaseOptions, type EventStoreDBClient, type Filter, type ReadPosition, type RecordedEvent } from '@eventstore/db-client';
+import {
+  BACKWARDS,
+  END,
+  START,
+  STREAM_NAME,
+  type BaseOptions,
+  type EventStoreDBClient,
+  type Filter,
+  type ReadPosition,
+} from '@eventstore/db-client';
 import { ReadStream } from '@eventstore/db-client/dist/streams/utils/ReadStream.js';
 import { convertGrpcEvent } from '@eventstore/db-client/dist/utils/convertGrpcEvent.js';
 import sharedPb from '@eventstore/db-client/generated/shared_pb.js';
@@ -19,6 +28,8 @@ import type { AllStreamResolvedEvent } from '@eventstore/db-client';
 import type { ReadResp } from '@eventstore/db-client/generated/streams_pb.js';
 
 const { ReadReq } = streamsPb;
+
+type AllStreamRecordedEvent = NonNullable<AllStreamResolvedEvent['event']>;
 const { StreamsClient } = streamsGrpc;
 
 /** The protected members of the client this uses (dist/Client/index.d.ts). */
@@ -71,16 +82,24 @@ function readRequest({ fromPosition, direction, maxCount, filter }: FilteredRead
 }
 
 /** The matching events, read to the end of the response (a half-read call would keep its stream open). */
-export async function readAllFiltered(client: EventStoreDBClient, options: FilteredReadOptions): Promise<RecordedEvent[]> {
+export async function readAllFiltered(client: EventStoreDBClient, options: FilteredReadOptions): Promise<AllStreamRecordedEvent[]> {
   const internals = client as unknown as ClientInternals;
   const request = readRequest(options);
   const { credentials, requiresLeader, deadline } = options;
-  const base: BaseOptions = { ...(credentials ? { credentials } : {}), ...(requiresLeader ? { requiresLeader } : {}), ...(deadline ? { deadline } : {}) };
+  const base: BaseOptions = {
+    ...(credentials ? { credentials } : {}),
+    ...(requiresLeader ? { requiresLeader } : {}),
+    ...(deadline ? { deadline } : {}),
+  };
   const create = internals.GRPCStreamCreator(StreamsClient, 'readAll', (grpc) =>
     grpc.read(request, ...internals.callArguments(base, { deadline: Infinity })),
   );
-  const events: RecordedEvent[] = [];
-  for await (const resolved of new ReadStream<AllStreamResolvedEvent>(create, convertGrpcEvent, {}) as AsyncIterable<AllStreamResolvedEvent>) {
+  const events: AllStreamRecordedEvent[] = [];
+  for await (const resolved of new ReadStream<AllStreamResolvedEvent>(
+    create,
+    convertGrpcEvent,
+    {},
+  ) as AsyncIterable<AllStreamResolvedEvent>) {
     if (resolved.event) events.push(resolved.event);
   }
   return events;
