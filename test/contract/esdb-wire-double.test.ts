@@ -18,6 +18,7 @@ import { openEsdbEventStore } from '../../src/infrastructure/event-store/esdb/es
 import { startEsdbWireDouble, type EsdbWireDouble, type EsdbWireDoubleOptions } from '../support/esdb-wire-double/server.js';
 import { describeEventStoreContract } from './event-store.contract.js';
 import { CONTRACT_STREAM_PREFIX } from './event-store-fixtures.js';
+import { SteppingClock } from '../support/stepping-clock.js';
 
 const modes: Array<{ label: string; options: EsdbWireDoubleOptions }> = [
   { label: 'BatchAppend, as advertised by 21.10+ servers', options: { serverFeatures: 'advertise-batch-append' } },
@@ -26,14 +27,16 @@ const modes: Array<{ label: string; options: EsdbWireDoubleOptions }> = [
 ];
 
 for (const { label, options } of modes) {
+  // One clock for the server's stamps and the adapter's: a millisecond on at each reading, stepped back by the suite.
+  const clock = new SteppingClock();
   let started: Promise<EsdbWireDouble> | undefined;
-  const double = () => (started ??= startEsdbWireDouble(options));
+  const double = () => (started ??= startEsdbWireDouble({ ...options, clock: clock.now }));
 
   describeEventStoreContract({
     name: `EventStoreDB adapter over a wire-level gRPC double (${label})`,
-    open: async () => openEsdbEventStore((await double()).url, { streamPrefixes: [CONTRACT_STREAM_PREFIX] }),
+    open: async () => openEsdbEventStore((await double()).url, { streamPrefixes: [CONTRACT_STREAM_PREFIX], clock: clock.now }),
     close: async () => (await started)?.close(),
     // The double's default MaxAppendSize, as 24.10's.
-    capabilities: { maxAppendBytes: 1024 * 1024 },
+    capabilities: { maxAppendBytes: 1024 * 1024, clock },
   });
 }

@@ -14,6 +14,8 @@ export interface EventStoreContractTarget {
     readonly concurrentWriters?: boolean;
     /** The store's append limit in bytes, when it has one (EventStoreDB's MaxAppendSize). */
     readonly maxAppendBytes?: number;
+    /** Steps the clock that stamps recordedAt back (the store's, or what a step of it looks like to the next append). */
+    readonly clock?: { stepBack(ms: number): void | Promise<void> };
   };
 }
 

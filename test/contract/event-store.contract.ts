@@ -14,6 +14,7 @@ import {
 } from '../../src/infrastructure/event-store/port.js';
 import { describeAppendSize } from './event-store-append-size.contract.js';
 import { describeAwaitCommitted } from './event-store-horizon.contract.js';
+import { describeRecordedAt } from './event-store-recorded-at.contract.js';
 import { describeOrderingUnderConcurrency } from './event-store-ordering.contract.js';
 import { newEvent, newEvents, reader, rejectionOf, runNames, type EventStoreContractTarget } from './event-store-fixtures.js';
 
@@ -301,6 +302,7 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
 
     describeAwaitCommitted(target, () => store, names);
     describeAppendSize(target, () => store, names);
+    describeRecordedAt(target, () => store, names);
 
     if (target.capabilities?.concurrentWriters !== false) {
       describeOrderingUnderConcurrency(target, () => store, names);

@@ -42,7 +42,17 @@ export interface StoredEvent {
   /** 0-based revision of this event in its stream. */
   readonly streamRevision: number;
   readonly position: Position;
-  /** The store's commit time, millisecond precision: the transaction time of the bitemporal model. */
+  /**
+   * The transaction time of the bitemporal model, millisecond precision: one
+   * instant for all events of one append (so "as of" any of them shows the
+   * whole batch), never earlier than the stream's previous event, also when a
+   * clock steps back (replay, which stops at the first event after T, agrees
+   * with asOf). PostgreSQL: the server's clock at the insert, raised to the
+   * previous event's. EventStoreDB: its server stamps each event on its own
+   * with the leader's clock (straddling milliseconds, stepping back after a
+   * failover), so the adapter stamps the append with the writer's clock,
+   * raised likewise, in the events' metadata (esdb/recorded-at.ts).
+   */
   readonly recordedAt: Date;
 }
 

@@ -46,6 +46,7 @@ import { appendParts, DEFAULT_MAX_APPEND_BYTES } from './append-parts.js';
 import { readAllFiltered } from './filtered-read.js';
 import { onLeader, ON_LEADER } from './leader.js';
 import { matchesLogFilter, serverSideFilter } from './log-filter.js';
+import { RECORDED_AT, StreamTimes } from './recorded-at.js';
 import { toStoredEvent } from './recorded-event.js';
 import { ScanHorizons } from './scan-horizon.js';
 import { EsdbSubscription } from './subscription.js';
@@ -69,6 +70,8 @@ export interface EsdbEventStoreOptions {
    * refuses a part for size lowers it to what the server says.
    */
   readonly maxAppendBytes?: number;
+  /** The clock recordedAt is taken from, in milliseconds (default Date.now; see recorded-at.ts). */
+  readonly clock?: () => number;
 }
 
 const scopeSchema = z
@@ -93,7 +96,12 @@ export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions):
   } catch (error) {
     throw new InvalidEventStoreInput('url', error instanceof Error ? error.message : String(error));
   }
-  return new EsdbEventStore(client, scope.data, options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES);
+  return new EsdbEventStore(
+    client,
+    scope.data,
+    options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES,
+    new StreamTimes(options.clock ?? Date.now),
+  );
 }
 
 class EsdbEventStore implements EventStore {
@@ -107,6 +115,7 @@ class EsdbEventStore implements EventStore {
     private readonly client: EventStoreDBClient,
     private readonly scope: readonly string[],
     private maxAppendBytes: number,
+    private readonly times: StreamTimes,
   ) {}
 
   async append(
@@ -115,12 +124,18 @@ class EsdbEventStore implements EventStore {
     options: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
     const input = parseAppend(stream, events, options);
-    let parts = appendParts(input.stream, input.events, this.maxAppendBytes);
+    // One recordedAt for the whole batch, never before the stream's previous one.
+    const at = this.times.next(await this.previousRecordedAt(input.stream, input.expectedRevision));
+    const stamped = input.events.map((event) => ({ ...event, metadata: { ...event.metadata, [RECORDED_AT]: at.toISOString() } }));
+    let parts = appendParts(input.stream, stamped, this.maxAppendBytes);
     let expectedRevision = input.expectedRevision;
     for (let i = 0; ;) {
       try {
         const result = await this.appendPart({ stream: input.stream, events: parts[i]!, expectedRevision });
-        if (++i === parts.length) return result;
+        if (++i === parts.length) {
+          this.times.saw(input.stream, result.nextExpectedRevision, at);
+          return result;
+        }
         expectedRevision = result.nextExpectedRevision;
       } catch (error) {
         // The server's limit is lower than assumed: cut the rest again (nothing of this part was written).
@@ -129,6 +144,15 @@ class EsdbEventStore implements EventStore {
         parts = [...parts.slice(0, i), ...appendParts(input.stream, parts.slice(i).flat(), this.maxAppendBytes)];
       }
     }
+  }
+
+  /** The recordedAt of the event the append will follow (read only when this store has not seen it). */
+  private async previousRecordedAt(stream: string, expected: ExpectedRevision): Promise<Date | undefined> {
+    if (expected === 'no_stream') return undefined;
+    if (typeof expected === 'number') {
+      return this.times.at(stream, expected) ?? (await this.readStream(stream, { fromRevision: expected, maxCount: 1 }))[0]?.recordedAt;
+    }
+    return (await this.readStream(stream, { direction: 'backwards', maxCount: 1 }))[0]?.recordedAt;
   }
 
   private async appendPart(input: AppendInput): Promise<AppendResult> {
@@ -182,7 +206,10 @@ class EsdbEventStore implements EventStore {
       }
       return page;
     });
-    return recorded.map(toStoredEvent);
+    const stored = recorded.map(toStoredEvent);
+    const latest = stored.reduce<StoredEvent | undefined>((a, b) => (a && a.streamRevision > b.streamRevision ? a : b), undefined);
+    if (latest) this.times.saw(latest.stream, latest.streamRevision, latest.recordedAt);
+    return stored;
   }
 
   /**
