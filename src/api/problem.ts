@@ -4,7 +4,15 @@
 // answers goes through here, so a client parses one shape.
 import { ConcurrencyExhausted } from '../commands/subject/execute.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
-import { AppendTooLarge, IdempotencyConflict, LogHorizonTimeout } from '../infrastructure/event-store/port.js';
+import {
+  AppendOutcomeUnknown,
+  AppendTooLarge,
+  EventStoreAccessDenied,
+  EventStoreUnavailable,
+  IdempotencyConflict,
+  LogHorizonTimeout,
+  StreamDeleted,
+} from '../infrastructure/event-store/port.js';
 import { CatchUpTimeout, ProjectionNotBuilt, ProjectionRebuildRequired, RebuildInProgress } from '../projections/index.js';
 import { ProjectionsBehind } from '../queries/projections-behind.js';
 
@@ -112,6 +120,7 @@ export function problemOf(error: unknown): { problem: Problem; unexpected: boole
     };
   // Nothing was written; the request carries more than the store takes in one append.
   if (error instanceof AppendTooLarge) return { problem: problem(413, error.code, error.message, { field: 'body' }), unexpected: false };
+  if (error instanceof StreamDeleted) return { problem: problem(409, error.code, error.message), unexpected: false };
   if (error instanceof IdempotencyConflict)
     return {
       problem: problem(409, 'idempotency_conflict', 'this Idempotency-Key was used for another request', { field: 'Idempotency-Key' }),
@@ -123,6 +132,10 @@ export function problemOf(error: unknown): { problem: Problem; unexpected: boole
     error instanceof RebuildInProgress ||
     error instanceof ProjectionRebuildRequired ||
     error instanceof LogHorizonTimeout ||
+    // The event store could not answer or confirm: retry (an unconfirmed append is idempotent under the same Idempotency-Key).
+    error instanceof AppendOutcomeUnknown ||
+    error instanceof EventStoreUnavailable ||
+    error instanceof EventStoreAccessDenied ||
     error instanceof ProjectionsBehind
   ) {
     return { problem: problem(503, error.code, error.message), unexpected: false };

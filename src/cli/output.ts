@@ -5,7 +5,14 @@ import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { ConcurrencyExhausted, type CommandOutcome } from '../commands/subject/execute.js';
 import type { Rejection } from '../domain/subject/decision.js';
 import { ConfigError } from '../infrastructure/config.js';
-import { AppendTooLarge, LogHorizonTimeout } from '../infrastructure/event-store/port.js';
+import {
+  AppendOutcomeUnknown,
+  AppendTooLarge,
+  EventStoreAccessDenied,
+  EventStoreUnavailable,
+  LogHorizonTimeout,
+  StreamDeleted,
+} from '../infrastructure/event-store/port.js';
 import { ProjectionsBehind } from '../queries/projections-behind.js';
 
 export const EXIT = { ok: 0, failure: 1, badInput: 2, refused: 3 } as const;
@@ -47,6 +54,14 @@ export function reportError(error: unknown): ErrorReport {
   if (error instanceof ConcurrencyExhausted)
     return { exitCode: EXIT.refused, body: { error: 'concurrency_exhausted', message: error.message } };
   // The log or the projections did not catch up in time (a long transaction elsewhere): nothing was done; retry.
+  // The event store could not answer, confirm or allow it: say which (an unconfirmed append is safe to run again).
+  if (
+    error instanceof AppendOutcomeUnknown ||
+    error instanceof EventStoreUnavailable ||
+    error instanceof EventStoreAccessDenied ||
+    error instanceof StreamDeleted
+  )
+    return { exitCode: EXIT.failure, body: { error: error.code, message: error.message } };
   if (error instanceof LogHorizonTimeout || error instanceof ProjectionsBehind)
     return { exitCode: EXIT.failure, body: { error: error.code, message: error.message } };
   const message = error instanceof Error ? error.message : String(error);

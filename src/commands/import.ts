@@ -15,6 +15,7 @@ import { instantOf } from '../domain/values/instant.js';
 import { WrongExpectedVersion, type NewEvent } from '../infrastructure/event-store/port.js';
 import { derivedId } from './ids/command-ids.js';
 import type { CommandContext, Ledger } from './ledger.js';
+import { appendSettled } from './subject/append-settled.js';
 import { ConcurrencyExhausted } from './subject/execute.js';
 import { toNewEvents } from './subject/new-events.js';
 import { sealEntry } from './subject/seal-entry.js';
@@ -136,7 +137,7 @@ async function appendBatch(ledger: Ledger, stream: string, context: CommandConte
     }
     if (batch.length === 0) return { decisions, rejected, alreadyImported, revision: loaded.revision, appended: false };
     try {
-      const appended = await ledger.eventStore.append(stream, batch, {
+      const appended = await appendSettled(ledger.eventStore, stream, batch, {
         expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision,
       });
       return { decisions, rejected, alreadyImported, revision: appended.nextExpectedRevision, appended: true };

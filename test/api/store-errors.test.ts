@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { problemOf } from '../../src/api/problem.js';
 import { EXIT, reportError } from '../../src/cli/output.js';
-import { AppendTooLarge } from '../../src/infrastructure/event-store/port.js';
+import {
+  AppendOutcomeUnknown,
+  AppendTooLarge,
+  EventStoreAccessDenied,
+  EventStoreUnavailable,
+  StreamDeleted,
+} from '../../src/infrastructure/event-store/port.js';
 
 const cases: Array<{ error: Error; status: number; exitCode: number; code: string }> = [
   {
@@ -12,6 +18,20 @@ const cases: Array<{ error: Error; status: number; exitCode: number; code: strin
     exitCode: EXIT.badInput,
     code: 'append_too_large',
   },
+  {
+    error: new AppendOutcomeUnknown('memory-acme/s1', new Error('deadline')),
+    status: 503,
+    exitCode: EXIT.failure,
+    code: 'append_outcome_unknown',
+  },
+  {
+    error: new EventStoreUnavailable('a read of $all', new Error('not ready')),
+    status: 503,
+    exitCode: EXIT.failure,
+    code: 'event_store_unavailable',
+  },
+  { error: new EventStoreAccessDenied('a read of $all'), status: 503, exitCode: EXIT.failure, code: 'event_store_access_denied' },
+  { error: new StreamDeleted('memory-acme/s1'), status: 409, exitCode: EXIT.failure, code: 'stream_deleted' },
 ];
 
 describe.each(cases)('$code', ({ error, status, exitCode, code }) => {

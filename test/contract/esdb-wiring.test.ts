@@ -8,8 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEsdbEventStore } from '../../src/infrastructure/event-store/esdb/esdb-event-store.js';
 import { UnreadableStoredEvent } from '../../src/infrastructure/event-store/esdb/recorded-event.js';
 import {
+  AppendOutcomeUnknown,
   AppendTooLarge,
+  EventStoreAccessDenied,
+  EventStoreUnavailable,
   IdempotencyConflict,
+  StreamDeleted,
   WrongExpectedVersion,
   type EventStore,
   type NewEvent,
@@ -155,6 +159,42 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
       await ownStore.close();
       await own.close();
     }
+  });
+
+  const answers = [
+    ['timeout', AppendOutcomeUnknown, EventStoreUnavailable],
+    ['not-ready', AppendOutcomeUnknown, EventStoreUnavailable],
+    ['access-denied', EventStoreAccessDenied, EventStoreAccessDenied],
+    ['stream-deleted', StreamDeleted, StreamDeleted],
+  ] as const;
+  it.each(answers)('maps a server answering %s to the port error, for appends and for reads', async (answer, onAppend, onRead) => {
+    const stream = `${prefix()}${answer}`;
+    double.faults.failNextAppend({ answer });
+    const appendError = await store.append(stream, [event('A')], { expectedRevision: 'no_stream' }).catch((e: unknown) => e);
+    expect(appendError).toBeInstanceOf(onAppend);
+    if (onAppend === StreamDeleted) expect(appendError).toMatchObject({ stream });
+    if (onAppend === AppendOutcomeUnknown) expect(appendError).toMatchObject({ stream, retryable: true });
+    double.faults.failNextRead({ answer });
+    expect(await store.readStream(stream).catch((e: unknown) => e)).toBeInstanceOf(onRead);
+    expect(await store.readStream(stream)).toEqual([]);
+  });
+
+  it('reports a write whose commit outran the timeout as AppendOutcomeUnknown; a retry while it replicates too; then the original result', async () => {
+    const stream = `${prefix()}inflight`;
+    const batch = [event('A'), event('B')];
+    double.faults.failNextAppend({ answer: 'timeout', written: true, inFlightMs: 400 });
+    expect(await store.append(stream, batch, { expectedRevision: 'no_stream' }).catch((e: unknown) => e)).toBeInstanceOf(
+      AppendOutcomeUnknown,
+    );
+    // The server drops a retry of a write it has not indexed yet (IdempotentNotReady): it times out in turn.
+    expect(await store.append(stream, batch, { expectedRevision: 'no_stream' }).catch((e: unknown) => e)).toBeInstanceOf(
+      AppendOutcomeUnknown,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    const settled = await store.append(stream, batch, { expectedRevision: 'no_stream' });
+    const stored = await store.readStream(stream);
+    expect(stored.map((e) => e.id)).toEqual(batch.map((e) => e.id.toLowerCase()));
+    expect(settled).toEqual({ nextExpectedRevision: 1, position: stored[1]!.position });
   });
 
   it('round-trips ids, data, metadata and a millisecond recordedAt', async () => {

@@ -1,6 +1,7 @@
 // The one command loop of the write side: load the folded stream, decide,
 // append with the loaded revision as the expected one. On
-// WrongExpectedVersion, reload and decide again, a bounded number of times.
+// WrongExpectedVersion, reload and decide again, a bounded number of times;
+// an append of unknown outcome is sent again as it was (append-settled.ts).
 // A command whose idempotency key is already in the stream appends nothing
 // and answers from the events it appended the first time.
 import { decodeStoredEvent } from '../../domain/events/decode.js';
@@ -11,6 +12,7 @@ import type { Rejection, WriteDecision } from '../../domain/subject/decision.js'
 import type { SubjectState } from '../../domain/subject/state.js';
 import { instantOf, type Instant } from '../../domain/values/instant.js';
 import { WrongExpectedVersion, type EventStore, type StoredEvent } from '../../infrastructure/event-store/port.js';
+import { appendSettled } from './append-settled.js';
 import { toNewEvents } from './new-events.js';
 import type { LoadedSubject } from './loaded-subject.js';
 import type { SubjectRepository } from './subject-repository.js';
@@ -83,7 +85,9 @@ export async function executeSubjectCommand(
     }
     const batch = toNewEvents(decided.events, envelope);
     try {
-      await deps.eventStore.append(envelope.stream, batch, { expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision });
+      await appendSettled(deps.eventStore, envelope.stream, batch, {
+        expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision,
+      });
     } catch (error) {
       if (error instanceof WrongExpectedVersion) {
         await backoff(attempt);

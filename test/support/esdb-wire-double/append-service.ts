@@ -15,6 +15,7 @@ import type {
 } from '@eventstore/db-client/generated/streams_pb.js';
 import type { CommitOutcome, Expected, InMemoryLog, ProposedEvent } from './log.js';
 import { BadRequest, parseEventId, streamIdentifier, streamName } from './messages.js';
+import type { Fault, Faults } from './faults.js';
 import { batchStatus, rpc, type RpcFailure } from './statuses.js';
 import {
   AllStreamPosition,
@@ -34,6 +35,7 @@ type ProposedMessage = AppendReqMessage.ProposedMessage | BatchAppendReqMessage.
 export interface AppendLimits {
   /** The server's MaxAppendSize (ClusterVNodeOptions.Database.MaxAppendSize). */
   readonly maxAppendSize: number;
+  readonly faults: Faults;
 }
 
 /** Event.SizeOnDisk: what counts against MaxAppendSize. */
@@ -106,7 +108,10 @@ export function append(log: InMemoryLog, limits: AppendLimits) {
         if (!options) throw new BadRequest('append without options');
         const stream = streamName(options.getStreamIdentifier());
         const expected = expectedOf(options);
-        callback(null, appendResponse(log.commit(stream, expected, proposed), expected));
+        const outcome = commitUnlessFaulted(log, limits.faults.takeAppend(), stream, expected, proposed);
+        if ('failure' in outcome) callback(rpcFailureOf(outcome.failure, stream));
+        else if (outcome.kind === 'not_ready') callback(rpc.timeout());
+        else callback(null, appendResponse(outcome, expected));
       } catch (error) {
         fail(error);
       }
@@ -114,7 +119,7 @@ export function append(log: InMemoryLog, limits: AppendLimits) {
   };
 }
 
-function appendResponse(outcome: CommitOutcome, expected: Expected): AppendRespMessage {
+function appendResponse(outcome: Exclude<CommitOutcome, { kind: 'not_ready' }>, expected: Expected): AppendRespMessage {
   const response = new AppendResp();
   if (outcome.kind === 'wrong_expected_version') {
     const wrong = new AppendResp.WrongExpectedVersion();
@@ -141,6 +146,33 @@ function appendResponse(outcome: CommitOutcome, expected: Expected): AppendRespM
   }
   response.setSuccess(success);
   return response;
+}
+
+/** Commits unless a fault says otherwise; a `timeout` that was `written` commits and fails all the same. */
+function commitUnlessFaulted(
+  log: InMemoryLog,
+  fault: Fault | undefined,
+  stream: string,
+  expected: Expected,
+  proposed: readonly ProposedEvent[],
+): CommitOutcome | { failure: Fault } {
+  if (!fault) return log.commit(stream, expected, proposed);
+  if (fault.answer === 'timeout' && fault.written) log.commit(stream, expected, proposed, { inFlightMs: fault.inFlightMs ?? 0 });
+  return { failure: fault };
+}
+
+function rpcFailureOf(fault: Fault, stream: string): RpcFailure {
+  if (fault.answer === 'timeout') return rpc.timeout();
+  if (fault.answer === 'not-ready') return rpc.notReady();
+  if (fault.answer === 'access-denied') return rpc.accessDenied();
+  return rpc.streamDeleted(stream);
+}
+
+function batchStatusOf(fault: Fault, stream: string) {
+  if (fault.answer === 'timeout') return batchStatus.timeout();
+  if (fault.answer === 'not-ready') return batchStatus.notReady();
+  if (fault.answer === 'access-denied') return batchStatus.accessDenied();
+  return batchStatus.streamDeleted(stream);
 }
 
 /** A gRPC status to answer with, as the server's RpcExceptions. */
@@ -190,7 +222,10 @@ export function batchAppend(log: InMemoryLog, limits: AppendLimits) {
         pending.delete(key);
         const stream = streamName(batch.options.getStreamIdentifier());
         const expected = expectedOf(batch.options);
-        call.write(batchAppendResponse(key, stream, expected, log.commit(stream, expected, batch.proposed)));
+        const outcome = commitUnlessFaulted(log, limits.faults.takeAppend(), stream, expected, batch.proposed);
+        if ('failure' in outcome) call.write(batchError(key, stream, batchStatusOf(outcome.failure, stream)));
+        else if (outcome.kind === 'not_ready') call.write(batchError(key, stream, batchStatus.timeout()));
+        else call.write(batchAppendResponse(key, stream, expected, outcome));
       } catch (error) {
         pending.delete(key);
         const failure = new Status();
@@ -218,7 +253,12 @@ function uuid(value: string) {
   return id;
 }
 
-function batchAppendResponse(correlationId: string, stream: string, expected: Expected, outcome: CommitOutcome): BatchAppendRespMessage {
+function batchAppendResponse(
+  correlationId: string,
+  stream: string,
+  expected: Expected,
+  outcome: Exclude<CommitOutcome, { kind: 'not_ready' }>,
+): BatchAppendRespMessage {
   const response = new BatchAppendResp();
   response.setCorrelationId(uuid(correlationId));
   response.setStreamIdentifier(streamIdentifier(stream));

@@ -46,7 +46,9 @@ export type CommitOutcome =
   /** A write with no events: accepted, with no position to report. */
   | { readonly kind: 'empty'; readonly currentRevision: number }
   /** `currentRevision` -1 when the stream does not exist (the client's "no_stream"). */
-  | { readonly kind: 'wrong_expected_version'; readonly currentRevision: number };
+  | { readonly kind: 'wrong_expected_version'; readonly currentRevision: number }
+  /** A retry of a write not yet indexed (CommitDecision.IdempotentNotReady): dropped; the client hears a timeout. */
+  | { readonly kind: 'not_ready' };
 
 const TICKS_PER_MS = 10_000n;
 
@@ -66,6 +68,8 @@ export class InMemoryLog implements LogView {
   /** EventStoreDB's committed-events cache: event id -> where it was last written. */
   private readonly ids = new Map<string, { stream: string; revision: number }>();
   private readonly listeners = new Set<() => void>();
+  /** Ids of writes still replicating (not yet indexed), until when. */
+  private readonly inFlight = new Map<string, number>();
   // Offsets start past a small header and grow by each record's size, so
   // positions are sparse like a real transaction file.
   private nextOffset = BigInt(1_000 + randomInt(1_000));
@@ -82,13 +86,20 @@ export class InMemoryLog implements LogView {
   }
 
   /** Checks and writes one batch atomically (the double is single-threaded, so appends are serialized). */
-  commit(stream: string, expected: Expected, proposed: readonly ProposedEvent[]): CommitOutcome {
+  commit(
+    stream: string,
+    expected: Expected,
+    proposed: readonly ProposedEvent[],
+    options: { readonly inFlightMs?: number } = {},
+  ): CommitOutcome {
     const decision = this.check(
       stream,
       expected,
       proposed.map((e) => e.id),
     );
+    if (decision.kind === 'idempotent' && proposed.some((e) => (this.inFlight.get(e.id) ?? 0) > Date.now())) return { kind: 'not_ready' };
     if (decision.kind !== 'ok') return decision;
+    if (options.inFlightMs) for (const event of proposed) this.inFlight.set(event.id, Date.now() + options.inFlightMs);
     const existing = this.streams.get(stream) ?? [];
     if (proposed.length === 0) return { kind: 'empty', currentRevision: existing.length - 1 };
     const written: LoggedEvent[] = proposed.map((event, i) => {

@@ -78,7 +78,7 @@ export async function startNode(setup: NodeSetup): Promise<StartedNode> {
   server.addService(StreamsService, {
     read: handle(
       `/${STREAMS}/Read`,
-      read(setup.reads, (call) => meters.get(call)!),
+      read(setup.reads, (call) => meters.get(call)!, setup.limits.faults),
       (call) => call.emit('error', notLeader()),
     ),
     append: handle(`/${STREAMS}/Append`, append(setup.log, setup.limits), (call, callback) => {

@@ -7,7 +7,9 @@ import { status, type ServerWritableStream } from '@grpc/grpc-js';
 import type { ReadReq as ReadReqMessage, ReadResp as ReadRespMessage } from '@eventstore/db-client/generated/streams_pb.js';
 import type { LogView, LoggedEvent } from './log.js';
 import { BadRequest, comparePosition, eventResponse, streamIdentifier, streamName } from './messages.js';
+import type { Fault, Faults } from './faults.js';
 import { ReadReq, ReadResp } from './protocol.js';
+import { rpc, type RpcFailure } from './statuses.js';
 
 type ReadCall = ServerWritableStream<ReadReqMessage, ReadRespMessage>;
 
@@ -20,9 +22,11 @@ export interface ReadMeter {
   served: number;
 }
 
-export function read(log: LogView, meterOf: (call: ReadCall) => ReadMeter = () => ({ scanned: 0, served: 0 })) {
+export function read(log: LogView, meterOf: (call: ReadCall) => ReadMeter, faults: Faults) {
   return (call: ReadCall) => {
     const meter = meterOf(call);
+    const fault = faults.takeRead();
+    if (fault) return call.emit('error', readFailure(fault, call));
     try {
       const options = call.request.getOptions();
       if (!options) throw new BadRequest('read options missing');
@@ -47,6 +51,14 @@ export function read(log: LogView, meterOf: (call: ReadCall) => ReadMeter = () =
       call.emit('error', { code: status.INVALID_ARGUMENT, details: error instanceof Error ? error.message : String(error) });
     }
   };
+}
+
+function readFailure(fault: Fault, call: ReadCall): RpcFailure {
+  if (fault.answer === 'timeout') return { code: status.DEADLINE_EXCEEDED, details: 'Deadline Exceeded' };
+  if (fault.answer === 'not-ready') return rpc.notReady();
+  if (fault.answer === 'access-denied') return rpc.accessDenied();
+  const stream = call.request.getOptions()?.getStream()?.getStreamIdentifier();
+  return rpc.streamDeleted(stream ? streamName(stream) : '$all');
 }
 
 function readStream(

@@ -4,6 +4,7 @@
 // client builds, responses it parses, errors it maps — not the server's
 // semantics; only a real EventStoreDB (test/contract/esdb.test.ts) does that.
 import { randomUUID } from 'node:crypto';
+import { Faults } from './faults.js';
 import { appendForeignEvents } from './foreign-events.js';
 import { InMemoryLog, type ServerClock } from './log.js';
 import { startNode, type RecordedRequest, type StartedNode } from './node.js';
@@ -46,6 +47,8 @@ export interface EsdbWireDouble {
   readonly calls: readonly string[];
   /** The same calls with the node that took them and their `requires-leader` header. */
   readonly requests: readonly RecordedRequest[];
+  /** Failures the next appends and reads meet (faults.ts). */
+  readonly faults: Faults;
   /** Appends other applications' events (binary, JSON without memledger's metadata). */
   appendForeign(count: number): void;
   close(): Promise<void>;
@@ -57,7 +60,8 @@ export async function startEsdbWireDouble(options: EsdbWireDoubleOptions): Promi
   appendForeignEvents(log, options.foreignEvents ?? 3);
   const requests: RecordedRequest[] = [];
   const calls: string[] = [];
-  const limits = { maxAppendSize: options.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE };
+  const faults = new Faults();
+  const limits = { maxAppendSize: options.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE, faults };
   const common = {
     log,
     limits,
@@ -87,6 +91,7 @@ export async function startEsdbWireDouble(options: EsdbWireDoubleOptions): Promi
     log,
     calls,
     requests,
+    faults,
     appendForeign: (count) => appendForeignEvents(log, count),
     close() {
       replica?.stop();

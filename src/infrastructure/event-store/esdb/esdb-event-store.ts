@@ -43,6 +43,7 @@ import {
   type AppendInput,
 } from '../postgres/input.js';
 import { appendParts, DEFAULT_MAX_APPEND_BYTES } from './append-parts.js';
+import { asPortErrors } from './client-errors.js';
 import { readAllFiltered } from './filtered-read.js';
 import { onLeader, ON_LEADER } from './leader.js';
 import { matchesLogFilter, serverSideFilter } from './log-filter.js';
@@ -54,6 +55,7 @@ import { EsdbSubscription } from './subscription.js';
 /** Events per readAll request (the server filters; pages grow while the client's part of a filter skips events). */
 const PAGE_SIZE = 500;
 const MIN_PAGE_SIZE = 16;
+const READ_ALL = { operation: 'a read of $all' };
 /** Events per request while looking for the head backwards. */
 const HEAD_PAGE_SIZE = 16;
 
@@ -164,14 +166,17 @@ class EsdbEventStore implements EventStore {
     // A NotLeader on the first append would do just that.
     await (this.leaderFound ??= this.readAllPage(END, BACKWARDS, 1).then(() => undefined));
     try {
-      const result = await onLeader(() =>
-        this.client.appendToStream(
-          input.stream,
-          input.events.map((event) =>
-            // The caller's id makes a retried append idempotent on the server.
-            jsonEvent({ id: event.id, type: event.type, data: event.data as JSONType, metadata: event.metadata }),
+      const site = { operation: `an append to ${input.stream}`, appendTo: input.stream };
+      const result = await asPortErrors(site, () =>
+        onLeader(() =>
+          this.client.appendToStream(
+            input.stream,
+            input.events.map((event) =>
+              // The caller's id makes a retried append idempotent on the server.
+              jsonEvent({ id: event.id, type: event.type, data: event.data as JSONType, metadata: event.metadata }),
+            ),
+            { expectedRevision: toClientRevision(input.expectedRevision), ...ON_LEADER },
           ),
-          { expectedRevision: toClientRevision(input.expectedRevision), ...ON_LEADER },
         ),
       );
       if (!result.position) throw new Error(`EventStoreDB returned no position for an append to ${input.stream}`);
@@ -188,24 +193,26 @@ class EsdbEventStore implements EventStore {
     const input = parseReadStream(stream, options);
     const backwards = input.options.direction === 'backwards';
     this.used = true;
-    const recorded = await onLeader(async () => {
-      const read = this.client.readStream(input.stream, {
-        direction: backwards ? BACKWARDS : FORWARDS,
-        fromRevision: input.options.fromRevision !== undefined ? BigInt(input.options.fromRevision) : backwards ? END : START,
-        ...(input.options.maxCount !== undefined ? { maxCount: input.options.maxCount } : {}),
-        ...ON_LEADER,
-      });
-      const page: RecordedEvent[] = [];
-      try {
-        // Drain the stream before converting: leaving it half-read (a throw
-        // inside the loop) would keep the gRPC call alive and hang dispose().
-        for await (const resolved of read) if (resolved.event) page.push(resolved.event);
-      } catch (error) {
-        if (error instanceof StreamNotFoundError) return [];
-        throw error;
-      }
-      return page;
-    });
+    const recorded = await asPortErrors({ operation: `a read of ${input.stream}` }, () =>
+      onLeader(async () => {
+        const read = this.client.readStream(input.stream, {
+          direction: backwards ? BACKWARDS : FORWARDS,
+          fromRevision: input.options.fromRevision !== undefined ? BigInt(input.options.fromRevision) : backwards ? END : START,
+          ...(input.options.maxCount !== undefined ? { maxCount: input.options.maxCount } : {}),
+          ...ON_LEADER,
+        });
+        const page: RecordedEvent[] = [];
+        try {
+          // Drain the stream before converting: leaving it half-read (a throw
+          // inside the loop) would keep the gRPC call alive and hang dispose().
+          for await (const resolved of read) if (resolved.event) page.push(resolved.event);
+        } catch (error) {
+          if (error instanceof StreamNotFoundError) return [];
+          throw error;
+        }
+        return page;
+      }),
+    );
     const stored = recorded.map(toStoredEvent);
     const latest = stored.reduce<StoredEvent | undefined>((a, b) => (a && a.streamRevision > b.streamRevision ? a : b), undefined);
     if (latest) this.times.saw(latest.stream, latest.streamRevision, latest.recordedAt);
@@ -304,19 +311,23 @@ class EsdbEventStore implements EventStore {
 
   private readFiltered(from: ReadPosition, direction: typeof FORWARDS | typeof BACKWARDS, maxCount: number, filter: Filter) {
     this.used = true;
-    return onLeader(() => readAllFiltered(this.client, { fromPosition: from, direction, maxCount, filter, ...ON_LEADER }));
+    return asPortErrors(READ_ALL, () =>
+      onLeader(() => readAllFiltered(this.client, { fromPosition: from, direction, maxCount, filter, ...ON_LEADER })),
+    );
   }
 
   /** Reads one page of $all, unfiltered, to the end of the response (see readStream on draining). */
   private async readAllPage(from: ReadPosition, direction: typeof FORWARDS | typeof BACKWARDS, maxCount: number) {
     this.used = true;
-    return onLeader(async () => {
-      const page: NonNullable<AllStreamResolvedEvent['event']>[] = [];
-      for await (const resolved of this.client.readAll({ fromPosition: from, direction, maxCount, ...ON_LEADER })) {
-        if (resolved.event) page.push(resolved.event);
-      }
-      return page;
-    });
+    return asPortErrors(READ_ALL, () =>
+      onLeader(async () => {
+        const page: NonNullable<AllStreamResolvedEvent['event']>[] = [];
+        for await (const resolved of this.client.readAll({ fromPosition: from, direction, maxCount, ...ON_LEADER })) {
+          if (resolved.event) page.push(resolved.event);
+        }
+        return page;
+      }),
+    );
   }
 
   /**

@@ -14,6 +14,7 @@ import {
   type Position as ClientPosition,
 } from '@eventstore/db-client';
 import type { Position, StoredEvent, Subscription } from '../port.js';
+import { portError } from './client-errors.js';
 
 /** Events buffered before the gRPC stream is paused (flow control back to the server). */
 const HIGH_WATER_MARK = 256;
@@ -79,7 +80,7 @@ export class EsdbSubscription implements Subscription {
     source.on('error', (error: unknown) => {
       if (source !== this.source) return;
       if (error instanceof NotLeaderError && this.reopenings < REOPENINGS && !this.done) this.reopen();
-      else this.fail(error);
+      else this.fail(portError(error, { operation: 'a subscription to $all' }));
     });
     source.on('end', () => {
       if (source === this.source) this.finish();
