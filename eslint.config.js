@@ -23,7 +23,7 @@ const notYet = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', '.memledger/', 'bin/', 'eslint.config.js'] },
+  { ignores: ['node_modules/', 'dist/', 'console/dist/', 'coverage/', '.memledger/', 'bin/', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

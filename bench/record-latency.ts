@@ -5,7 +5,7 @@
 // (sealed with one throwaway key: record never opens old values).
 import { randomBytes } from 'node:crypto';
 import { recordMemory } from '../src/commands/record.js';
-import { toNewEvents } from '../src/commands/subject/new-events.js';
+import { toNewEvents } from '../src/commands/stream/new-events.js';
 import { subjectStreamName } from '../src/domain/events/stream-names.js';
 import type { SubjectEvent } from '../src/domain/events/subject-events.js';
 import { decide } from '../src/domain/subject/decide.js';

@@ -14,6 +14,8 @@ import { httpLoadBench } from './http-load.js';
 import { projectionRebuildBench } from './projection-rebuild.js';
 import { readLatencyBench } from './read-latency.js';
 import { recordLatencyBench } from './record-latency.js';
+import { retrievalQualityBench } from './retrieval-quality.js';
+import { retrievalSpeedBench } from './retrieval-speed.js';
 
 export interface BenchContext {
   /** A fresh, empty database for this benchmark alone. */
@@ -24,6 +26,8 @@ export interface BenchContext {
 
 export interface Bench {
   readonly name: string;
+  /** False: the benchmark is in-process only and gets no database (databaseUrl is empty). */
+  readonly needsDatabase?: boolean;
   readonly run: (context: BenchContext) => Promise<void>;
 }
 
@@ -36,6 +40,8 @@ const benches: readonly Bench[] = [
   readLatencyBench,
   projectionRebuildBench,
   erasureBench,
+  retrievalQualityBench,
+  retrievalSpeedBench,
 ];
 
 /**
@@ -85,16 +91,18 @@ async function main(filters: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const server = await benchServerUrl();
+  const print = (line: string) => console.log(`  ${line}`);
+  const server = selected.some((bench) => bench.needsDatabase !== false) ? await benchServerUrl() : undefined;
   try {
     for (const bench of selected) {
       console.log(`\n${bench.name}`);
       const started = Date.now();
-      await withDatabase(server.url, bench.name, (databaseUrl) => bench.run({ databaseUrl, print: (line) => console.log(`  ${line}`) }));
+      if (bench.needsDatabase === false || !server) await bench.run({ databaseUrl: '', print });
+      else await withDatabase(server.url, bench.name, (databaseUrl) => bench.run({ databaseUrl, print }));
       console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     }
   } finally {
-    await server.release();
+    await server?.release();
   }
 }
 

@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import { BearerAuth, type KeyLookup } from './auth/bearer.js';
 import { OwnRequestKeys } from './auth/own-requests.js';
+import { registerConsole } from './console/console-route.js';
 import { httpApiErasureCheck } from './erasure/http-api-check.js';
 import type { ErasureCheck } from '../commands/forgetting/verification.js';
 import { openApiDocument } from './openapi.js';
@@ -31,6 +32,8 @@ export interface ApiOptions {
   readonly logger: Logger;
   /** The service's credentials for requests to itself (one is made when absent). */
   readonly ownKeys?: OwnRequestKeys;
+  /** The built console's folder (default: the package's console/dist). */
+  readonly consoleDir?: string;
 }
 
 /** Every route, in the order the OpenAPI document lists them. */
@@ -62,16 +65,17 @@ export function buildApi(services: ApiServices, options: ApiOptions): FastifyIns
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser(NDJSON, { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  let document: unknown;
   const ownKeys = options.ownKeys ?? new OwnRequestKeys();
   // An erasure through the API is also checked against the API's own answers.
   const apiErasureChecks = () => [httpApiErasureCheck({ app, ownKeys, keyStore: services.read.keyStore, clock: services.ledger.clock })];
   const routes = apiRoutes(services, () => document, apiErasureChecks);
-  document = openApiDocument(routes, { version: API_VERSION });
+  // The routes read the document lazily (the /openapi.json route), after it exists.
+  const document = openApiDocument(routes, { version: API_VERSION });
   const auth = new BearerAuth(options.keys, options.keyCacheMs, Date.now, ownKeys);
   const onInvalidResponse = (route: RouteSpec, error: unknown) =>
     app.log.error({ operationId: route.operationId, issues: (error as { issues?: unknown }).issues }, 'response does not match its schema');
   for (const route of routes) registerRoute(app, route, { auth, onInvalidResponse });
+  registerConsole(app, options.consoleDir);
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -2,19 +2,9 @@
 // `title`, `status`, `detail`, plus `code` (the CLI's `error`) and `field`
 // (the request field at fault, as the CLI names it). Every error the service
 // answers goes through here, so a client parses one shape.
-import { ConcurrencyExhausted } from '../commands/subject/execute.js';
-import { InvalidInput } from '../domain/validation/invalid-input.js';
-import {
-  AppendOutcomeUnknown,
-  AppendTooLarge,
-  EventStoreAccessDenied,
-  EventStoreUnavailable,
-  IdempotencyConflict,
-  LogHorizonTimeout,
-  StreamDeleted,
-} from '../infrastructure/event-store/port.js';
-import { CatchUpTimeout, ProjectionNotBuilt, ProjectionRebuildRequired, RebuildInProgress } from '../projections/index.js';
-import { ProjectionsBehind } from '../queries/projections-behind.js';
+import { ANSWERS, type AnswerCode } from '../answers/answer-table.js';
+import { knownError } from '../answers/known-error.js';
+import type { Rejection } from '../domain/result/result.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -79,66 +69,33 @@ export function problemError(
   return new ProblemError(problem(status, code, detail, extra));
 }
 
-/** Refusals about something that does not exist (for the caller's tenant: another tenant's ids are indistinguishable). */
-const NOT_FOUND = new Set(['memory_not_found', 'conflict_not_found', 'artifact_not_found', 'subject_not_found']);
-/** Refusals of a request that is well-formed but makes no sense for what it names. */
-const UNPROCESSABLE = new Set([
-  'slot_mismatch',
-  'valid_time_order',
-  'winner_not_in_conflict',
-  'nothing_to_escalate',
-  'coverage_beyond_head',
-  'gate_failed',
-]);
-/** The summarizer (a model behind the service) failed. */
-const UPSTREAM = new Set(['generation_failed']);
-
-/** The HTTP status of a domain refusal: 404, 422, 502, or 409 for every other state conflict. */
-export function statusOfRefusal(code: string): number {
-  if (NOT_FOUND.has(code)) return 404;
-  if (UNPROCESSABLE.has(code)) return 422;
-  if (UPSTREAM.has(code)) return 502;
-  return 409;
-}
-
-export function refusalProblem(
-  refusal: { readonly code: string; readonly message: string; readonly field?: string | undefined },
-  extra: Record<string, unknown> = {},
+/** A problem for a code of the answer table, with the table's status. */
+export function codeProblem(
+  code: AnswerCode,
+  detail: string,
+  extra: { field?: string | undefined; [k: string]: unknown } = {},
 ): ProblemError {
-  return problemError(statusOfRefusal(refusal.code), refusal.code, refusal.message, { field: refusal.field, ...extra });
+  return problemError(ANSWERS[code].http, code, detail, extra);
 }
 
-/** Any thrown error as a problem; unknown errors become a 500 that reveals nothing of their message. */
+export function refusalProblem(rejection: Rejection, extra: Record<string, unknown> = {}): ProblemError {
+  return codeProblem(rejection.code, rejection.message, { field: rejection.field, ...extra });
+}
+
+/** What a client is told instead of the error's own message (which names streams and event ids). */
+const PUBLIC_DETAILS: Partial<Record<AnswerCode, { readonly detail: string; readonly field?: string }>> = {
+  concurrency_exhausted: { detail: 'the subject kept changing under this command; retry it' },
+  idempotency_conflict: { detail: 'this Idempotency-Key was used for another request', field: 'Idempotency-Key' },
+};
+
+/** Any thrown error as a problem; unknown errors (and the table's 500s) become a 500 that reveals nothing of their message. */
 export function problemOf(error: unknown): { problem: Problem; unexpected: boolean } {
   if (error instanceof ProblemError) return { problem: error.problem, unexpected: false };
-  if (error instanceof InvalidInput)
-    return { problem: problem(400, 'invalid_input', error.message, { field: error.field }), unexpected: false };
-  if (error instanceof ConcurrencyExhausted)
-    return {
-      problem: problem(409, 'concurrency_exhausted', 'the subject kept changing under this command; retry it', {}),
-      unexpected: false,
-    };
-  // Nothing was written; the request carries more than the store takes in one append.
-  if (error instanceof AppendTooLarge) return { problem: problem(413, error.code, error.message, { field: 'body' }), unexpected: false };
-  if (error instanceof StreamDeleted) return { problem: problem(409, error.code, error.message), unexpected: false };
-  if (error instanceof IdempotencyConflict)
-    return {
-      problem: problem(409, 'idempotency_conflict', 'this Idempotency-Key was used for another request', { field: 'Idempotency-Key' }),
-      unexpected: false,
-    };
-  if (
-    error instanceof ProjectionNotBuilt ||
-    error instanceof CatchUpTimeout ||
-    error instanceof RebuildInProgress ||
-    error instanceof ProjectionRebuildRequired ||
-    error instanceof LogHorizonTimeout ||
-    // The event store could not answer or confirm: retry (an unconfirmed append is idempotent under the same Idempotency-Key).
-    error instanceof AppendOutcomeUnknown ||
-    error instanceof EventStoreUnavailable ||
-    error instanceof EventStoreAccessDenied ||
-    error instanceof ProjectionsBehind
-  ) {
-    return { problem: problem(503, error.code, error.message), unexpected: false };
+  const known = knownError(error);
+  if (known && known.answer.http !== 500) {
+    const told = PUBLIC_DETAILS[known.code];
+    const field = told ? told.field : known.field;
+    return { problem: problem(known.answer.http, known.code, told?.detail ?? known.message, { field }), unexpected: false };
   }
   const fastify = fastifyProblem(error);
   if (fastify) return { problem: fastify, unexpected: false };

@@ -3,7 +3,8 @@
 // command asked for is loaded (the others pull in gRPC, fastify, tokenizers…),
 // so a one-shot command starts fast; help and unknown commands load them all.
 import { Command, CommanderError } from 'commander';
-import { EXIT, printError } from './output.js';
+import { EXIT } from '../answers/answer-table.js';
+import { printError } from './output.js';
 
 type Register = (program: Command) => void;
 

@@ -20,7 +20,7 @@
 // changed inputs.
 import type { CommandContext, Ledger } from './ledger.js';
 import { erase, type DeletionReceipt, type ErasureOptions } from './forgetting/erase.js';
-import type { CommandOutcome } from './subject/execute.js';
+import type { Result } from '../domain/result/result.js';
 
 export type { DeletionReceipt, ErasureOptions } from './forgetting/erase.js';
 export type { ErasureRequest } from './forgetting/scope.js';
@@ -31,7 +31,7 @@ export function forgetMemory(
   memoryId: string,
   reason?: string,
   options: Omit<ErasureOptions, 'reason'> = {},
-): Promise<CommandOutcome<DeletionReceipt>> {
+): Promise<Result<DeletionReceipt>> {
   return erase(ledger, context, { scope: 'memory', memoryId }, { ...options, ...(reason !== undefined ? { reason } : {}) });
 }
 
@@ -40,7 +40,7 @@ export function forgetSubject(
   context: CommandContext,
   reason?: string,
   options: Omit<ErasureOptions, 'reason'> = {},
-): Promise<CommandOutcome<DeletionReceipt>> {
+): Promise<Result<DeletionReceipt>> {
   return erase(ledger, context, { scope: 'subject' }, { ...options, ...(reason !== undefined ? { reason } : {}) });
 }
 
@@ -51,6 +51,6 @@ export function forgetSourceRef(
   sourceRef: string,
   reason?: string,
   options: Omit<ErasureOptions, 'reason'> = {},
-): Promise<CommandOutcome<DeletionReceipt>> {
+): Promise<Result<DeletionReceipt>> {
   return erase(ledger, context, { scope: 'source_ref', sourceRef }, { ...options, ...(reason !== undefined ? { reason } : {}) });
 }

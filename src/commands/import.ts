@@ -1,25 +1,19 @@
 // Bulk import (migrating an existing memory store): every line is validated
 // before anything is written; then entries are decided one after another
 // against the evolving state and appended in batches, one append per batch
-// with the expected revision. Line idempotency keys derive from the import id,
-// so running the same import again appends nothing new (within the retry
-// window of recent commands, COMMAND_WINDOW).
+// through the command loop (src/commands/stream). Line idempotency keys
+// derive from the import id, so running the same import again appends
+// nothing new (within the retry window of recent commands, COMMAND_WINDOW).
 import { requireEntry, type MemoryEntry } from '../domain/entry/entry.js';
+import type { SealedEntry } from '../domain/entry/sealed-entry.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
-import type { SubjectEvent } from '../domain/events/subject-events.js';
-import { decide } from '../domain/subject/decide.js';
-import type { Rejection, WriteOutcome } from '../domain/subject/decision.js';
-import { fold } from '../domain/subject/evolve.js';
+import type { Rejection } from '../domain/result/result.js';
+import type { WriteOutcome } from '../domain/subject/decision.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
-import { instantOf } from '../domain/values/instant.js';
-import { WrongExpectedVersion, type NewEvent } from '../infrastructure/event-store/port.js';
 import { derivedId } from './ids/command-ids.js';
 import type { CommandContext, Ledger } from './ledger.js';
-import { appendSettled } from './subject/append-settled.js';
-import { ConcurrencyExhausted } from './subject/execute.js';
-import { toNewEvents } from './subject/new-events.js';
+import { handleCommands } from './stream/handle-commands.js';
 import { sealEntry } from './subject/seal-entry.js';
-import type { SealedEntry } from '../domain/entry/sealed-entry.js';
 
 export interface ImportResult {
   readonly lines: number;
@@ -38,8 +32,6 @@ interface PreparedLine {
   readonly conflictId: string;
   readonly entry: SealedEntry;
 }
-
-const MAX_ATTEMPTS = 25;
 
 /** Validates every line first: a bad line throws InvalidInput naming `line N: field`, and nothing is written. */
 export function validateImportLines(values: readonly unknown[]): MemoryEntry[] {
@@ -73,12 +65,20 @@ export async function importEntries(
       if ('rejected' in line) rejected.push(line.rejected);
       else prepared.push(line);
     }
-    const applied = await appendBatch(ledger, stream, context, prepared);
-    for (const [outcome, n] of Object.entries(applied.decisions)) decisions[outcome as WriteOutcome] += n;
-    rejected.push(...applied.rejected);
-    alreadyImported += applied.alreadyImported;
-    revision = applied.revision;
-    batches += applied.appended ? 1 : 0;
+    const target = { stream, ...(context.actor ? { actor: context.actor } : {}) };
+    const { outcomes, loaded, appended } = await handleCommands(ledger.subjects, ledger, target, (_loaded, now) =>
+      prepared.map((line) => ({
+        commandId: line.commandId,
+        command: { type: 'RecordMemory', memoryId: line.memoryId, conflictId: line.conflictId, entry: line.entry, now } as const,
+      })),
+    );
+    outcomes.forEach((outcome, index) => {
+      if (outcome.status === 'replayed') alreadyImported++;
+      else if (outcome.status === 'rejected') rejected.push({ line: prepared[index]!.line, ...outcome.rejection });
+      else if (outcome.decision) decisions[outcome.decision.outcome]++;
+    });
+    revision = appended?.nextExpectedRevision ?? loaded.revision;
+    batches += appended ? 1 : 0;
   }
   return { lines: entries.length, decisions, alreadyImported, rejected, batches, revision };
 }
@@ -110,40 +110,4 @@ async function sealLines(
   };
   await Promise.all(Array.from({ length: SEAL_CONCURRENCY }, worker));
   return out;
-}
-
-async function appendBatch(ledger: Ledger, stream: string, context: CommandContext, lines: readonly PreparedLine[]) {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const loaded = await ledger.subjects.load(stream);
-    const now = instantOf(ledger.clock());
-    let state = loaded.state;
-    const batch: NewEvent[] = [];
-    const decisions: Partial<Record<WriteOutcome, number>> = {};
-    const rejected: Array<{ line: number } & Rejection> = [];
-    let alreadyImported = 0;
-    for (const line of lines) {
-      if (loaded.commands.has(line.commandId)) {
-        alreadyImported++;
-        continue;
-      }
-      const decided = decide(state, { type: 'RecordMemory', memoryId: line.memoryId, conflictId: line.conflictId, entry: line.entry, now });
-      if (!decided.ok) {
-        rejected.push({ line: line.line, ...decided.rejection });
-        continue;
-      }
-      state = fold(decided.events as SubjectEvent[], state);
-      if (decided.decision) decisions[decided.decision.outcome] = (decisions[decided.decision.outcome] ?? 0) + 1;
-      batch.push(...toNewEvents(decided.events, { commandId: line.commandId, ...(context.actor ? { actor: context.actor } : {}) }));
-    }
-    if (batch.length === 0) return { decisions, rejected, alreadyImported, revision: loaded.revision, appended: false };
-    try {
-      const appended = await appendSettled(ledger.eventStore, stream, batch, {
-        expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision,
-      });
-      return { decisions, rejected, alreadyImported, revision: appended.nextExpectedRevision, appended: true };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersion)) throw error;
-    }
-  }
-  throw new ConcurrencyExhausted(stream, MAX_ATTEMPTS);
 }

@@ -7,7 +7,8 @@ import type { Instant } from '../domain/values/instant.js';
 import { newCommandId } from './ids/command-ids.js';
 import type { CommandContext, Ledger } from './ledger.js';
 import { actorOf } from './record.js';
-import { executeSubjectCommand, type CommandOutcome } from './subject/execute.js';
+import type { Result } from '../domain/result/result.js';
+import { executeSubjectCommand } from './subject/execute.js';
 
 /** The common answer of a lifecycle command: what it appended, where, and when. */
 export interface LifecycleResult {
@@ -22,7 +23,7 @@ export async function runLifecycleCommand(
   ledger: Ledger,
   context: CommandContext,
   build: (now: Instant) => SubjectCommand,
-): Promise<CommandOutcome<LifecycleResult>> {
+): Promise<Result<LifecycleResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const commandId = context.idempotencyKey ?? newCommandId();
   const outcome = await executeSubjectCommand(ledger, { stream, commandId, ...actorOf(context) }, (_loaded, now) => build(now));

@@ -6,7 +6,8 @@ import { requireId } from '../domain/values/ids.js';
 import type { WriteOutcome } from '../domain/subject/decision.js';
 import { derivedId, newCommandId } from './ids/command-ids.js';
 import type { CommandContext, Ledger } from './ledger.js';
-import { executeSubjectCommand, type CommandEffect, type CommandOutcome } from './subject/execute.js';
+import { reject, type Result } from '../domain/result/result.js';
+import { executeSubjectCommand, type SubjectEffect } from './subject/execute.js';
 import { sealEntry } from './subject/seal-entry.js';
 
 export interface RecordResult {
@@ -20,7 +21,7 @@ export interface RecordResult {
   readonly recordedAt: string;
 }
 
-export async function recordMemory(ledger: Ledger, context: CommandContext, entryInput: unknown): Promise<CommandOutcome<RecordResult>> {
+export async function recordMemory(ledger: Ledger, context: CommandContext, entryInput: unknown): Promise<Result<RecordResult>> {
   return writeEntry(ledger, context, entryInput, undefined);
 }
 
@@ -29,7 +30,7 @@ export async function supersedeMemory(
   context: CommandContext,
   memoryId: string,
   entryInput: unknown,
-): Promise<CommandOutcome<RecordResult>> {
+): Promise<Result<RecordResult>> {
   return writeEntry(ledger, context, entryInput, requireId('memory', memoryId));
 }
 
@@ -38,19 +39,15 @@ async function writeEntry(
   context: CommandContext,
   entryInput: unknown,
   replaces: string | undefined,
-): Promise<CommandOutcome<RecordResult>> {
+): Promise<Result<RecordResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const entry = requireEntry(entryInput);
   const commandId = context.idempotencyKey ?? newCommandId();
   const memoryId = derivedId('m', commandId, 'memory');
   const conflictId = derivedId('c', commandId, 'conflict');
   const sealed = await sealEntry(ledger.keyStore, context, memoryId, entry);
-  if (sealed.status !== 'sealed') {
-    return {
-      ok: false,
-      rejection: { code: 'already_forgotten', message: 'the subject was forgotten: nothing more is recorded for it', field: 'subject' },
-    };
-  }
+  if (sealed.status !== 'sealed')
+    return reject('subject_forgotten', 'the subject was forgotten: nothing more is recorded for it', 'subject');
   const outcome = await executeSubjectCommand(ledger, { stream, commandId, ...actorOf(context) }, (_loaded, now) =>
     replaces === undefined
       ? { type: 'RecordMemory', memoryId, conflictId, entry: sealed.entry, now }
@@ -60,7 +57,7 @@ async function writeEntry(
 }
 
 /** The answer of a record, from the decision, or on a replay from the events appended the first time. */
-function recordResult(effect: CommandEffect): RecordResult {
+function recordResult(effect: SubjectEffect): RecordResult {
   const last = effect.events.at(-1);
   const recordedAt = last ? last.stored.recordedAt.toISOString() : new Date(0).toISOString();
   const revision = last ? last.stored.streamRevision : effect.revision;

@@ -9,7 +9,7 @@ import { forgetMemory } from '../commands/forget.js';
 import type { CommandContext } from '../commands/ledger.js';
 import { retractMemory } from '../commands/lifecycle.js';
 import { recordMemory, supersedeMemory, type RecordResult } from '../commands/record.js';
-import type { CommandOutcome } from '../commands/subject/execute.js';
+import type { Result } from '../domain/result/result.js';
 import { asOf, catchUp, lineage, recall, type OpenReadSide, type RecallItem } from '../queries/index.js';
 import type { OpenLedger } from '../runtime/open-ledger.js';
 import { DEMO_SUBJECT, FIRST_ENTRIES, SMS_PREFERENCE } from './script.js';
@@ -21,7 +21,7 @@ export interface DemoDeps {
   readonly print: (line: string) => void;
 }
 
-function must<R>(outcome: CommandOutcome<R>, what: string): R {
+function must<R>(outcome: Result<R>, what: string): R {
   if (!outcome.ok) throw new Error(`${what}: ${outcome.rejection.code}: ${outcome.rejection.message}`);
   return outcome.result;
 }
@@ -104,7 +104,7 @@ async function consolidate(
 ): Promise<string | undefined> {
   const outcome = await runConsolidation(ledger, services, context);
   if (!outcome.ok) {
-    print(`   refused: ${outcome.refusal.code}: ${outcome.refusal.message}`);
+    print(`   refused: ${outcome.rejection.code}: ${outcome.rejection.message}`);
     return undefined;
   }
   const r = outcome.result;

@@ -1,4 +1,4 @@
-// The pure domain of memledger: values, entries, events and the subject decider.
+// The pure domain of memledger: values, entries, events, the result vocabulary and the subject and artifact deciders.
 export * from './canonical/canonical-json.js';
 export * from './canonical/canonical-value.js';
 export * from './canonical/decimal.js';
@@ -28,11 +28,21 @@ export * from './events/stream-names.js';
 export * from './events/subject-events.js';
 export * from './events/upcasters.js';
 export * from './persistent-map/persistent-map.js';
+export * from './result/rejection-codes.js';
+export * from './result/result.js';
+export * from './decider/decider.js';
+export * from './artifact/commands.js';
+export * from './artifact/decide.js';
+export * from './artifact/decider.js';
+export * from './artifact/publishable.js';
+export * from './artifact/state.js';
 export * from './subject/alias-fence.js';
 export * from './subject/commands.js';
 export * from './subject/decide.js';
+export * from './subject/decider.js';
 export * from './subject/decision.js';
 export * from './subject/evolve.js';
 export * from './subject/state.js';
 export * from './subject/state-snapshot.js';
 export * from './subject/trust.js';
+export * from './policy/index.js';

@@ -28,6 +28,11 @@ export class ConfigError extends Error {
   ) {
     super(`${variable}: ${message}`);
   }
+
+  /** The field at fault, as the boundaries name it. */
+  get field(): string {
+    return this.variable;
+  }
 }
 
 export type EventStoreConnection = { readonly kind: 'postgres'; readonly url: string } | { readonly kind: 'esdb'; readonly url: string };

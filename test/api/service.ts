@@ -44,7 +44,12 @@ export interface TestService {
 
 export async function startTestService(
   prefix: string,
-  options: { readonly env?: Record<string, string>; readonly config?: Partial<ServiceConfig> } = {},
+  options: {
+    readonly env?: Record<string, string>;
+    readonly config?: Partial<ServiceConfig>;
+    /** Runs on the fresh database before the service starts (e.g. writes a history). */
+    readonly beforeStart?: (env: Record<string, string>) => Promise<void>;
+  } = {},
 ): Promise<TestService> {
   const database = await createTestDatabase(prefix);
   const env = { MEMLEDGER_EVENTSTORE_URL: database.url, MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64'), ...options.env };
@@ -54,6 +59,7 @@ export async function startTestService(
   const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
   let service: RunningService;
   try {
+    await options.beforeStart?.(env);
     service = await startService({ config, env, logger });
   } catch (error) {
     await database.drop();

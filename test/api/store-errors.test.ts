@@ -2,7 +2,8 @@
 // with its HTTP status, a CLI exit code — never a generic 500 / exit 1 "internal".
 import { describe, expect, it } from 'vitest';
 import { problemOf } from '../../src/api/problem.js';
-import { EXIT, reportError } from '../../src/cli/output.js';
+import { EXIT } from '../../src/answers/answer-table.js';
+import { reportError } from '../../src/cli/output.js';
 import {
   AppendOutcomeUnknown,
   AppendTooLarge,

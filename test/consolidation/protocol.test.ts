@@ -34,13 +34,13 @@ const ctx = (subject: string, tenant = 'acme') => ({ tenant, subject });
 
 async function prepared(subject: string, through?: number, svc = services): Promise<PrepareResult> {
   const outcome = await prepareConsolidation(t.ledger, svc, ctx(subject), through !== undefined ? { through } : {});
-  if (!outcome.ok) throw new Error(`prepare refused: ${outcome.refusal.code} ${outcome.refusal.message}`);
+  if (!outcome.ok) throw new Error(`prepare refused: ${outcome.rejection.code} ${outcome.rejection.message}`);
   return outcome.result;
 }
 
 async function published(artifactId: string, svc = services) {
   const outcome = await publishArtifact(t.ledger, svc, { tenant: 'acme' }, artifactId);
-  if (!outcome.ok) throw new Error(`publish refused: ${outcome.refusal.code}`);
+  if (!outcome.ok) throw new Error(`publish refused: ${outcome.rejection.code}`);
   return outcome.result;
 }
 
@@ -123,13 +123,13 @@ describe('prepare', () => {
   it('refuses what cannot be consolidated, writing nothing', async () => {
     expect(await prepareConsolidation(t.ledger, services, ctx('prep-empty'))).toMatchObject({
       ok: false,
-      refusal: { code: 'nothing_to_consolidate' },
+      rejection: { code: 'nothing_to_consolidate' },
     });
     const c = ctx('prep-3');
     await fill(t.ledger, c, 5);
     expect(await prepareConsolidation(t.ledger, services, c, { through: 9 })).toMatchObject({
       ok: false,
-      refusal: { code: 'coverage_beyond_head', field: 'through' },
+      rejection: { code: 'coverage_beyond_head', field: 'through' },
     });
     await expect(prepareConsolidation(t.ledger, services, c, { through: 0 })).rejects.toMatchObject({
       name: 'InvalidInput',
@@ -178,7 +178,7 @@ describe('publish', () => {
     // And it can never be prepared below the coverage.
     expect(await prepareConsolidation(t.ledger, services, c, { through: 184 })).toMatchObject({
       ok: false,
-      refusal: { code: 'coverage_regressed' },
+      rejection: { code: 'coverage_regressed' },
     });
   });
 
@@ -302,16 +302,16 @@ describe('publish', () => {
     expect(await artifactEventTypes(t.ledger, p.artifactId)).toEqual(['ArtifactGenerated', 'GateFailed']);
     expect(await publishArtifact(t.ledger, services, { tenant: 'acme' }, p.artifactId)).toMatchObject({
       ok: false,
-      refusal: { code: 'gate_failed' },
+      rejection: { code: 'gate_failed' },
     });
     const good = await prepared('lossy');
     expect(await publishArtifact(t.ledger, services, { tenant: 'other' }, good.artifactId)).toMatchObject({
       ok: false,
-      refusal: { code: 'artifact_not_found' },
+      rejection: { code: 'artifact_not_found' },
     });
     expect(await publishArtifact(t.ledger, services, { tenant: 'acme', subject: 'someone-else' }, good.artifactId)).toMatchObject({
       ok: false,
-      refusal: { code: 'artifact_not_found' },
+      rejection: { code: 'artifact_not_found' },
     });
     expect((await subjectState(t.ledger, c)).alias).toBeNull();
   });

@@ -14,6 +14,7 @@ import { readSideErasureChecks } from '../../src/queries/erasure/index.js';
 import { catchUpWith, openReadSide, type OpenReadSide } from '../../src/queries/read-side.js';
 import { openLedger, type OpenLedger } from '../../src/runtime/open-ledger.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { Result } from '../../src/domain/result/result.js';
 
 export interface World {
   readonly ledger: OpenLedger;
@@ -61,18 +62,8 @@ export async function openWorld(prefix: string, url?: string, start = Date.now()
   };
 }
 
-type Refusal = { readonly code: string; readonly message: string };
-
-export function ok<R>(
-  outcome:
-    | { readonly ok: true; readonly result: R }
-    | { readonly ok: false; readonly rejection: Refusal }
-    | { readonly ok: false; readonly refusal: Refusal },
-): R {
-  if (!outcome.ok) {
-    const why = 'rejection' in outcome ? outcome.rejection : outcome.refusal;
-    throw new Error(`refused: ${why.code}: ${why.message}`);
-  }
+export function ok<R>(outcome: Result<R>): R {
+  if (!outcome.ok) throw new Error(`refused: ${outcome.rejection.code}: ${outcome.rejection.message}`);
   return outcome.result;
 }
 

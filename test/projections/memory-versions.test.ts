@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetMemory } from '../../src/commands/forget.js';
 import { retractMemory } from '../../src/commands/lifecycle.js';
 import { recordMemory, type RecordResult } from '../../src/commands/record.js';
-import type { CommandOutcome } from '../../src/commands/subject/execute.js';
+import type { Result } from '../../src/domain/result/result.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
 import { openProjectionDatabase, readActive, type MemoryProjectionDb, type ProjectionDatabase } from '../../src/projections/index.js';
 import { believedAt } from '../../src/projections/memory/as-of.js';
@@ -26,7 +26,7 @@ const ms = (iso: string) => new Date(iso);
 const before = (iso: string) => new Date(Date.parse(iso) - 1);
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
-function ok<R>(outcome: CommandOutcome<R>): R {
+function ok<R>(outcome: Result<R>): R {
   if (!outcome.ok) throw new Error(`refused: ${outcome.rejection.code} ${outcome.rejection.message}`);
   return outcome.result;
 }

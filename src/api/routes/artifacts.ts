@@ -12,7 +12,7 @@ import { assess } from '../../queries/assess/assess.js';
 import { ASSESSMENT_STATUSES } from '../../queries/assess/assessment.js';
 import { lineage } from '../../queries/lineage/lineage.js';
 import { toProvJson } from '../../queries/lineage/prov-json.js';
-import { problemError } from '../problem.js';
+import { codeProblem } from '../problem.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { artifactParams, openObject } from '../schemas/common.js';
 import type { ApiServices } from '../services.js';
@@ -58,7 +58,7 @@ export async function tenantArtifact(
   const record = await readArtifact(services.ledger.eventStore, artifactId);
   const manifest = record.generated?.manifest ?? record.generationFailed?.manifest;
   if (record.revision < 0 || !manifest || manifest.tenant !== tenant) {
-    throw problemError(404, 'artifact_not_found', `artifact ${artifactId} does not exist`, { field: 'artifactId' });
+    throw codeProblem('artifact_not_found', `artifact ${artifactId} does not exist`, { field: 'artifactId' });
   }
   return { ...record, manifest };
 }

@@ -7,10 +7,10 @@ import { z } from 'zod';
 import { approveArtifact } from '../../commands/consolidation/approve.js';
 import { prepareConsolidation, type PrepareResult } from '../../commands/consolidation/prepare.js';
 import { publishArtifact, type ArtifactContext, type PublishResult } from '../../commands/consolidation/publish.js';
-import type { ConsolidationOutcome } from '../../commands/consolidation/refusal.js';
+import type { Result } from '../../domain/result/result.js';
 import { runConsolidation, type RunResult } from '../../commands/consolidation/run.js';
 import type { ApiPrincipal } from '../../infrastructure/api-keys/api-key-store.js';
-import { problemError, refusalProblem } from '../problem.js';
+import { codeProblem, problemError, refusalProblem } from '../problem.js';
 import { defineRoute, type RouteReply, type RouteSpec } from '../route.js';
 import { artifactParams, openObject, subjectParams } from '../schemas/common.js';
 import type { ApiServices } from '../services.js';
@@ -30,8 +30,8 @@ const consolidationBody = z
 
 const result = (description: string) => ({ description, schema: openObject });
 
-function settled<R>(outcome: ConsolidationOutcome<R>): R {
-  if (!outcome.ok) throw refusalProblem(outcome.refusal);
+function settled<R>(outcome: Result<R>): R {
+  if (!outcome.ok) throw refusalProblem(outcome.rejection);
   return outcome.result;
 }
 
@@ -39,12 +39,12 @@ function prepareAnswer(prepare: PrepareResult): RouteReply {
   if (prepare.status === 'gate_passed') return { status: 201, body: prepare };
   if (prepare.status === 'gate_failed') {
     const codes = [...new Set((prepare.gate.reasons ?? []).map((r) => r.code))].join(', ');
-    throw problemError(422, 'gate_failed', `artifact ${prepare.artifactId} did not pass the loss gate (${codes || 'no reasons'})`, {
+    throw codeProblem('gate_failed', `artifact ${prepare.artifactId} did not pass the loss gate (${codes || 'no reasons'})`, {
       artifactId: prepare.artifactId,
       result: prepare,
     });
   }
-  throw problemError(502, 'generation_failed', `the summarizer failed: ${prepare.generationError?.code ?? 'unknown'}`, {
+  throw codeProblem('generation_failed', `the summarizer failed: ${prepare.generationError?.code ?? 'unknown'}`, {
     artifactId: prepare.artifactId,
     result: prepare,
   });
@@ -54,6 +54,7 @@ function publishAnswer(publish: PublishResult, prepare?: unknown): RouteReply {
   const body = prepare === undefined ? publish : prepare;
   if (publish.status === 'switched') return { status: prepare === undefined ? 200 : 201, body };
   if (publish.status === 'awaiting_approval') return { status: 202, body };
+  // A refused switch is a conflict with the subject's state, whichever fence refused it.
   throw problemError(409, publish.reason, publish.message, { artifactId: publish.artifactId, result: body });
 }
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { resolveConflict, retractMemory } from '../../commands/lifecycle.js';
 import { recordMemory, supersedeMemory, type RecordResult } from '../../commands/record.js';
 import { entrySchema } from '../../domain/entry/entry.js';
+import type { Result } from '../../domain/result/result.js';
 import { openConflicts } from '../../domain/subject/state.js';
 import { memoryIdSchema } from '../../domain/values/ids.js';
 import { defineRoute, type RouteSpec } from '../route.js';
@@ -15,6 +16,15 @@ import { resultOf } from './outcome.js';
 import { requireSubject } from './subject-exists.js';
 
 const recorded = (result: RecordResult) => ({ status: result.decision === 'DUPLICATE' ? 200 : 201, body: result });
+
+/**
+ * A write into a forgotten subject is refused as subject_forgotten everywhere. These two routes answered
+ * already_forgotten before the codes were unified, and their clients were promised it, so they keep it.
+ */
+function asPromised<R>(outcome: Result<R>): Result<R> {
+  if (outcome.ok || outcome.rejection.code !== 'subject_forgotten') return outcome;
+  return { ok: false, rejection: { ...outcome.rejection, code: 'already_forgotten' } };
+}
 
 const recordResponses = {
   201: { description: 'a new entry (NEW, SUPERSEDES or CONFLICTS)', schema: recordResultSchema },
@@ -36,7 +46,8 @@ export function memoryRoutes(services: ApiServices): RouteSpec[] {
       params: subjectParams,
       body: entrySchema,
       responses: recordResponses,
-      handler: async (call) => recorded(resultOf(await recordMemory(ledger, call.commandContext(call.params.subject), call.rawBody))),
+      handler: async (call) =>
+        recorded(resultOf(asPromised(await recordMemory(ledger, call.commandContext(call.params.subject), call.rawBody)))),
     }),
 
     defineRoute({
@@ -51,7 +62,9 @@ export function memoryRoutes(services: ApiServices): RouteSpec[] {
       body: entrySchema,
       responses: recordResponses,
       handler: async (call) =>
-        recorded(resultOf(await supersedeMemory(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.rawBody))),
+        recorded(
+          resultOf(asPromised(await supersedeMemory(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.rawBody))),
+        ),
     }),
 
     defineRoute({

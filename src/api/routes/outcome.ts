@@ -1,8 +1,8 @@
 // A command's outcome as an HTTP answer: the result, or its refusal as a problem.
-import type { CommandOutcome } from '../../commands/subject/execute.js';
+import type { Result } from '../../domain/result/result.js';
 import { refusalProblem } from '../problem.js';
 
-export function resultOf<R>(outcome: CommandOutcome<R>): R {
+export function resultOf<R>(outcome: Result<R>): R {
   if (!outcome.ok) throw refusalProblem(outcome.rejection);
   return outcome.result;
 }

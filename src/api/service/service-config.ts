@@ -11,6 +11,7 @@
 //   MEMLEDGER_CONSOLIDATION_POLL_MS    how often workers look for due subjects (default 1000)
 //   MEMLEDGER_READY_MAX_LAG_SECONDS    /readyz fails while a projection lags more than this (default 10)
 //   MEMLEDGER_DRAIN_TIMEOUT_MS         on SIGTERM, how long in-flight work may take to finish (default 10000)
+//   MEMLEDGER_CONSOLE_DIR              the built auditor's console served at /console (default: the package's console/dist)
 import { ConfigError } from '../../infrastructure/config.js';
 
 export interface ServiceConfig {
@@ -24,6 +25,7 @@ export interface ServiceConfig {
   readonly consolidationPollMs: number;
   readonly readyMaxLagSeconds: number;
   readonly drainTimeoutMs: number;
+  readonly consoleDir?: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -59,5 +61,6 @@ export function readServiceConfig(
     consolidationPollMs: whole(env, 'MEMLEDGER_CONSOLIDATION_POLL_MS', 1000, 10, 3_600_000),
     readyMaxLagSeconds: whole(env, 'MEMLEDGER_READY_MAX_LAG_SECONDS', 10, 0, 86_400),
     drainTimeoutMs: whole(env, 'MEMLEDGER_DRAIN_TIMEOUT_MS', 10_000, 0, 600_000),
+    ...(env.MEMLEDGER_CONSOLE_DIR?.trim() ? { consoleDir: env.MEMLEDGER_CONSOLE_DIR.trim() } : {}),
   };
 }

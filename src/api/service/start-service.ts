@@ -77,7 +77,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const ownKeys = new OwnRequestKeys();
     app = buildApi(
       { ledger: measured, read, readYourWrites: () => freshness.awaitHead(), consolidation, metrics, health: probe },
-      { keys, keyCacheMs: config.apiKeyCacheMs, logger, ownKeys },
+      { keys, keyCacheMs: config.apiKeyCacheMs, logger, ownKeys, ...(config.consoleDir ? { consoleDir: config.consoleDir } : {}) },
     );
     const api = app;
 

@@ -6,13 +6,15 @@ import type { Command } from 'commander';
 import { approveArtifact } from '../../commands/consolidation/approve.js';
 import { prepareConsolidation } from '../../commands/consolidation/prepare.js';
 import { publishArtifact, type PublishResult } from '../../commands/consolidation/publish.js';
-import type { ConsolidationOutcome } from '../../commands/consolidation/refusal.js';
+import type { RejectionCode } from '../../domain/result/rejection-codes.js';
+import type { Result } from '../../domain/result/result.js';
 import { runConsolidation, type RunHooks } from '../../commands/consolidation/run.js';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
 import { runWorker } from '../../commands/consolidation/worker.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
-import { EXIT, printError } from '../output.js';
+import { ANSWERS } from '../../answers/answer-table.js';
+import { printError } from '../output.js';
 import { contextOf, run } from '../session.js';
 
 /** Test hook: pause after the artifact write, before publication, so a test can kill the process there. */
@@ -27,27 +29,25 @@ function wholeNumber(option: string, value: string | undefined, min: number, max
 }
 
 /** Prints the domain's refusal as the CLI's error and sets the exit code; returns the result to print on stdout. */
-function settle<R>(
-  outcome: ConsolidationOutcome<R>,
-  judge: (result: R) => { code: string; message: string; exit: number } | undefined,
-): R | undefined {
+function settle<R>(outcome: Result<R>, judge: (result: R) => { code: RejectionCode; message: string } | undefined): R | undefined {
   if (!outcome.ok) {
-    const { code, message, field } = outcome.refusal;
-    const exitCode = code === 'generation_failed' ? EXIT.failure : EXIT.refused;
+    const { code, message, field } = outcome.rejection;
+    const exitCode = ANSWERS[code].exit;
     printError({ exitCode, body: { error: code, message, ...(field ? { field } : {}) } });
     process.exitCode = exitCode;
     return undefined;
   }
   const verdict = judge(outcome.result);
   if (verdict) {
-    printError({ exitCode: verdict.exit, body: { error: verdict.code, message: verdict.message } });
-    process.exitCode = verdict.exit;
+    const exitCode = ANSWERS[verdict.code].exit;
+    printError({ exitCode, body: { error: verdict.code, message: verdict.message } });
+    process.exitCode = exitCode;
   }
   return outcome.result;
 }
 
 function publishVerdict(result: PublishResult) {
-  return result.status === 'rejected' ? { code: result.reason, message: result.message, exit: EXIT.refused } : undefined;
+  return result.status === 'rejected' ? { code: result.reason, message: result.message } : undefined;
 }
 
 function artifactVerdict(result: {
@@ -58,16 +58,14 @@ function artifactVerdict(result: {
   if (result.status === 'gate_failed') {
     const reasons = result.gate?.reasons ?? [];
     return {
-      code: 'gate_failed',
+      code: 'gate_failed' as const,
       message: reasons.map((r) => `${r.code}: ${r.message}`).join('; ') || 'the loss gate failed',
-      exit: EXIT.refused,
     };
   }
   if (result.status === 'generation_failed')
     return {
-      code: 'generation_failed',
+      code: 'generation_failed' as const,
       message: result.generationError ? `${result.generationError.code}: ${result.generationError.message}` : 'generation failed',
-      exit: EXIT.failure,
     };
   return undefined;
 }

@@ -26,7 +26,8 @@ import { reverifyErasure } from '../../queries/erasure/verify-erasure.js';
 import { catchUpWith, openReadSide, type OpenReadSide } from '../../queries/read-side.js';
 import type { OpenLedger } from '../../runtime/open-ledger.js';
 import { oneOf, optionalInstant, readText } from '../input.js';
-import { EXIT, resultOf } from '../output.js';
+import { EXIT } from '../../answers/answer-table.js';
+import { resultOf } from '../output.js';
 import { contextOf, run } from '../session.js';
 
 /**

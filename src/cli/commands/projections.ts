@@ -11,7 +11,6 @@ import {
   followProjection,
   openProjectionDatabase,
   PROJECTIONS,
-  ProjectionError,
   projectionStatus,
   rebuildProjection,
   type ProjectionDatabase,
@@ -21,7 +20,6 @@ import type { BatchProgress } from '../../projections/runtime/apply-loop.js';
 import { estimateTotalEvents } from '../../projections/runtime/progress.js';
 import { dropLeftovers } from '../../projections/runtime/schemas.js';
 import type { OpenLedger } from '../../runtime/open-ledger.js';
-import { EXIT, printError } from '../output.js';
 import { run } from '../session.js';
 
 function batchSizeOf(value: string | undefined): number | undefined {
@@ -43,7 +41,7 @@ type Opened = { ledger: OpenLedger; db: ProjectionDatabase['db'] };
 /**
  * Runs a projections command: `work` validates its options, then opens the
  * ledger and the projections' database (so bad input opens nothing).
- * Projection errors become their own JSON error (exit 1).
+ * Projection errors are answered by their code, as every error (src/answers).
  */
 function withProjections(work: (open: () => Promise<Opened>) => Promise<unknown>): Promise<void> {
   return run(async (ledger) => {
@@ -55,11 +53,6 @@ function withProjections(work: (open: () => Promise<Opened>) => Promise<unknown>
     };
     try {
       return await work(open);
-    } catch (error) {
-      if (!(error instanceof ProjectionError)) throw error;
-      printError({ exitCode: EXIT.failure, body: { error: error.code, message: error.message } });
-      process.exitCode = EXIT.failure;
-      return undefined;
     } finally {
       await database?.close();
     }

@@ -21,7 +21,8 @@ import { replay } from '../../queries/replay/replay.js';
 import { staleSet } from '../../queries/stale-set.js';
 import { requireTimeQuery, type TimeQueryInput } from '../../queries/time-query.js';
 import { verify } from '../../queries/verify/verify.js';
-import { EXIT, printError } from '../output.js';
+import { EXIT } from '../../answers/answer-table.js';
+import { printError } from '../output.js';
 import { contextOf, run } from '../session.js';
 
 interface ReadOptions<T> {

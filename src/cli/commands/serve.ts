@@ -8,7 +8,8 @@ import { readServiceConfig } from '../../api/service/service-config.js';
 import { serviceLogger } from '../../api/service/logger.js';
 import { startService } from '../../api/service/start-service.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
-import { EXIT, printError, reportError } from '../output.js';
+import { EXIT } from '../../answers/answer-table.js';
+import { printError, reportError } from '../output.js';
 
 function portOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

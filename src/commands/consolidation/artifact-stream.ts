@@ -1,90 +1,50 @@
-// An artifact stream `artifact-{artifactId}` read back: its manifest, output
-// envelope, gate verdict, failures, rejection and approval. Nothing in it is
-// ever deleted or rewritten; events are only appended.
-import { randomUUID } from 'node:crypto';
-import type { ArtifactEvent, ArtifactEventOf } from '../../domain/events/artifact-events.js';
-import { encodeEvent, decodeStoredEvent } from '../../domain/events/decode.js';
+// Artifact streams `artifact-{artifactId}`: commands through the one command
+// loop with the artifact decider (src/domain/artifact), and the stream read
+// back as a record (manifest, output envelope, gate verdict, failures,
+// rejection, approval). Nothing in one is ever deleted or rewritten.
+import type { ArtifactCommand } from '../../domain/artifact/commands.js';
+import { artifactDecider } from '../../domain/artifact/decider.js';
+import type { ArtifactState } from '../../domain/artifact/state.js';
+import { isArtifactEvent } from '../../domain/events/catalog.js';
+import type { ArtifactEvent } from '../../domain/events/artifact-events.js';
 import { artifactStreamName } from '../../domain/events/stream-names.js';
-import type { EventStore, ExpectedRevision, NewEvent } from '../../infrastructure/event-store/port.js';
+import type { Result } from '../../domain/result/result.js';
+import type { Instant } from '../../domain/values/instant.js';
+import type { EventStore } from '../../infrastructure/event-store/port.js';
+import { handleCommand, type CommandEffect, type CommandEnvelope } from '../stream/handle-command.js';
+import type { StreamDeps } from '../stream/handle-commands.js';
+import type { StreamKind } from '../stream/stream-kind.js';
+import { StreamRepository } from '../stream/stream-repository.js';
 
-type Data<T extends ArtifactEvent['type']> = ArtifactEventOf<T>['data'];
+export const artifactStream: StreamKind<ArtifactState, ArtifactCommand, ArtifactEvent> = {
+  decider: artifactDecider,
+  owns: isArtifactEvent,
+  // Two workers preparing the same snapshot must not pass as one idempotent retry: the second takes the first's artifact.
+  eventIds: 'fresh',
+};
 
-export interface ArtifactRecord {
+export interface ArtifactRecord extends ArtifactState {
   readonly artifactId: string;
   readonly stream: string;
   /** Revision of the last event; -1 when the stream does not exist. */
   readonly revision: number;
-  readonly generated?: Data<'ArtifactGenerated'>;
-  readonly gatePassed?: Data<'GatePassed'>;
-  readonly gateFailed?: Data<'GateFailed'>;
-  readonly generationFailed?: Data<'GenerationFailed'>;
-  readonly rejected?: Data<'ConsolidationRejected'>;
-  readonly approved?: Data<'ArtifactApproved'>;
+}
+
+/** Artifact streams hold a handful of events and are folded from the start each time. */
+function artifacts(store: EventStore): StreamRepository<ArtifactState, ArtifactCommand, ArtifactEvent> {
+  return new StreamRepository(artifactStream, store, 0);
 }
 
 export async function readArtifact(store: EventStore, artifactId: string): Promise<ArtifactRecord> {
-  const stream = artifactStreamName(artifactId);
-  const stored = await store.readStream(stream);
-  const record: { -readonly [K in keyof ArtifactRecord]: ArtifactRecord[K] } = {
-    artifactId,
-    stream,
-    revision: stored.at(-1)?.streamRevision ?? -1,
-  };
-  for (const s of stored) {
-    const event = decodeStoredEvent(s);
-    switch (event.type) {
-      case 'ArtifactGenerated':
-        record.generated = event.data;
-        break;
-      case 'GatePassed':
-        record.gatePassed = event.data;
-        break;
-      case 'GateFailed':
-        record.gateFailed = event.data;
-        break;
-      case 'GenerationFailed':
-        record.generationFailed = event.data;
-        break;
-      case 'ConsolidationRejected':
-        record.rejected ??= event.data;
-        break;
-      case 'ArtifactApproved':
-        record.approved ??= event.data;
-        break;
-      default:
-        break;
-    }
-  }
-  return record;
+  const loaded = await artifacts(store).load(artifactStreamName(artifactId));
+  return { ...loaded.state, artifactId, stream: loaded.stream, revision: loaded.revision };
 }
 
-export interface ArtifactOrigin {
-  readonly commandId: string;
-  readonly actor?: string;
-  readonly correlationId?: string;
-}
-
-/** Appends to an artifact stream. Event ids are fresh: two writers racing for a stream must not pass as one idempotent retry. */
-export async function appendArtifactEvents(
-  store: EventStore,
-  artifactId: string,
-  events: readonly ArtifactEvent[],
-  origin: ArtifactOrigin,
-  expectedRevision: ExpectedRevision,
-): Promise<void> {
-  const batch: NewEvent[] = events.map((event) => {
-    const encoded = encodeEvent(event);
-    return {
-      id: randomUUID(),
-      type: encoded.type,
-      data: encoded.data,
-      metadata: {
-        schemaVersion: encoded.schemaVersion,
-        causationId: origin.commandId,
-        ...(origin.correlationId ? { correlationId: origin.correlationId } : {}),
-        ...(origin.actor ? { actor: origin.actor } : {}),
-      },
-    };
-  });
-  await store.append(artifactStreamName(artifactId), batch, { expectedRevision });
+export function executeArtifactCommand(
+  deps: StreamDeps,
+  envelope: Omit<CommandEnvelope, 'stream'> & { readonly artifactId: string },
+  build: (now: Instant) => ArtifactCommand,
+): Promise<Result<CommandEffect<ArtifactState, never>>> {
+  const { artifactId, ...rest } = envelope;
+  return handleCommand(artifacts(deps.eventStore), deps, { ...rest, stream: artifactStreamName(artifactId) }, (_loaded, now) => build(now));
 }

@@ -6,18 +6,19 @@
 import { renderRawEntry } from '../../domain/consolidation/rendering.js';
 import { selectEntries } from '../../domain/consolidation/selector.js';
 import { gateOutput, takeSnapshot, type ConsolidationSnapshot } from '../../domain/consolidation/snapshot.js';
-import type { ArtifactEvent, GateFailure } from '../../domain/events/artifact-events.js';
+import type { ArtifactCommand } from '../../domain/artifact/commands.js';
+import type { ArtifactState } from '../../domain/artifact/state.js';
+import type { GateFailure } from '../../domain/events/artifact-events.js';
 import type { AliasTuple } from '../../domain/events/alias.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
+import { reject, type Result } from '../../domain/result/result.js';
 import type { SubjectState } from '../../domain/subject/state.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
-import { instantOf } from '../../domain/values/instant.js';
-import { WrongExpectedVersion } from '../../infrastructure/event-store/port.js';
+import { instantOf, type Instant } from '../../domain/values/instant.js';
 import type { CommandContext, Ledger } from '../ledger.js';
 import { openOutput, sealOutput } from './artifact-output.js';
-import { appendArtifactEvents, readArtifact, type ArtifactRecord } from './artifact-stream.js';
+import { executeArtifactCommand, readArtifact } from './artifact-stream.js';
 import { openEntries } from './opened-entries.js';
-import { refuse, type ConsolidationOutcome } from './refusal.js';
 import type { ConsolidationServices } from './services.js';
 
 export type ArtifactStatus = 'gate_passed' | 'gate_failed' | 'generation_failed';
@@ -59,7 +60,7 @@ export async function prepareConsolidation(
   services: ConsolidationServices,
   context: CommandContext,
   options: PrepareOptions = {},
-): Promise<ConsolidationOutcome<PrepareResult>> {
+): Promise<Result<PrepareResult>> {
   if (options.through !== undefined && (!Number.isInteger(options.through) || options.through < 1))
     throw new InvalidInput('through', 'must be a whole number of at least 1');
   const stream = subjectStreamName(context.tenant, context.subject);
@@ -90,45 +91,44 @@ export async function prepareConsolidation(
       ...(options.fromRaw ? { fromRaw: true } : {}),
       attempt,
     });
-    const result = (record: ArtifactRecord, reused: boolean, tokens?: PrepareResult['tokens']) =>
+    const artifactId = snapshot.manifest.artifactId;
+    const result = (record: ArtifactState, reused: boolean, tokens?: PrepareResult['tokens']) =>
       resultOf(snapshot, record, loaded.revision, state.highWaterMark, reused, tokens);
-    const existing = await readArtifact(ledger.eventStore, snapshot.manifest.artifactId);
+    const existing = await readArtifact(ledger.eventStore, artifactId);
     if (existing.revision >= 0) {
       if (existing.generationFailed) continue;
       return { ok: true, result: result(existing, true) };
     }
     const written = await generateAndGate(ledger, services, context, snapshot);
-    if (written === 'subject_forgotten') return refuse('subject_forgotten', 'the subject was forgotten', 'subject');
+    if (written === 'subject_forgotten') return reject('subject_forgotten', 'the subject was forgotten', 'subject');
     if (written === 'input_forgotten')
-      return refuse('input_forgotten', 'something the summary derives from was erased while it was generated; consolidate again');
+      return reject('input_forgotten', 'something the summary derives from was erased while it was generated; consolidate again');
     const origin = {
-      commandId: `prepare:${snapshot.manifest.artifactId}`,
       ...(context.actor ? { actor: context.actor } : {}),
       ...(context.correlationId ? { correlationId: context.correlationId } : {}),
     };
-    try {
-      await appendArtifactEvents(ledger.eventStore, snapshot.manifest.artifactId, written.events, origin, 'no_stream');
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersion)) throw error;
+    const recorded = await executeArtifactCommand(ledger, { artifactId, commandId: `prepare:${artifactId}`, ...origin }, written.command);
+    if (!recorded.ok) return recorded;
+    const { state: artifact, events, replayed } = recorded.result;
+    if (replayed || events.length === 0) {
       // Another worker wrote this snapshot's artifact first: take theirs.
-      const theirs = await readArtifact(ledger.eventStore, snapshot.manifest.artifactId);
-      if (theirs.generationFailed) continue;
-      return { ok: true, result: result(theirs, true) };
+      if (artifact.generationFailed) continue;
+      return { ok: true, result: result(artifact, true) };
     }
-    return { ok: true, result: result(await readArtifact(ledger.eventStore, snapshot.manifest.artifactId), false, written.tokens) };
+    return { ok: true, result: result(artifact, false, written.tokens) };
   }
-  return refuse('generation_failed', `generation failed ${MAX_ATTEMPTS} times for this snapshot`);
+  return reject('generation_failed', `generation failed ${MAX_ATTEMPTS} times for this snapshot`);
 }
 
 function precondition(state: SubjectState, through: number | undefined) {
-  if (state.forgotten) return refuse('subject_forgotten', 'the subject was forgotten', 'subject');
-  if (state.highWaterMark === 0) return refuse('nothing_to_consolidate', 'the subject has no entries');
+  if (state.forgotten) return reject('subject_forgotten', 'the subject was forgotten', 'subject');
+  if (state.highWaterMark === 0) return reject('nothing_to_consolidate', 'the subject has no entries');
   if (through !== undefined && through > state.highWaterMark) {
-    return refuse('coverage_beyond_head', `through ${through} is beyond the last sequence ${state.highWaterMark}`, 'through');
+    return reject('coverage_beyond_head', `through ${through} is beyond the last sequence ${state.highWaterMark}`, 'through');
   }
   const target = through ?? state.highWaterMark;
   if (state.alias && target < state.alias.coversThrough) {
-    return refuse('coverage_regressed', `the alias already covers ${state.alias.coversThrough}; coverage never decreases`, 'through');
+    return reject('coverage_regressed', `the alias already covers ${state.alias.coversThrough}; coverage never decreases`, 'through');
   }
   return undefined;
 }
@@ -154,56 +154,39 @@ async function generateAndGate(ledger: Ledger, services: ConsolidationServices, 
     ...(snapshot.parentOutput ? { parent: snapshot.parentOutput } : {}),
     tokenBudget: snapshot.tokenBudget,
   });
-  const at = instantOf(ledger.clock());
   if (!generation.ok) {
-    const events: ArtifactEvent[] = [
-      {
-        type: 'GenerationFailed',
-        data: {
-          artifactId: manifest.artifactId,
-          manifest,
-          error: { code: generation.failure.code, message: clip(generation.failure.message) },
-          failedAt: at,
-        },
-      },
-    ];
-    return { events };
+    const { failure } = generation;
+    const command = (now: Instant): ArtifactCommand => ({
+      type: 'RecordGenerationFailure',
+      artifactId: manifest.artifactId,
+      manifest,
+      error: { code: failure.code, message: failure.message },
+      now,
+    });
+    return { command };
   }
   const gate = gateOutput(snapshot, generation.output, services.countTokens);
   // The artifact's key records what it derives from, so erasing any input (or the parent's) destroys it.
   const derivation = { derivedFrom: manifest.inputs.map((i) => i.memoryId), parentArtifactId: manifest.parentArtifactId };
   const sealed = await sealOutput(ledger.keyStore, context, manifest.artifactId, generation.output, derivation);
   if (sealed.status !== 'sealed') return sealed.scope === 'subject' ? ('subject_forgotten' as const) : ('input_forgotten' as const);
-  const events: ArtifactEvent[] = [
-    {
-      type: 'ArtifactGenerated',
-      data: {
-        artifactId: manifest.artifactId,
-        manifest,
-        output: sealed.output,
-        outputHash: sealed.outputHash,
-        ...(snapshot.coldTier.length > 0 ? { coldTier: [...snapshot.coldTier] } : {}),
-        generatedAt: at,
-      },
-    },
-    gate.passed
-      ? { type: 'GatePassed', data: { artifactId: manifest.artifactId, mustPreserveCount: gate.mustPreserveCount, checkedAt: at } }
-      : {
-          type: 'GateFailed',
-          data: { artifactId: manifest.artifactId, reasons: gate.reasons.map((r) => ({ ...r, message: clip(r.message) })), checkedAt: at },
-        },
-  ];
+  const command = (now: Instant): ArtifactCommand => ({
+    type: 'RecordArtifact',
+    artifactId: manifest.artifactId,
+    manifest,
+    output: sealed.output,
+    outputHash: sealed.outputHash,
+    coldTier: [...snapshot.coldTier],
+    gate,
+    now,
+  });
   const rawInputs = snapshot.inputs.reduce((sum, input) => sum + services.countTokens(renderRawEntry(input)), 0);
-  return { events, tokens: { rawInputs, summary: services.countTokens(generation.output.summary) } };
-}
-
-function clip(message: string): string {
-  return message.length <= 1000 ? message : `${message.slice(0, 997)}...`;
+  return { command, tokens: { rawInputs, summary: services.countTokens(generation.output.summary) } };
 }
 
 function resultOf(
   snapshot: ConsolidationSnapshot,
-  record: ArtifactRecord,
+  record: ArtifactState,
   revision: number,
   highWaterMark: number,
   reused: boolean,

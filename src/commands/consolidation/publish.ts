@@ -6,16 +6,16 @@
 // and decides again (tail appends alone do not block a switch). A failed
 // fence appends ConsolidationRejected to the artifact stream; the alias stays.
 // No SQL compare-and-set anywhere: the stream revision is the fence.
+import { publishable } from '../../domain/artifact/publishable.js';
 import type { AliasTuple, FenceFailure } from '../../domain/events/alias.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import { decodeStoredEvent } from '../../domain/events/decode.js';
-import { instantOf } from '../../domain/values/instant.js';
 import { requireId } from '../../domain/values/ids.js';
-import { WrongExpectedVersion, type EventStore } from '../../infrastructure/event-store/port.js';
+import type { EventStore } from '../../infrastructure/event-store/port.js';
 import type { Ledger } from '../ledger.js';
 import { executeSubjectCommand } from '../subject/execute.js';
-import { appendArtifactEvents, readArtifact, type ArtifactRecord } from './artifact-stream.js';
-import { refuse, type ConsolidationOutcome } from './refusal.js';
+import { executeArtifactCommand, readArtifact } from './artifact-stream.js';
+import type { Result } from '../../domain/result/result.js';
 import type { ConsolidationServices } from './services.js';
 
 export interface ArtifactContext {
@@ -44,17 +44,15 @@ export type PublishResult =
     }
   | { readonly status: 'awaiting_approval'; readonly artifactId: string };
 
-const REJECTION_ATTEMPTS = 10;
-
 export async function publishArtifact(
   ledger: Ledger,
   services: ConsolidationServices,
   context: ArtifactContext,
   artifactIdInput: string,
-): Promise<ConsolidationOutcome<PublishResult>> {
+): Promise<Result<PublishResult>> {
   const artifactId = requireId('artifact', artifactIdInput);
   const record = await readArtifact(ledger.eventStore, artifactId);
-  const checked = publishable(record, context);
+  const checked = publishable(artifactId, record, context);
   if (!checked.ok) return checked;
   const manifest = checked.result;
   if (record.rejected)
@@ -97,62 +95,18 @@ export async function publishArtifact(
     const earlier = await earlierSwitch(ledger.eventStore, stream, artifactId);
     if (earlier) return { ok: true, result: { status: 'switched', artifactId, ...earlier, replayed: true } };
   }
-  const rejected = await recordRejection(ledger, artifactId, reason, outcome.rejection.message, origin);
+  const recorded = await executeArtifactCommand(ledger, { artifactId, commandId: `reject:${artifactId}`, ...origin }, (now) => ({
+    type: 'RejectSwitch',
+    artifactId,
+    reason,
+    message: outcome.rejection.message,
+    now,
+  }));
+  if (!recorded.ok) return recorded;
+  // The first rejection stands: another publisher may have recorded its own reason first.
+  const rejected = recorded.result.state.rejected;
+  if (!rejected) throw new Error(`rejecting ${artifactId} recorded no ConsolidationRejected`);
   return { ok: true, result: { status: 'rejected', artifactId, reason: rejected.reason, message: rejected.message, replayed: false } };
-}
-
-/** The manifest of an artifact that may be published, or why not. Another tenant's artifact does not exist for the caller. */
-export function publishable(
-  record: ArtifactRecord,
-  context: ArtifactContext,
-): ConsolidationOutcome<NonNullable<ArtifactRecord['generated']>['manifest']> {
-  const manifest = record.generated?.manifest ?? record.generationFailed?.manifest;
-  if (
-    record.revision < 0 ||
-    !manifest ||
-    manifest.tenant !== context.tenant ||
-    (context.subject !== undefined && manifest.subject !== context.subject)
-  ) {
-    return refuse('artifact_not_found', `artifact ${record.artifactId} does not exist`, 'artifact');
-  }
-  if (record.generationFailed || !record.generated)
-    return refuse(
-      'generation_failed',
-      `artifact ${record.artifactId} has no output: ${record.generationFailed?.error.code ?? 'unknown'}`,
-      'artifact',
-    );
-  if (!record.gatePassed) {
-    const codes = [...new Set((record.gateFailed?.reasons ?? []).map((r) => r.code))].join(', ');
-    return refuse('gate_failed', `artifact ${record.artifactId} did not pass the loss gate (${codes || 'not gated'})`, 'artifact');
-  }
-  return { ok: true, result: record.generated.manifest };
-}
-
-async function recordRejection(
-  ledger: Ledger,
-  artifactId: string,
-  reason: FenceFailure,
-  message: string,
-  origin: { actor?: string; correlationId?: string },
-) {
-  for (let attempt = 1; attempt <= REJECTION_ATTEMPTS; attempt++) {
-    const record = await readArtifact(ledger.eventStore, artifactId);
-    if (record.rejected) return record.rejected;
-    const data = { artifactId, reason, message, rejectedAt: instantOf(ledger.clock()) };
-    try {
-      await appendArtifactEvents(
-        ledger.eventStore,
-        artifactId,
-        [{ type: 'ConsolidationRejected', data }],
-        { commandId: `reject:${artifactId}`, ...origin },
-        record.revision,
-      );
-      return data;
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersion)) throw error;
-    }
-  }
-  throw new Error(`could not record the rejection of ${artifactId}: its stream kept changing`);
 }
 
 async function earlierSwitch(

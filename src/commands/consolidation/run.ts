@@ -9,7 +9,7 @@ import type { SubjectState } from '../../domain/subject/state.js';
 import type { CommandContext, Ledger } from '../ledger.js';
 import { prepareConsolidation, type PrepareOptions, type PrepareResult } from './prepare.js';
 import { publishArtifact, type PublishResult } from './publish.js';
-import type { ConsolidationOutcome } from './refusal.js';
+import type { Result } from '../../domain/result/result.js';
 import type { ConsolidationServices } from './services.js';
 
 export interface RunHooks {
@@ -38,7 +38,7 @@ export async function runConsolidation(
   services: ConsolidationServices,
   context: CommandContext,
   options: PrepareOptions & { readonly hooks?: RunHooks } = {},
-): Promise<ConsolidationOutcome<RunResult>> {
+): Promise<Result<RunResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
   let last: RunResult | undefined;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
@@ -66,7 +66,7 @@ export function recoverForward(
   services: ConsolidationServices,
   context: CommandContext,
   hooks?: RunHooks,
-): Promise<ConsolidationOutcome<RunResult>> {
+): Promise<Result<RunResult>> {
   return runConsolidation(ledger, services, context, { fromRaw: true, ...(hooks ? { hooks } : {}) });
 }
 

@@ -54,7 +54,7 @@ export async function runWorker(ledger: Ledger, services: ConsolidationServices,
           { tenant: subject.tenant, subject: subject.subject, actor: 'consolidation-worker' },
           options.hooks ? { hooks: options.hooks } : {},
         );
-        const status = outcome.ok ? outcome.result.status : outcome.refusal.code;
+        const status = outcome.ok ? outcome.result.status : outcome.rejection.code;
         if (status === 'switched') stats.switched++;
         else if (status === 'rejected') stats.rejected++;
         else if (status === 'up_to_date') stats.upToDate++;

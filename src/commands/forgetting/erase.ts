@@ -24,7 +24,8 @@ import { requireId } from '../../domain/values/ids.js';
 import { derivedId, newCommandId } from '../ids/command-ids.js';
 import type { CommandContext, Ledger } from '../ledger.js';
 import { actorOf } from '../record.js';
-import { executeSubjectCommand, type CommandOutcome } from '../subject/execute.js';
+import type { Result } from '../../domain/result/result.js';
+import { executeSubjectCommand } from '../subject/execute.js';
 import { readErasureHistory } from './history.js';
 import { ledgerChecks } from './ledger-checks.js';
 import { takeNeedles } from './needles.js';
@@ -60,7 +61,7 @@ export async function erase(
   context: CommandContext,
   request: ErasureRequest,
   options: ErasureOptions = {},
-): Promise<CommandOutcome<DeletionReceipt>> {
+): Promise<Result<DeletionReceipt>> {
   const checked = validRequest(request);
   const reason = options.reason === undefined ? undefined : validReason(options.reason);
   const stream = subjectStreamName(context.tenant, context.subject);

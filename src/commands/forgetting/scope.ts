@@ -7,7 +7,7 @@
 // subject stream is the unit of consistency; a tenant-wide erasure of a ref
 // is one request per subject). An entry the ref only corroborated stands on
 // another source and stays.
-import type { Rejection } from '../../domain/subject/decision.js';
+import type { Rejection } from '../../domain/result/result.js';
 import type { EntryState, SubjectState } from '../../domain/subject/state.js';
 import type { ErasureHistory } from './history.js';
 

@@ -1,34 +1,22 @@
-// Loads folded subject streams. A long-lived process keeps each folded state
-// with its revision and reads only what is newer, so a command's cost does not
-// grow with the stream's length.
+// Folded subject streams, kept per process (see src/commands/stream).
+import { isSubjectEvent } from '../../domain/events/catalog.js';
+import type { SubjectEvent } from '../../domain/events/subject-events.js';
+import type { SubjectCommand } from '../../domain/subject/commands.js';
+import { subjectDecider } from '../../domain/subject/decider.js';
+import type { WriteDecision } from '../../domain/subject/decision.js';
+import type { SubjectState } from '../../domain/subject/state.js';
 import type { EventStore } from '../../infrastructure/event-store/port.js';
-import { emptySubject, foldInto, type LoadedSubject } from './loaded-subject.js';
+import type { StreamKind } from '../stream/stream-kind.js';
+import { StreamRepository } from '../stream/stream-repository.js';
 
-const PAGE = 4096;
+export const subjectStream: StreamKind<SubjectState, SubjectCommand, SubjectEvent, WriteDecision> = {
+  decider: subjectDecider,
+  owns: isSubjectEvent,
+  eventIds: 'derived',
+};
 
-export class SubjectRepository {
-  private readonly cache = new Map<string, LoadedSubject>();
-
-  constructor(
-    private readonly store: EventStore,
-    /** Streams kept folded in memory (least recently used are dropped). */
-    private readonly capacity = 10_000,
-  ) {}
-
-  async load(stream: string): Promise<LoadedSubject> {
-    let loaded = this.cache.get(stream) ?? emptySubject(stream);
-    for (;;) {
-      const events = await this.store.readStream(stream, { fromRevision: loaded.revision + 1, maxCount: PAGE });
-      loaded = foldInto(loaded, events);
-      if (events.length < PAGE) break;
-    }
-    this.remember(loaded);
-    return loaded;
-  }
-
-  private remember(loaded: LoadedSubject): void {
-    this.cache.delete(loaded.stream);
-    this.cache.set(loaded.stream, loaded);
-    if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);
+export class SubjectRepository extends StreamRepository<SubjectState, SubjectCommand, SubjectEvent, WriteDecision> {
+  constructor(store: EventStore, capacity = 10_000) {
+    super(subjectStream, store, capacity);
   }
 }

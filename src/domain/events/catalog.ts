@@ -36,3 +36,7 @@ export function isEventType(type: string): type is EventType {
 export function isSubjectEvent(event: DomainEvent): event is SubjectEvent {
   return Object.prototype.hasOwnProperty.call(SUBJECT_EVENT_SCHEMAS, event.type);
 }
+
+export function isArtifactEvent(event: DomainEvent): event is ArtifactEvent {
+  return Object.prototype.hasOwnProperty.call(ARTIFACT_EVENT_SCHEMAS, event.type);
+}

@@ -10,7 +10,7 @@
 // there, so a late sweep erases exactly what a punctual one would have.
 import type { MemoryKind, Sensitivity } from '../entry/vocabulary.js';
 import type { EntryStatus } from '../subject/state.js';
-import type { Instant } from '../values/instant.js';
+import { plusSeconds, type Instant } from '../values/instant.js';
 import { ruleFor, type RetentionRule } from './policy.js';
 
 export interface RetentionFacts {
@@ -32,12 +32,10 @@ export interface RetentionPlan {
   readonly erase: ReadonlyArray<{ readonly memoryId: string; readonly dueAt: Instant }>;
 }
 
-const plus = (instant: Instant, seconds: number): Instant => new Date(Date.parse(instant) + seconds * 1000).toISOString();
-
 export function dueInstant(facts: RetentionFacts, rule: RetentionRule | undefined): Instant | undefined {
   if (facts.expiredDueAt !== undefined) return facts.expiredDueAt;
   if (facts.expiresAt !== undefined) return facts.expiresAt;
-  return rule?.ttlSeconds != null ? plus(facts.recordedAt, rule.ttlSeconds) : undefined;
+  return rule?.ttlSeconds != null ? plusSeconds(facts.recordedAt, rule.ttlSeconds) : undefined;
 }
 
 export function planRetention(entries: readonly RetentionFacts[], rules: readonly RetentionRule[], now: Instant): RetentionPlan {
@@ -50,7 +48,7 @@ export function planRetention(entries: readonly RetentionFacts[], rules: readonl
     if (due === undefined) continue;
     if (facts.status === 'active' && due <= now) expire.push({ memoryId: facts.memoryId, expiresAt: due });
     if (rule?.archiveSeconds != null) {
-      const eraseAt = plus(due, rule.archiveSeconds);
+      const eraseAt = plusSeconds(due, rule.archiveSeconds);
       if (eraseAt <= now) erase.push({ memoryId: facts.memoryId, dueAt: eraseAt });
     }
   }

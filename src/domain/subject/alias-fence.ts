@@ -5,7 +5,8 @@
 import type { FenceFailure } from '../events/alias.js';
 import { sameAlias } from '../events/alias.js';
 import type { SubjectCommandOf } from './commands.js';
-import { accept, reject, type DecideResult } from './decision.js';
+import { reject } from '../result/result.js';
+import { accept, type DecideResult } from './decision.js';
 import type { SubjectState } from './state.js';
 
 type Fence = { ok: true } | { ok: false; code: FenceFailure; message: string; field: string };

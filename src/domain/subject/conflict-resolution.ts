@@ -2,7 +2,8 @@
 // consolidator): the winner stays, the other active members are superseded.
 import type { SubjectEvent } from '../events/subject-events.js';
 import type { SubjectCommandOf } from './commands.js';
-import { accept, reject, type DecideResult } from './decision.js';
+import { reject } from '../result/result.js';
+import { accept, type DecideResult } from './decision.js';
 import type { SubjectState } from './state.js';
 
 export function decideResolveConflict(state: SubjectState, command: SubjectCommandOf<'ResolveConflict'>): DecideResult {

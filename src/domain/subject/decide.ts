@@ -1,5 +1,6 @@
 // decide: a pure function of (state, command) — the same inputs always give
 // the same events, which the handler's idempotency relies on.
+import { unhandled } from '../decider/decider.js';
 import { decideSwitchAlias } from './alias-fence.js';
 import type { SubjectCommand } from './commands.js';
 import { decideResolveConflict } from './conflict-resolution.js';
@@ -40,5 +41,7 @@ export function decide(state: SubjectState, command: SubjectCommand): DecideResu
       return decideExpireByRetention(state, command);
     case 'SwitchSummaryAlias':
       return decideSwitchAlias(state, command);
+    default:
+      return unhandled(command);
   }
 }

@@ -3,10 +3,12 @@
 // the deletion receipt; and expiry by a tenant's retention policy.
 import type { SubjectEvent } from '../events/subject-events.js';
 import type { SubjectCommandOf } from './commands.js';
-import { accept, reject, type DecideResult } from './decision.js';
+import { reject } from '../result/result.js';
+import { accept, type DecideResult } from './decision.js';
 import type { SubjectState } from './state.js';
 
-const forgottenSubject = () => reject('already_forgotten', 'the subject was forgotten; its stream takes no more writes', 'subject');
+// Erasing a forgotten subject's entries: they are already forgotten.
+const forgottenSubject = () => reject('already_forgotten', 'the subject was already forgotten', 'subject');
 
 /** MemoryForgotten for each listed entry not forgotten yet (in sequence order); an unknown id is refused, nothing is appended. */
 export function decideEraseMemories(state: SubjectState, command: SubjectCommandOf<'EraseMemories'>): DecideResult {

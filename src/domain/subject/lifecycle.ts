@@ -1,7 +1,8 @@
 // Retraction, expiry and erasure of entries.
 import type { SubjectEvent } from '../events/subject-events.js';
 import type { SubjectCommandOf } from './commands.js';
-import { accept, reject, type DecideResult } from './decision.js';
+import { reject } from '../result/result.js';
+import { accept, type DecideResult } from './decision.js';
 import type { SubjectState } from './state.js';
 
 const forgottenSubject = () => reject('subject_forgotten', 'the subject was forgotten; its stream takes no more writes');

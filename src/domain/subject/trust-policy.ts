@@ -1,7 +1,8 @@
 // Trust overrides and taint escalation. Both change how existing entries are
 // judged, so both advance inputEpoch; neither settles an open conflict.
 import type { SubjectCommandOf } from './commands.js';
-import { accept, reject, type DecideResult } from './decision.js';
+import { reject } from '../result/result.js';
+import { accept, type DecideResult } from './decision.js';
 import type { SubjectState } from './state.js';
 
 export function decideChangeTrust(state: SubjectState, command: SubjectCommandOf<'ChangeTrust'>): DecideResult {

@@ -22,7 +22,8 @@ import { trustRank, type TrustLevel } from '../entry/source.js';
 import type { SubjectEvent, SubjectEventData } from '../events/subject-events.js';
 import type { Instant } from '../values/instant.js';
 import type { SubjectCommandOf } from './commands.js';
-import { accept, reject, type DecideResult, type WriteDecision } from './decision.js';
+import { reject } from '../result/result.js';
+import { accept, type DecideResult, type WriteDecision } from './decision.js';
 import { activeEntriesInSlot, type EntryState, type SubjectState } from './state.js';
 import { effectiveTrust } from './trust.js';
 

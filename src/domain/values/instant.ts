@@ -72,3 +72,8 @@ export function instantOf(date: Date): Instant {
 export function compareInstants(a: Instant, b: Instant): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** The instant `seconds` after `instant`. */
+export function plusSeconds(instant: Instant, seconds: number): Instant {
+  return new Date(Date.parse(instant) + seconds * 1000).toISOString();
+}

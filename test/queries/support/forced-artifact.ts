@@ -2,7 +2,7 @@
 // and marks as gated anyway (GatePassed without the gate), then publishes
 // through the real fenced switch. The loss gate never saw it.
 import { sealOutput } from '../../../src/commands/consolidation/artifact-output.js';
-import { appendArtifactEvents } from '../../../src/commands/consolidation/artifact-stream.js';
+import { executeArtifactCommand } from '../../../src/commands/consolidation/artifact-stream.js';
 import { openEntries } from '../../../src/commands/consolidation/opened-entries.js';
 import { publishArtifact } from '../../../src/commands/consolidation/publish.js';
 import type { ConsolidationServices } from '../../../src/commands/consolidation/services.js';
@@ -40,20 +40,18 @@ export async function forceArtifact(
   const output = tamper(summarizeDeterministically({ inputs: snapshot.hot, conflicts: snapshot.conflicts }));
   const sealed = await sealOutput(ledger.keyStore, context, artifactId, output);
   if (sealed.status !== 'sealed') throw new Error('the subject was forgotten');
-  const at = now;
-  await appendArtifactEvents(
-    ledger.eventStore,
+  const recorded = await executeArtifactCommand(ledger, { artifactId, commandId: `forced:${artifactId}` }, (at) => ({
+    type: 'RecordArtifact',
     artifactId,
-    [
-      {
-        type: 'ArtifactGenerated',
-        data: { artifactId, manifest: snapshot.manifest, output: sealed.output, outputHash: sealed.outputHash, generatedAt: at },
-      },
-      { type: 'GatePassed', data: { artifactId, mustPreserveCount: snapshot.mustPreserve.length, checkedAt: at } },
-    ],
-    { commandId: `forced:${artifactId}` },
-    'no_stream',
-  );
+    manifest: snapshot.manifest,
+    output: sealed.output,
+    outputHash: sealed.outputHash,
+    coldTier: [],
+    gate: { passed: true, mustPreserveCount: snapshot.mustPreserve.length },
+    now: at,
+  }));
+  if (!recorded.ok || recorded.result.events.length !== 2)
+    throw new Error(`the forced artifact was not written: ${JSON.stringify(recorded)}`);
   if (publish) {
     const published = await publishArtifact(ledger, services, { tenant: context.tenant }, artifactId);
     if (!published.ok || published.result.status !== 'switched')

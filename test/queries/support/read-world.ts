@@ -4,6 +4,7 @@ import type { CommandContext } from '../../../src/commands/ledger.js';
 import { subjectStreamName } from '../../../src/domain/events/stream-names.js';
 import { artifactStreams, catchUpWith, openReadSide, type OpenReadSide } from '../../../src/queries/read-side.js';
 import { openTestLedger, type TestLedger } from '../../support/ledger.js';
+import type { Result } from '../../../src/domain/result/result.js';
 
 export interface ReadWorld {
   readonly t: TestLedger;
@@ -43,19 +44,9 @@ export async function openReadWorld(prefix: string, start = Date.parse('2026-07-
 
 export const ctx = (subject: string, tenant = 'acme'): CommandContext => ({ tenant, subject });
 
-type Refusal = { readonly code: string; readonly message: string };
-
-/** Unwraps a command or consolidation outcome, failing the test on a rejection or refusal. */
-export function ok<R>(
-  outcome:
-    | { readonly ok: true; readonly result: R }
-    | { readonly ok: false; readonly rejection: Refusal }
-    | { readonly ok: false; readonly refusal: Refusal },
-): R {
-  if (!outcome.ok) {
-    const why = 'rejection' in outcome ? outcome.rejection : outcome.refusal;
-    throw new Error(`refused: ${why.code}: ${why.message}`);
-  }
+/** Unwraps a command or consolidation outcome, failing the test on a rejection. */
+export function ok<R>(outcome: Result<R>): R {
+  if (!outcome.ok) throw new Error(`refused: ${outcome.rejection.code}: ${outcome.rejection.message}`);
   return outcome.result;
 }
 

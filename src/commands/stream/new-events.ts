@@ -1,9 +1,11 @@
-// Domain events to store events: ids from the command's idempotency key,
-// metadata naming the command (causationId) that the retry window reads.
+// Domain events to store events: ids by the stream kind's rule, metadata
+// naming the command (causationId) that the retry window reads.
+import { randomUUID } from 'node:crypto';
+import type { DomainEvent } from '../../domain/events/catalog.js';
 import { encodeEvent } from '../../domain/events/decode.js';
-import type { SubjectEvent } from '../../domain/events/subject-events.js';
 import type { NewEvent } from '../../infrastructure/event-store/port.js';
 import { eventIdFor } from '../ids/command-ids.js';
+import type { EventIds } from './stream-kind.js';
 
 export interface EventOrigin {
   readonly commandId: string;
@@ -11,11 +13,11 @@ export interface EventOrigin {
   readonly correlationId?: string;
 }
 
-export function toNewEvents(events: readonly SubjectEvent[], origin: EventOrigin): NewEvent[] {
+export function toNewEvents(events: readonly DomainEvent[], origin: EventOrigin, ids: EventIds = 'derived'): NewEvent[] {
   return events.map((event, index) => {
     const encoded = encodeEvent(event);
     return {
-      id: eventIdFor(origin.commandId, index),
+      id: ids === 'derived' ? eventIdFor(origin.commandId, index) : randomUUID(),
       type: encoded.type,
       data: encoded.data,
       metadata: {

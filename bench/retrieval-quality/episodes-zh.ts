@@ -1,0 +1,88 @@
+// Chinese episodes (the seeds' own examples first). The questions were
+// written before any retrieval code existed, in the words a user or a support
+// agent would use later, not the words of the turn.
+import { assistant, user, type Episode } from './episode.js';
+
+const zh = (id: string, blocks: Episode['blocks'], questions: Episode['questions']): Episode => ({ id, lang: 'zh', blocks, questions });
+
+export const chineseEpisodes: readonly Episode[] = [
+  zh('no-phone-callback', [[user('用户不接受电话回访，有事请发短信。')]], [{ text: '这位客户能打电话吗？', gold: ['0.0'] }]),
+  zh(
+    'order-not-shipped',
+    [[user('订单 ORD-A1B2C3D4 三天没发货，我以后都希望优先短信通知。'), assistant('抱歉让您久等了，之后物流有更新会优先发短信告诉您。')]],
+    [
+      { text: 'ORD-A1B2C3D4 出了什么问题？', gold: ['0.0'] },
+      { text: '他希望我们通过什么方式告知进度？', gold: ['0.0', '0.1'] },
+    ],
+  ),
+  zh(
+    'logistics-complaint',
+    [[user('7月10号我因为订单的物流延误联系过客服，最后转了人工处理。')]],
+    [{ text: '我之前为快递太慢的事投诉过吗？', gold: ['0.0'] }],
+  ),
+  zh('seafood-allergy', [[user('我对海鲜过敏，吃虾会起疹子。')]], [{ text: '我有什么不能碰的食物？', gold: ['0.0'] }]),
+  zh('daughter-birthday', [[user('我女儿的生日是五月二十号。')]], [{ text: '孩子哪天过生日？', gold: ['0.0'] }]),
+  zh(
+    'moved-to-hangzhou',
+    [[user('我住在上海浦东新区。')], [user('我们搬家了，新家在杭州西湖区。')]],
+    [{ text: '我目前住在哪个城市？', gold: ['1.0'] }],
+  ),
+  zh('concise-chinese', [[user('以后回答请用中文，少说废话，直接给结论。')]], [{ text: '我喜欢什么样的回复风格？', gold: ['0.0'] }]),
+  zh('contact-hours', [[user('工作日早上九点到下午六点之间可以联系我，周末别打扰。')]], [{ text: '星期六可以找他吗？', gold: ['0.0'] }]),
+  zh('americano', [[user('我只喝美式，不加糖也不加奶。')]], [{ text: '帮我点咖啡应该怎么点？', gold: ['0.0'] }]),
+  zh('orange-cat', [[user('我家养了一只橘猫，叫馒头。')]], [{ text: '我的猫叫什么名字？', gold: ['0.0'] }]),
+  zh('gym-evenings', [[user('每周一三五晚上我去健身房，别在那个时间安排会议。')]], [{ text: '哪几天晚上我没空开会？', gold: ['0.0'] }]),
+  zh('byd-car', [[user('我开的是一辆白色的比亚迪汉。')]], [{ text: '我的车是什么牌子的？', gold: ['0.0'] }]),
+  zh('shoe-refund', [[user('退货的那双运动鞋，三百二十元的退款应该周五到账。')]], [{ text: '鞋子的钱什么时候退回来？', gold: ['0.0'] }]),
+  zh(
+    'invoice-title',
+    [[user('开发票的时候抬头写“杭州云帆科技有限公司”，税号我之后发你。')]],
+    [{ text: '报销单据上的单位名称写什么？', gold: ['0.0'] }],
+  ),
+  zh('chengdu-flight', [[user('下个月十五号我飞成都，航班号 CA4113。')]], [{ text: '我去成都坐的是哪一班飞机？', gold: ['0.0'] }]),
+  zh('hotel-room', [[user('订酒店的话要无烟房，楼层越高越好。')]], [{ text: '住宿方面有什么要求？', gold: ['0.0'] }]),
+  zh('health-check', [[user('公司体检安排在下周三上午，要空腹。')]], [{ text: '去体检之前要注意什么？', gold: ['0.0'] }]),
+  zh('bp-medicine', [[user('每天晚上九点提醒我吃降压药。')]], [{ text: '我晚上需要服用什么药物？', gold: ['0.0'] }]),
+  zh('mother-visit', [[user('我妈妈下个月来北京住两周。')]], [{ text: '母亲什么时候过来？', gold: ['0.0'] }]),
+  zh('renovation-budget', [[user('装修预算控制在二十万以内。')]], [{ text: '房子翻新打算花多少钱？', gold: ['0.0'] }]),
+  zh('son-school', [[user('儿子在读小学三年级，学校在海淀。')]], [{ text: '孩子现在上几年级？', gold: ['0.0'] }]),
+  zh('no-spicy', [[user('我不能吃辣，点菜时请注意。')]], [{ text: '叫外卖要避开什么口味？', gold: ['0.0'] }]),
+  zh('member-points', [[user('我的会员卡号是 VIP-889120，积分快过期了。')]], [{ text: '我的积分还有多久失效？', gold: ['0.0'] }]),
+  zh('parcel-locker', [[user('快递放到小区门口的丰巢柜就行，不用送上楼。')]], [{ text: '包裹应该放在哪里？', gold: ['0.0'] }]),
+  zh(
+    'bill-channel',
+    [[user('账单每月用邮件发给我。')], [user('以后账单改成短信发送，不要邮件了。')]],
+    [{ text: '现在每个月的对账单通过什么渠道给他？', gold: ['1.0'] }],
+  ),
+  zh('phoenix-launch', [[user('凤凰项目的上线时间推迟到八月底了。')]], [{ text: '凤凰什么时候能发布？', gold: ['0.0'] }]),
+  zh('manager-wang', [[user('我的直属领导是王芳，报销都要她审批。')]], [{ text: '谁负责批我的费用？', gold: ['0.0'] }]),
+  zh('japanese-n2', [[user('我在学日语，准备明年考 N2。')]], [{ text: '我在为哪个考试做准备？', gold: ['0.0'] }]),
+  zh('piano-music', [[user('工作的时候喜欢听钢琴曲，周杰伦的也行。')]], [{ text: '我专心干活时爱听什么歌？', gold: ['0.0'] }]),
+  zh('vegetarian-eggs', [[user('我吃素，但鸡蛋和牛奶可以。')]], [{ text: '他是素食者吗？', gold: ['0.0'] }]),
+  zh('yunnan-trip', [[user('国庆打算带家人去云南自驾。')]], [{ text: '十一假期有什么出行计划？', gold: ['0.0'] }]),
+  zh('car-insurance', [[user('车险九月一号到期，记得提前一周提醒我续保。')]], [{ text: '汽车保险哪天到期？', gold: ['0.0'] }]),
+  zh('rent-day', [[user('房租每月五号交，房东姓李。')]], [{ text: '每个月几号付租金？', gold: ['0.0'] }]),
+  zh('broadband-ticket', [[user('家里宽带这周断了三次，报修单号 BX-77812。')]], [{ text: '网络故障的工单号是多少？', gold: ['0.0'] }]),
+  zh('wife-candles', [[user('老婆喜欢香薰蜡烛，她生日快到了。')]], [{ text: '给妻子送什么礼物好？', gold: ['0.0'] }]),
+  zh('sleep-time', [[user('我晚上十一点前睡觉，之后别发消息。')]], [{ text: '几点以后不要联系他？', gold: ['0.0'] }]),
+  zh('glasses', [[user('我近视六百度，配眼镜要超薄镜片。')]], [{ text: '我的眼睛度数是多少？', gold: ['0.0'] }]),
+  zh('huawei-phone', [[user('我用的是华为 Mate 60 手机。')]], [{ text: '我的手机是什么型号？', gold: ['0.0'] }]),
+  zh('parking-spot', [[user('公司的停车位是 B2 层 115 号。')]], [{ text: '我在单位的车位在哪？', gold: ['0.0'] }]),
+  zh('spare-key', [[user('备用钥匙放在隔壁张阿姨家。')]], [{ text: '家门钥匙除了我还有谁有？', gold: ['0.0'] }]),
+  zh('review-slides', [[user('季度复盘会定在30号，PPT 要在28号前准备好。')]], [{ text: '汇报材料最晚哪天要交？', gold: ['0.0'] }]),
+  zh('weekend-classes', [[user('女儿周六上午学游泳，下午学画画。')]], [{ text: '孩子周末要上哪些课？', gold: ['0.0'] }]),
+  zh('auto-renew', [[user('帮我把视频会员的自动续费关掉。')]], [{ text: '我想取消哪项自动扣款？', gold: ['0.0'] }]),
+  zh('weight-goal', [[user('我想在年底前减重五公斤。')]], [{ text: '我的减肥目标是多少？', gold: ['0.0'] }]),
+  zh('emergency-brother', [[user('紧急情况请联系我哥哥，电话在资料里。')]], [{ text: '出了意外该通知谁？', gold: ['0.0'] }]),
+  zh('new-job', [[user('我上个月跳槽到一家做新能源的公司，当产品经理。')]], [{ text: '我现在的职位是什么？', gold: ['0.0'] }]),
+  zh(
+    'weekly-report-format',
+    [[user('周报用 Word 格式发我。')], [user('周报以后改用飞书文档链接，不要 Word 了。')]],
+    [{ text: '每周的工作汇报要用什么形式？', gold: ['1.0'] }],
+  ),
+  zh('dentist', [[user('下周二下午三点约了牙医。')]], [{ text: '我什么时候去看牙？', gold: ['0.0'] }]),
+  zh('no-sf-express', [[user('上次顺丰把我的包裹弄丢了，以后别用顺丰。')]], [{ text: '寄东西要避开哪家快递公司？', gold: ['0.0'] }]),
+  zh('earbuds-refund', [[user('ORD-9XK2P7LQ 那单的耳机退货了，退款还没到。')]], [{ text: '耳机那个订单的钱退回来了吗？', gold: ['0.0'] }]),
+  zh('tea-preference', [[user('下午我一般喝绿茶，不喝咖啡，晚上喝了睡不着。')]], [{ text: '下午给他准备什么饮料？', gold: ['0.0'] }]),
+  zh('wedding-invite', [[user('表妹十月二号在苏州办婚礼，我要去当伴娘。')]], [{ text: '亲戚的喜酒是哪天？', gold: ['0.0'] }]),
+];

@@ -1,0 +1,60 @@
+// A stream folded up to a revision, with the window of recent commands (by
+// idempotency key) that idempotent retries are answered from.
+import { decodeStoredEvent } from '../../domain/events/decode.js';
+import type { DomainEvent } from '../../domain/events/catalog.js';
+import type { StoredEvent } from '../../infrastructure/event-store/port.js';
+import type { StreamKind } from './stream-kind.js';
+
+/** How many recent commands a retry is recognised within, per stream. */
+export const COMMAND_WINDOW = 1024;
+
+export interface CommandSpan {
+  readonly firstRevision: number;
+  readonly lastRevision: number;
+}
+
+export interface LoadedStream<State> {
+  readonly stream: string;
+  readonly state: State;
+  /** Revision of the last event folded; -1 when the stream does not exist. */
+  readonly revision: number;
+  /** Recent commands by idempotency key (causationId), oldest first. */
+  readonly commands: ReadonlyMap<string, CommandSpan>;
+}
+
+export function emptyStream<State, Command, Event extends DomainEvent, Decision>(
+  kind: StreamKind<State, Command, Event, Decision>,
+  stream: string,
+): LoadedStream<State> {
+  return { stream, state: kind.decider.initialState(), revision: -1, commands: new Map() };
+}
+
+/** Folds events that follow `loaded.revision`; returns a new value (the old one is left as it was). */
+export function foldInto<State, Command, Event extends DomainEvent, Decision>(
+  kind: StreamKind<State, Command, Event, Decision>,
+  loaded: LoadedStream<State>,
+  events: readonly StoredEvent[],
+): LoadedStream<State> {
+  if (events.length === 0) return loaded;
+  let state = loaded.state;
+  const commands = new Map(loaded.commands);
+  let revision = loaded.revision;
+  for (const stored of events) {
+    if (stored.streamRevision !== revision + 1) {
+      throw new Error(`${loaded.stream}: expected revision ${revision + 1}, read ${stored.streamRevision}`);
+    }
+    const event = decodeStoredEvent(stored);
+    if (kind.owns(event)) state = kind.decider.evolve(state, event);
+    revision = stored.streamRevision;
+    const commandId = stored.metadata.causationId;
+    if (commandId) {
+      const span = commands.get(commandId);
+      if (span) commands.set(commandId, { firstRevision: span.firstRevision, lastRevision: revision });
+      else {
+        commands.set(commandId, { firstRevision: revision, lastRevision: revision });
+        if (commands.size > COMMAND_WINDOW) commands.delete(commands.keys().next().value!);
+      }
+    }
+  }
+  return { stream: loaded.stream, state, revision, commands };
+}

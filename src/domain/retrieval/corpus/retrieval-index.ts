@@ -1,0 +1,103 @@
+// The per-index structures retrieval needs, built once from the documents
+// (pure: the same documents in any order build the same index). Built
+// from what recall decrypts and held in memory only: nothing here is
+// meant to be written anywhere.
+import type MiniSearch from 'minisearch';
+import { InvalidInput } from '../../validation/invalid-input.js';
+import { isFiniteVector } from '../signals/semantic.js';
+import { tokenize } from '../text/tokenize.js';
+import type { RetrievalDocument } from './document.js';
+import { buildLexicalIndex, type LexicalRecord } from './lexical-index.js';
+import { termStatistics, type TermStatistics } from './term-statistics.js';
+
+export interface IndexedDocument {
+  readonly document: RetrievalDocument;
+  /** Terms of content and value: what near-duplicates and diversity compare. */
+  readonly statementTerms: ReadonlySet<string>;
+  readonly keyTerms: readonly string[];
+  /** key + scope, for kinds that hold one current value per slot (not episodic). */
+  readonly slot: string | undefined;
+  /** Slot + polarity + normalised value: the same statement said twice. */
+  readonly statement: string | undefined;
+  /** Epoch ms freshness counts from. */
+  readonly observedAt: number;
+  readonly vectorNorm: number;
+}
+
+export interface RetrievalIndex {
+  readonly size: number;
+  readonly documents: ReadonlyMap<string, IndexedDocument>;
+  /** Ids in code-unit order: every iteration over documents follows it. */
+  readonly ids: readonly string[];
+  readonly lexical: MiniSearch<LexicalRecord>;
+  /** Over all lexical fields: what a query term is worth. */
+  readonly terms: TermStatistics;
+  /** Over keys: what a key term is worth. */
+  readonly keyTerms: TermStatistics;
+  readonly slots: ReadonlyMap<string, readonly string[]>;
+  readonly conflicts: ReadonlyMap<string, readonly string[]>;
+  readonly dimensions: number | undefined;
+}
+
+const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function instant(text: string | undefined, field: string): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) throw new InvalidInput(field, 'must be an ISO 8601 instant');
+  return ms;
+}
+
+function group(into: Map<string, string[]>, name: string, id: string): void {
+  const members = into.get(name);
+  if (members) members.push(id);
+  else into.set(name, [id]);
+}
+
+export function buildRetrievalIndex(documents: readonly RetrievalDocument[]): RetrievalIndex {
+  const sorted = [...documents].sort((a, b) => compareIds(a.id, b.id));
+  const indexed = new Map<string, IndexedDocument>();
+  const records: LexicalRecord[] = [];
+  const slots = new Map<string, string[]>();
+  const conflicts = new Map<string, string[]>();
+  let dimensions: number | undefined;
+  for (const document of sorted) {
+    if (indexed.has(document.id)) throw new InvalidInput('documents.id', `${document.id} appears twice`);
+    const recordedAt = instant(document.recordedAt, 'documents.recordedAt')!;
+    const confirmedAt = instant(document.confirmedAt, 'documents.confirmedAt') ?? recordedAt;
+    if (document.vector) {
+      dimensions ??= document.vector.length;
+      if (document.vector.length !== dimensions) throw new InvalidInput('documents.vector', `must all have ${dimensions} dimensions`);
+      if (!isFiniteVector(document.vector)) throw new InvalidInput('documents.vector', 'must hold finite numbers');
+    }
+    const content = document.content === undefined ? [] : tokenize(document.content);
+    const value = document.value === undefined ? [] : tokenize(document.value);
+    const key = tokenize(document.key);
+    const anticipated = (document.anticipatedQueries ?? []).flatMap((q) => tokenize(q));
+    records.push({ id: document.id, fields: { content, key, value, anticipated } });
+    const scope = document.scope ?? '';
+    const slot = document.kind === 'episodic' ? undefined : `${document.key}\u0000${scope}`;
+    if (slot !== undefined) group(slots, slot, document.id);
+    for (const conflictId of new Set(document.conflictIds ?? [])) group(conflicts, conflictId, document.id);
+    indexed.set(document.id, {
+      document,
+      statementTerms: new Set([...content, ...value]),
+      keyTerms: [...new Set(key)],
+      slot,
+      statement: slot === undefined ? undefined : `${slot}\u0000${document.polarity ?? 'affirmed'}\u0000${value.join(' ')}`,
+      observedAt: Math.max(recordedAt, confirmedAt),
+      vectorNorm: document.vector ? Math.hypot(...document.vector) : 0,
+    });
+  }
+  return {
+    size: indexed.size,
+    documents: indexed,
+    ids: [...indexed.keys()],
+    lexical: buildLexicalIndex(records),
+    terms: termStatistics(records.map((r) => new Set([...r.fields.content, ...r.fields.key, ...r.fields.value, ...r.fields.anticipated]))),
+    keyTerms: termStatistics([...indexed.values()].map((d) => new Set(d.keyTerms))),
+    slots,
+    conflicts,
+    dimensions,
+  };
+}

@@ -1,0 +1,60 @@
+// The exact-key signal (seed 001 E: profile fields are read exactly).
+// A key filter makes every key it matches a candidate (an exact key at
+// strength 1: "read this slot"; a wildcard at 0.5: it narrows, the other
+// signals order). Without a filter, a key whose distinctive terms the
+// query names (notification.preference for "how do they want
+// notifications?") matches by the IDF-weighted share of its terms named;
+// a key term more than half of the documents share is not distinctive.
+import type { RetrievalIndex } from '../corpus/retrieval-index.js';
+import { idf } from '../corpus/term-statistics.js';
+import type { RetrievalPolicy } from '../ranking/policy.js';
+import { isWildcard } from '../request/key-pattern.js';
+import type { SignalMatch } from './signal.js';
+
+const MIN_KEY_COVERAGE = 0.5;
+
+function named(keyTerm: string, queryTerms: readonly string[], minPrefix: number): boolean {
+  return queryTerms.some(
+    (q) => q === keyTerm || (q.length >= minPrefix && keyTerm.startsWith(q)) || (keyTerm.length >= minPrefix && q.startsWith(keyTerm)),
+  );
+}
+
+export function keyMatches(
+  index: RetrievalIndex,
+  queryTerms: readonly string[],
+  accepted: readonly string[],
+  keyFilter: string | undefined,
+  policy: RetrievalPolicy,
+): SignalMatch[] {
+  const filterStrength = keyFilter === undefined ? 0 : isWildcard(keyFilter) ? 0.5 : 1;
+  const distinctive = index.size / 2;
+  const coverage = new Map<string, { strength: number; terms: string[] }>();
+  const matches: SignalMatch[] = [];
+  for (const id of accepted) {
+    const { keyTerms, document } = index.documents.get(id)!;
+    let memo = coverage.get(document.key);
+    if (!memo) {
+      let all = 0;
+      let hit = 0;
+      let distinct = false;
+      const terms: string[] = [];
+      for (const term of keyTerms) {
+        const w = idf(index.keyTerms, term);
+        all += w;
+        if (!named(term, queryTerms, policy.lexical.prefixMinLength)) continue;
+        hit += w;
+        terms.push(term);
+        if ((index.keyTerms.frequency.get(term) ?? 0) <= distinctive) distinct = true;
+      }
+      const share = all > 0 ? hit / all : 0;
+      memo = { strength: distinct && share >= MIN_KEY_COVERAGE ? share : 0, terms };
+      coverage.set(document.key, memo);
+    }
+    const strength = Math.max(memo.strength, filterStrength);
+    if (strength === 0) continue;
+    const via = memo.strength >= filterStrength ? 'query_terms' : 'key_filter';
+    const terms = via === 'query_terms' ? memo.terms : [];
+    matches.push({ id, score: strength, strength, reason: (rank) => ({ code: 'key_match', contribution: 0, rank, via, terms, strength }) });
+  }
+  return matches;
+}

@@ -1,0 +1,79 @@
+// The lexical signal: BM25 (minisearch) over content, key, value and
+// anticipated queries. A query term also matches index terms it begins
+// (prefix: "deliv" finds "deliveri") and, when the index has one, a
+// shorter index term that begins it (truncation: "washer" finds "wash"):
+// Porter's stems do not always meet, and either way counts less than an
+// exact match. Strength is the IDF-weighted share of the query's terms
+// matched (partial matches at their weight, CJK unigrams at theirs), so a
+// document matching one common word of a long question is a weak match
+// whatever its rank.
+import { searchLexical } from '../corpus/lexical-index.js';
+import type { RetrievalIndex } from '../corpus/retrieval-index.js';
+import { idf } from '../corpus/term-statistics.js';
+import type { RetrievalPolicy } from '../ranking/policy.js';
+import { CJK_CHARACTER, isCjkUnigram } from '../text/cjk.js';
+import type { SignalMatch } from './signal.js';
+
+/** Each form searched, with the query term it stands for and its weight. */
+interface Form {
+  readonly term: string;
+  readonly weight: number;
+}
+
+function expand(index: RetrievalIndex, queryTerms: readonly string[], policy: RetrievalPolicy): Map<string, Form> {
+  const { prefixMinLength, truncationWeight } = policy.lexical;
+  const forms = new Map<string, Form>(queryTerms.map((term) => [term, { term, weight: 1 }]));
+  for (const term of queryTerms) {
+    if (CJK_CHARACTER.test(term) || /\d/.test(term)) continue;
+    for (let length = term.length - 1; length >= Math.max(prefixMinLength, term.length - 3); length--) {
+      const shorter = term.slice(0, length);
+      if (forms.has(shorter) || !index.terms.frequency.has(shorter)) continue;
+      forms.set(shorter, { term, weight: truncationWeight });
+      break;
+    }
+  }
+  return forms;
+}
+
+export function lexicalMatches(
+  index: RetrievalIndex,
+  queryTerms: readonly string[],
+  accept: (id: string) => boolean,
+  limit: number,
+  policy: RetrievalPolicy,
+): SignalMatch[] {
+  const { lexical } = policy;
+  const termWeight = (term: string) => (isCjkUnigram(term) ? lexical.unigramWeight : 1);
+  const worth = new Map(queryTerms.map((term) => [term, termWeight(term) * idf(index.terms, term)]));
+  let total = 0;
+  for (const w of worth.values()) total += w;
+  const forms = expand(index, queryTerms, policy);
+  const originals = new Set(queryTerms);
+  const matches = searchLexical(index.lexical, [...forms.keys()], {
+    boost: lexical.boost,
+    prefix: (term) => originals.has(term) && term.length >= lexical.prefixMinLength && !CJK_CHARACTER.test(term),
+    prefixWeight: lexical.prefixWeight,
+    termWeight: (term) => termWeight(term) * (forms.get(term)?.weight ?? 1),
+    accept,
+    limit,
+  });
+  return matches.map((match) => {
+    const best = new Map<string, number>();
+    for (const [searched, { exact }] of match.terms) {
+      const form = forms.get(searched) ?? { term: searched, weight: 1 };
+      const weight = form.weight * (exact ? 1 : lexical.prefixWeight);
+      best.set(form.term, Math.max(best.get(form.term) ?? 0, weight));
+    }
+    let matched = 0;
+    for (const [term, weight] of best) matched += (worth.get(term) ?? 0) * weight;
+    const strength = total > 0 ? Math.min(1, matched / total) : 0;
+    const terms = [...best.keys()].sort();
+    const partial = terms.filter((t) => best.get(t)! < 1);
+    return {
+      id: match.id,
+      score: match.score,
+      strength,
+      reason: (rank) => ({ code: 'lexical_match', contribution: 0, rank, terms, partial, fields: match.fields, strength }),
+    };
+  });
+}

@@ -1,0 +1,77 @@
+// The one command loop (src/commands/stream): an append error that says it may
+// be retried is retried like a conflict, and a command whose append did land
+// is answered with its original result; other errors are not retried.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Ledger } from '../../src/commands/ledger.js';
+import { recordMemory } from '../../src/commands/record.js';
+import { subjectStreamName } from '../../src/domain/events/stream-names.js';
+import type { EventStore } from '../../src/infrastructure/event-store/port.js';
+import { openTestLedger, type TestLedger } from '../support/ledger.js';
+
+let t: TestLedger;
+beforeAll(async () => {
+  t = await openTestLedger('command_loop');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The real store, whose next append fails once: before writing, or after writing (the answer lost on the way back). */
+function failingOnce(store: EventStore, when: 'before' | 'after', error: () => Error): EventStore & { failures: number } {
+  const wrapped = {
+    failures: 0,
+    append: async (...args: Parameters<EventStore['append']>) => {
+      if (wrapped.failures > 0) return store.append(...args);
+      wrapped.failures++;
+      if (when === 'after') await store.append(...args);
+      throw error();
+    },
+    readStream: store.readStream.bind(store),
+    readAll: store.readAll.bind(store),
+    headPosition: store.headPosition.bind(store),
+    awaitCommitted: store.awaitCommitted.bind(store),
+    subscribeAll: store.subscribeAll.bind(store),
+    close: store.close.bind(store),
+  };
+  return wrapped;
+}
+
+const unknownOutcome = () => Object.assign(new Error('the connection dropped before the store answered'), { retryable: true });
+const entry = (text: string) => ({
+  kind: 'profile',
+  key: 'notification.preference',
+  value: { type: 'text', text },
+  source: { type: 'user_assertion', refs: [`msg://${text}`] },
+});
+
+async function types(subject: string): Promise<string[]> {
+  return (await t.ledger.eventStore.readStream(subjectStreamName('acme', subject))).map((e) => e.type);
+}
+
+describe('the command loop', () => {
+  it('answers a command whose append landed but whose answer was lost with its original result, appending once', async () => {
+    const store = failingOnce(t.ledger.eventStore, 'after', unknownOutcome);
+    const ledger: Ledger = { ...t.ledger, eventStore: store };
+    const answer = await recordMemory(ledger, { tenant: 'acme', subject: 'lost-answer', idempotencyKey: 'k-1' }, entry('sms'));
+    expect(store.failures).toBe(1);
+    expect(answer).toMatchObject({ ok: true, result: { decision: 'NEW', sequence: 1, revision: 0 } });
+    expect(await types('lost-answer')).toEqual(['MemoryRecorded']);
+    expect(await recordMemory(t.ledger, { tenant: 'acme', subject: 'lost-answer', idempotencyKey: 'k-1' }, entry('sms'))).toEqual(answer);
+  });
+
+  it('retries an append that failed before writing and says it may be retried', async () => {
+    const store = failingOnce(t.ledger.eventStore, 'before', unknownOutcome);
+    const answer = await recordMemory({ ...t.ledger, eventStore: store }, { tenant: 'acme', subject: 'retried' }, entry('sms'));
+    expect(store.failures).toBe(1);
+    expect(answer).toMatchObject({ ok: true, result: { decision: 'NEW', revision: 0 } });
+    expect(await types('retried')).toEqual(['MemoryRecorded']);
+  });
+
+  it('does not retry other errors: they reach the caller and nothing is appended', async () => {
+    const store = failingOnce(t.ledger.eventStore, 'before', () => new Error('disk full'));
+    await expect(recordMemory({ ...t.ledger, eventStore: store }, { tenant: 'acme', subject: 'failed' }, entry('sms'))).rejects.toThrow(
+      'disk full',
+    );
+    expect(await types('failed')).toEqual([]);
+  });
+});
