@@ -117,6 +117,40 @@ describe.each(modes)('EventStoreDB adapter over the wire-level gRPC double (Serv
     expect(await store.readStream(stream)).toHaveLength(2);
   });
 
+  it('recognises an `any` retry only while the committed-events cache holds its ids; exact and no_stream retries at any age', async () => {
+    // About two entries of 28 + 2 x 40 bytes: the next append pushes the oldest out.
+    const own = await startEsdbWireDouble({ serverFeatures, idCacheBytes: 240 });
+    const ownStore = open(own.url);
+    try {
+      const stream = `${prefix()}cache`;
+      const created = [event('A')];
+      const first = await ownStore.append(stream, created, { expectedRevision: 'no_stream' });
+      const viaAny = [event('B')];
+      await ownStore.append(stream, viaAny, { expectedRevision: 'any' });
+      const exact = [event('C')];
+      const third = await ownStore.append(stream, exact, { expectedRevision: 1 });
+      await ownStore.append(stream, [event('D'), event('E')], { expectedRevision: 2 });
+      own.log.restart();
+      // By place in the stream: still the original results.
+      expect(await ownStore.append(stream, created, { expectedRevision: 'no_stream' })).toEqual(first);
+      expect(await ownStore.append(stream, exact, { expectedRevision: 1 })).toEqual(third);
+      // By id, from a cache that forgot: written again.
+      await ownStore.append(stream, viaAny, { expectedRevision: 'any' });
+      expect((await ownStore.readStream(stream)).map((e) => e.type)).toEqual(['A', 'B', 'C', 'D', 'E', 'B']);
+    } finally {
+      await ownStore.close();
+      await own.close();
+    }
+  });
+
+  it('stores ids already stored in another stream again (the server checks ids per stream; PostgreSQL refuses them)', async () => {
+    const batch = [event('A')];
+    await store.append(`${prefix()}one`, batch, { expectedRevision: 'no_stream' });
+    const other = `${prefix()}two`;
+    await store.append(other, batch, { expectedRevision: 'no_stream' });
+    expect((await store.readStream(other)).map((e) => e.id)).toEqual([batch[0]!.id.toLowerCase()]);
+  });
+
   it('follows a server whose MaxAppendSize is below the one assumed: cuts the batch again, refuses one event over it', async () => {
     const own = await startEsdbWireDouble({ serverFeatures, maxAppendSize: 256 * 1024 });
     const ownStore = open(own.url);

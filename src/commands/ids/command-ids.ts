@@ -20,9 +20,14 @@ export function newCommandId(): string {
   return randomUUID();
 }
 
-/** The id of the index-th event a command appends. */
-export function eventIdFor(commandId: string, index: number): string {
-  return uuidV5(`${commandId}#event-${index}`);
+/**
+ * The id of the index-th event a command appends to a stream. The stream is
+ * part of the name: a caller's idempotency key names a command on one stream,
+ * and an event id must never be stored in two streams (PostgreSQL refuses it,
+ * EventStoreDB writes it again: the port leaves it undefined).
+ */
+export function eventIdFor(stream: string, commandId: string, index: number): string {
+  return uuidV5(`${stream}#${commandId}#event-${index}`);
 }
 
 /** A domain id (memory, conflict, receipt, artifact) derived from the command that makes it. */

@@ -85,7 +85,7 @@ export async function handleCommands<State, Command, Event extends DomainEvent, 
         continue;
       }
       for (const event of decided.events) state = decider.evolve(state, event);
-      batch.push(...toNewEvents(decided.events, { ...origin(target), commandId }, eventIds));
+      batch.push(...toNewEvents(decided.events, { ...origin(target), stream: target.stream, commandId }, eventIds));
       outcomes.push(
         decided.decision === undefined
           ? { status: 'decided', events: decided.events.length }

@@ -107,6 +107,16 @@ export interface EventStore {
    * at the revisions they would take, succeeds and writes nothing new
    * (EventStoreDB's idempotent write).
    *
+   * memledger relies on that only with an exact revision or `no_stream`,
+   * which both stores check by place in the stream, at any age. With `any`
+   * (or `stream_exists`) EventStoreDB recognises a retry only while its
+   * committed-events cache (8 MiB, emptied by a restart) holds the ids, and
+   * writes it again after; memledger never appends so. An event id belongs
+   * to one stream: ids stored in another stream are the caller's error,
+   * which the stores answer differently (PostgreSQL: IdempotencyConflict;
+   * EventStoreDB: written again), so memledger derives every event id from
+   * its stream and its command (src/commands/ids/command-ids.ts).
+   *
    * Atomic per command: consecutive events with the same
    * `metadata.causationId` are written together or not at all. A batch over
    * the store's append limit (EventStoreDB: MaxAppendSize, 1 MiB by default;

@@ -51,6 +51,8 @@ export type CommitOutcome =
   | { readonly kind: 'not_ready' };
 
 const TICKS_PER_MS = 10_000n;
+/** ESConsts.CommitedEventsMemCacheLimit. */
+export const COMMITTED_EVENTS_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** What a node reads from: the leader's log, or a follower's copy of it. */
 export interface LogView {
@@ -65,8 +67,17 @@ export type ServerClock = () => number;
 export class InMemoryLog implements LogView {
   readonly events: LoggedEvent[] = [];
   private readonly streams = new Map<string, LoggedEvent[]>();
-  /** EventStoreDB's committed-events cache: event id -> where it was last written. */
-  private readonly ids = new Map<string, { stream: string; revision: number }>();
+  /**
+   * EventStoreDB's committed-events cache, the only memory `any` and
+   * `stream_exists` retries are checked against: event id -> where it was
+   * last written. Bounded as IndexWriter's `_committedEvents` is (a
+   * BoundedCache of ESConsts.CommitedEventsMemCacheLimit = 8 MiB, an entry
+   * costing 16 + 4 + IntPtr.Size + the stream id's size, UTF-16), oldest
+   * first out; empty after a restart. Exact and `no_stream` retries are
+   * checked by place in the stream, at any age.
+   */
+  private readonly ids = new Map<string, { stream: string; revision: number; bytes: number }>();
+  private idBytes = 0;
   private readonly listeners = new Set<() => void>();
   /** Ids of writes still replicating (not yet indexed), until when. */
   private readonly inFlight = new Map<string, number>();
@@ -74,7 +85,16 @@ export class InMemoryLog implements LogView {
   // positions are sparse like a real transaction file.
   private nextOffset = BigInt(1_000 + randomInt(1_000));
 
-  constructor(private readonly clock: ServerClock = () => Date.now() + randomInt(10_000) / 10_000) {}
+  constructor(
+    private readonly clock: ServerClock = () => Date.now() + randomInt(10_000) / 10_000,
+    private readonly idCacheBytes: number = COMMITTED_EVENTS_CACHE_BYTES,
+  ) {}
+
+  /** What a restart forgets: the committed-events cache (the log and its index stay). */
+  restart(): void {
+    this.ids.clear();
+    this.idBytes = 0;
+  }
 
   stream(name: string): readonly LoggedEvent[] {
     return this.streams.get(name) ?? [];
@@ -111,11 +131,25 @@ export class InMemoryLog implements LogView {
     this.streams.set(stream, [...existing, ...written]);
     for (const event of written) {
       this.events.push(event);
-      this.ids.set(event.id, { stream, revision: event.revision });
+      this.remember(event.id, stream, event.revision);
     }
     for (const listener of [...this.listeners]) listener();
     const last = written[written.length - 1]!;
     return { kind: 'written', lastRevision: last.revision, last };
+  }
+
+  private remember(id: string, stream: string, revision: number): void {
+    const old = this.ids.get(id);
+    if (old) this.idBytes -= old.bytes;
+    this.ids.delete(id);
+    const bytes = 16 + 4 + 8 + 2 * stream.length;
+    this.ids.set(id, { stream, revision, bytes });
+    this.idBytes += bytes;
+    for (const [oldest, entry] of this.ids) {
+      if (this.idBytes <= this.idCacheBytes) break;
+      this.ids.delete(oldest);
+      this.idBytes -= entry.bytes;
+    }
   }
 
   private check(

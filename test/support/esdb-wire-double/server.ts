@@ -33,6 +33,8 @@ export interface EsdbWireDoubleOptions {
   readonly clock?: ServerClock;
   /** Other applications' events in the log from the start (default 3; a shared cluster's $all holds them). */
   readonly foreignEvents?: number;
+  /** The committed-events cache `any` retries are checked against, in bytes (default 8 MiB, as the server's; log.ts). */
+  readonly idCacheBytes?: number;
 }
 
 const DEFAULT_MAX_APPEND_SIZE = 1024 * 1024;
@@ -55,7 +57,7 @@ export interface EsdbWireDouble {
 }
 
 export async function startEsdbWireDouble(options: EsdbWireDoubleOptions): Promise<EsdbWireDouble> {
-  const log = new InMemoryLog(options.clock);
+  const log = new InMemoryLog(options.clock, options.idCacheBytes);
   seedSystemEvents(log);
   appendForeignEvents(log, options.foreignEvents ?? 3);
   const requests: RecordedRequest[] = [];
