@@ -7,7 +7,7 @@
 // Services/VNode/ClusterVNodeController.cs; the header is
 // Constants.Headers.RequiresLeader, read by Streams.*'s GetRequiresLeader).
 // The client then reconnects to that address (Client.handleError).
-import { Server, ServerCredentials, status, type Metadata, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Server, ServerCredentials, status, type Metadata } from '@grpc/grpc-js';
 import type { BatchAppendReq, ReadReq } from '@eventstore/db-client/generated/streams_pb.js';
 import { append, batchAppend, type AppendLimits } from './append-service.js';
 import type { InMemoryLog, LogView } from './log.js';
@@ -78,7 +78,7 @@ export async function startNode(setup: NodeSetup): Promise<StartedNode> {
   server.addService(StreamsService, {
     read: handle(
       `/${STREAMS}/Read`,
-      read(setup.reads, (call) => meters.get(call)!, setup.limits.faults),
+      read(setup.reads, (call) => meters.get(call) ?? { scanned: 0, served: 0 }, setup.limits.faults),
       (call) => call.emit('error', notLeader()),
     ),
     append: handle(`/${STREAMS}/Append`, append(setup.log, setup.limits), (call, callback) => {
@@ -96,13 +96,13 @@ export async function startNode(setup: NodeSetup): Promise<StartedNode> {
     }),
     delete: handle(`/${STREAMS}/Delete`, unimplementedUnary),
     tombstone: handle(`/${STREAMS}/Tombstone`, unimplementedUnary),
-  } as UntypedServiceImplementation);
+  });
   server.addService(ServerFeaturesService, {
     getSupportedMethods: handle(SERVER_FEATURES, setup.serverFeatures === 'advertise-batch-append' ? supportedMethods : unimplementedUnary),
-  } as UntypedServiceImplementation);
+  });
   server.addService(GossipService, {
     read: handle('/event_store.client.gossip.Gossip/Read', unimplementedUnary),
-  } as UntypedServiceImplementation);
+  });
 
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
