@@ -1,9 +1,10 @@
 // A command whose append timed out on EventStoreDB although the write landed
 // (its commit outran the server's timeout), and whose first retry arrives
 // while the write still replicates (the server drops it: another timeout).
-// The command loop sends the very same append again until the server
-// answers, and the command answers with its original result; nothing is
-// written twice.
+// AppendOutcomeUnknown is retryable: the one command loop
+// (src/commands/stream/handle-commands.ts) reloads, finds the command in the
+// stream's window and answers with its original result; nothing is written
+// twice (a raw client timeout, before the mapping, failed the command).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { recordMemory } from '../../src/commands/record.js';
