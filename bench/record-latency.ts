@@ -48,7 +48,7 @@ async function prefill(ledger: OpenLedger, subject: string, length: number): Pro
     });
     if (!decided.ok) throw new Error(decided.rejection.message);
     state = fold(decided.events as SubjectEvent[], state);
-    batch.push(...toNewEvents(decided.events, { commandId: `${subject}-prefill-${i}` }));
+    batch.push(...toNewEvents(decided.events, { stream, commandId: `${subject}-prefill-${i}` }));
     if (batch.length >= BATCH || i === length) {
       const r = await ledger.eventStore.append(stream, batch, { expectedRevision: revision < 0 ? 'no_stream' : revision });
       revision = r.nextExpectedRevision;

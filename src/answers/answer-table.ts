@@ -71,6 +71,15 @@ const ERRORS = {
   // Only the CLI meets these two: serve's port is taken; `server stop` while processes use the embedded server.
   port_in_use: { http: 500, exit: EXIT.failure },
   server_in_use: { http: 409, exit: EXIT.refused },
+  // The event store's own refusals (src/infrastructure/event-store/store-errors.ts).
+  // More than the store takes in one append: bad input, nothing was written.
+  append_too_large: { http: 413, exit: EXIT.badInput },
+  // The store could not confirm an append, or serve a call: retry (an unconfirmed append under the same key is answered once).
+  append_outcome_unknown: { http: 503, exit: EXIT.failure },
+  event_store_unavailable: { http: 503, exit: EXIT.failure },
+  // A deployment matter (ACLs, a stream deleted by something else): not the caller's doing.
+  event_store_access_denied: { http: 503, exit: EXIT.failure },
+  stream_deleted: { http: 409, exit: EXIT.failure },
   internal: { http: 500, exit: EXIT.failure },
 } as const satisfies Record<string, Answer>;
 

@@ -10,6 +10,7 @@ import { requireEntry, type MemoryEntry } from '../domain/entry/entry.js';
 import type { SealedEntry } from '../domain/entry/sealed-entry.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
 import type { Rejection, Result } from '../domain/result/result.js';
+import type { PersistentMap } from '../domain/persistent-map/persistent-map.js';
 import type { WriteOutcome } from '../domain/subject/decision.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { derivedId, requestHashOf, sameRequest } from './ids/command-ids.js';
@@ -35,6 +36,9 @@ interface PreparedLine {
   readonly conflictId: string;
   readonly entry: SealedEntry;
 }
+
+/** A line as sealing leaves it: ready to decide, refused, or imported before (a line another writer adds meanwhile is replayed by the command loop). */
+type SealedLine = PreparedLine | { readonly rejected: { line: number } & Rejection } | { readonly alreadyImported: true };
 
 /** Validates every line first: a bad line throws InvalidInput naming `line N: field`, and nothing is written. */
 export function validateImportLines(values: readonly unknown[]): MemoryEntry[] {
@@ -64,7 +68,7 @@ export async function importEntries(
   const before = await ledger.subjects.load(stream);
   for (const { commandId, requestHash } of lineIds) {
     const first = before.firstEvents.get(commandId);
-    if (first !== undefined && !sameRequest(first, commandId, requestHash))
+    if (first !== undefined && !sameRequest(stream, first, commandId, requestHash))
       return { ok: false, rejection: keyReused(commandId, context.givenKey) };
   }
   const decisions: Record<WriteOutcome, number> = { NEW: 0, DUPLICATE: 0, SUPERSEDES: 0, CONFLICTS: 0 };
@@ -73,28 +77,20 @@ export async function importEntries(
   let batches = 0;
   let revision = -1;
   for (let start = 0; start < entries.length; start += batchSize) {
+    const sealed = await sealLines(
+      ledger,
+      context,
+      entries,
+      lineIds,
+      before.firstEvents,
+      start,
+      Math.min(start + batchSize, entries.length),
+    );
     const prepared: PreparedLine[] = [];
-    for (let i = start; i < Math.min(start + batchSize, entries.length); i++) {
-      const { commandId, requestHash } = lineIds[i]!;
-      // Imported before this call: nothing to seal or decide (a line another writer adds meanwhile is replayed by the command loop).
-      if (before.firstEvents.has(commandId)) {
-        alreadyImported++;
-        continue;
-      }
-      const memoryId = derivedId('m', commandId, 'memory');
-      const sealed = await sealEntry(ledger.keyStore, context, memoryId, entries[i]!);
-      if (sealed.status !== 'sealed') {
-        rejected.push({ line: i + 1, code: 'subject_forgotten', message: 'the subject was forgotten' });
-        continue;
-      }
-      prepared.push({
-        line: i + 1,
-        commandId,
-        requestHash,
-        memoryId,
-        conflictId: derivedId('c', commandId, 'conflict'),
-        entry: sealed.entry,
-      });
+    for (const line of sealed) {
+      if ('rejected' in line) rejected.push(line.rejected);
+      else if ('alreadyImported' in line) alreadyImported++;
+      else prepared.push(line);
     }
     const target = { stream, ...(context.actor ? { actor: context.actor } : {}) };
     const { outcomes, loaded, appended } = await handleCommands(ledger.subjects, ledger, target, (_loaded, now) =>
@@ -115,4 +111,38 @@ export async function importEntries(
     batches += appended ? 1 : 0;
   }
   return { ok: true, result: { lines: entries.length, decisions, alreadyImported, rejected, batches, revision } };
+}
+
+/** Key-store round trips dominate sealing: this many lines are sealed at once (the key store's pool holds 4 connections). */
+const SEAL_CONCURRENCY = 4;
+
+/** Seals lines [start, end) in line order, a few at a time; a line imported before this call is only counted (nothing to seal or decide). */
+async function sealLines(
+  ledger: Ledger,
+  context: CommandContext,
+  entries: readonly MemoryEntry[],
+  lineIds: ReadonlyArray<{ readonly commandId: string; readonly requestHash: string }>,
+  imported: PersistentMap<string>,
+  start: number,
+  end: number,
+): Promise<SealedLine[]> {
+  const out: SealedLine[] = [];
+  let next = start;
+  const worker = async () => {
+    for (let i = next++; i < end; i = next++) {
+      const { commandId, requestHash } = lineIds[i]!;
+      if (imported.has(commandId)) {
+        out[i - start] = { alreadyImported: true };
+        continue;
+      }
+      const memoryId = derivedId('m', commandId, 'memory');
+      const sealed = await sealEntry(ledger.keyStore, context, memoryId, entries[i]!);
+      out[i - start] =
+        sealed.status === 'sealed'
+          ? { line: i + 1, commandId, requestHash, memoryId, conflictId: derivedId('c', commandId, 'conflict'), entry: sealed.entry }
+          : { rejected: { line: i + 1, code: 'subject_forgotten', message: 'the subject was forgotten' } };
+    }
+  };
+  await Promise.all(Array.from({ length: SEAL_CONCURRENCY }, worker));
+  return out;
 }

@@ -1,5 +1,5 @@
 // Where the event store and the projections live, from the environment:
-//   MEMLEDGER_EVENTSTORE_URL  postgres://… | postgresql://… | esdb://… | kurrentdb://…
+//   MEMLEDGER_EVENTSTORE_URL  postgres://… | postgresql://… | esdb://… | esdb+discover://…
 //   MEMLEDGER_DATABASE_URL    projections' PostgreSQL (default: the event store's PostgreSQL;
 //                             required when the event store is EventStoreDB)
 //   MEMLEDGER_DATA_DIR        the embedded server's folder (default ./.memledger)
@@ -53,7 +53,10 @@ export interface MemledgerConfig {
 }
 
 const POSTGRES_SCHEMES = ['postgres:', 'postgresql:'];
-const ESDB_SCHEME = /^(esdb|kurrentdb|kurrent)(\+discover)?:\/\/[^\s/?#]+/i;
+// What @eventstore/db-client 6.2.1 parses (its parseConnectionString knows
+// esdb:// and esdb+discover:// only; kurrentdb:// came with the later
+// @kurrent/kurrentdb-client).
+const ESDB_SCHEME = /^esdb(\+discover)?:\/\/[^\s/?#]+/i;
 
 function isPostgresUrl(value: string): boolean {
   try {
@@ -74,7 +77,8 @@ const eventStoreUrl = z
   .string()
   .trim()
   .refine((value) => isPostgresUrl(value) || ESDB_SCHEME.test(value), {
-    message: 'must be a PostgreSQL URL (postgres://… or postgresql://…) or an EventStoreDB connection string (esdb://… or kurrentdb://…)',
+    message:
+      'must be a PostgreSQL URL (postgres://… or postgresql://…) or an EventStoreDB connection string (esdb://… or esdb+discover://…)',
   })
   .transform((url): EventStoreConnection => (isPostgresUrl(url) ? { kind: 'postgres', url } : { kind: 'esdb', url }));
 

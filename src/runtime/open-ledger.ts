@@ -4,6 +4,7 @@
 import type { Ledger } from '../commands/ledger.js';
 import { SubjectRepository } from '../commands/subject/subject-repository.js';
 import { resolveConnections, readConfig, type ResolveOptions } from '../infrastructure/config.js';
+import { MEMLEDGER_STREAM_PREFIXES } from '../domain/events/stream-names.js';
 import type { EventStore } from '../infrastructure/event-store/port.js';
 import { openPostgresEventStore } from '../infrastructure/event-store/postgres/open.js';
 import { loadMasterKeyring } from '../infrastructure/key-store/master-key.js';
@@ -32,7 +33,7 @@ export async function openLedger(options: ResolveOptions & { readonly clock?: ()
     } else {
       // Loaded only when configured: the gRPC client is heavy to import.
       const { openEsdbEventStore } = await import('../infrastructure/event-store/esdb/esdb-event-store.js');
-      eventStore = openEsdbEventStore(connections.eventStore.url);
+      eventStore = openEsdbEventStore(connections.eventStore.url, { streamPrefixes: MEMLEDGER_STREAM_PREFIXES });
     }
     closers.unshift(() => eventStore.close());
     if (connections.eventStore.url !== connections.databaseUrl || connections.eventStore.kind !== 'postgres') {

@@ -6,6 +6,8 @@
 import { describe, it } from 'vitest';
 import { openEsdbEventStore } from '../../src/infrastructure/event-store/esdb/esdb-event-store.js';
 import { describeEventStoreContract } from './event-store.contract.js';
+import { CONTRACT_STREAM_PREFIX } from './event-store-fixtures.js';
+import { SteppingClock } from '../support/stepping-clock.js';
 
 const IMAGE = process.env.MEMLEDGER_TEST_ESDB_IMAGE ?? 'eventstore/eventstore:24.10';
 const HTTP_PORT = 2113;
@@ -84,9 +86,13 @@ if ('skipped' in found) {
     it(`skipped — ${found.skipped}`, () => undefined);
   });
 } else {
+  // The server's clock cannot be stepped; the adapter's (which stamps recordedAt) can.
+  const clock = new SteppingClock();
   describeEventStoreContract({
     name: `EventStoreDB (${found.label})`,
-    open: async () => openEsdbEventStore(await found.url()),
+    open: async () => openEsdbEventStore(await found.url(), { streamPrefixes: [CONTRACT_STREAM_PREFIX], clock: clock.now }),
     close: found.stop,
+    // The server's default MaxAppendSize (the container runs with defaults).
+    capabilities: { maxAppendBytes: 1024 * 1024, clock },
   });
 }

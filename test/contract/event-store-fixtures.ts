@@ -12,6 +12,10 @@ export interface EventStoreContractTarget {
   readonly capabilities?: {
     /** Run the concurrent-writers ordering test (default true). */
     readonly concurrentWriters?: boolean;
+    /** The store's append limit in bytes, when it has one (EventStoreDB's MaxAppendSize). */
+    readonly maxAppendBytes?: number;
+    /** Steps the clock that stamps recordedAt back (the store's, or what a step of it looks like to the next append). */
+    readonly clock?: { stepBack(ms: number): void | Promise<void> };
   };
 }
 
@@ -20,8 +24,10 @@ export interface EventStoreContractTarget {
  * that holds other data: every stream of a case starts with that case's
  * prefix, and global-log reads filter on it.
  */
+export const CONTRACT_STREAM_PREFIX = 'contract-';
+
 export function runNames() {
-  const run = `contract-${randomBytes(4).toString('hex')}`;
+  const run = `${CONTRACT_STREAM_PREFIX}${randomBytes(4).toString('hex')}`;
   let cases = 0;
   return {
     /** A fresh prefix for one case: `contract-<run>-<n>-`. */

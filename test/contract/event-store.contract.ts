@@ -12,7 +12,9 @@ import {
   type NewEvent,
   type StoredEvent,
 } from '../../src/infrastructure/event-store/port.js';
+import { describeAppendSize } from './event-store-append-size.contract.js';
 import { describeAwaitCommitted } from './event-store-horizon.contract.js';
+import { describeRecordedAt } from './event-store-recorded-at.contract.js';
 import { describeOrderingUnderConcurrency } from './event-store-ordering.contract.js';
 import { newEvent, newEvents, reader, rejectionOf, runNames, type EventStoreContractTarget } from './event-store-fixtures.js';
 
@@ -147,16 +149,20 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
         expect(await logOf(prefix, 6)).toHaveLength(6);
       });
 
-      it('a retry with no_stream or any succeeds and writes nothing', async () => {
+      it('a retry with no_stream succeeds with the original result and writes nothing, after the stream moved on too', async () => {
         const stream = `${names.casePrefix()}s`;
         const created = newEvents(2);
         const first = await store.append(stream, created, { expectedRevision: 'no_stream' });
         expect(await store.append(stream, created, { expectedRevision: 'no_stream' })).toEqual(first);
         const more = newEvents(2);
-        const second = await store.append(stream, more, { expectedRevision: 'any' });
-        expect(await store.append(stream, more, { expectedRevision: 'any' })).toEqual(second);
+        await store.append(stream, more, { expectedRevision: 1 });
+        expect(await store.append(stream, created, { expectedRevision: 'no_stream' })).toEqual(first);
         expect(ids(await store.readStream(stream))).toEqual([...ids(created), ...ids(more)]);
       });
+      // A retry with `any` is idempotent only while the store remembers its
+      // ids (EventStoreDB: an 8 MiB cache, emptied by a restart), so it is
+      // not part of the contract: memledger never appends with `any`
+      // (postgres-adapter.test.ts and esdb-wiring.test.ts pin each store's).
     });
 
     describe('reading a stream', () => {
@@ -299,6 +305,8 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
     });
 
     describeAwaitCommitted(target, () => store, names);
+    describeAppendSize(target, () => store, names);
+    describeRecordedAt(target, () => store, names);
 
     if (target.capabilities?.concurrentWriters !== false) {
       describeOrderingUnderConcurrency(target, () => store, names);

@@ -81,6 +81,15 @@ describe('PostgreSQL adapter: reused event ids', () => {
     expect(second).toEqual(first);
     expect(await store.readStream(s)).toHaveLength(5);
   });
+
+  it('a retry with any is recognised at any age (the ids are unique store-wide, kept forever)', async () => {
+    const s = stream();
+    const batch = newEvents(2);
+    const first = await store.append(s, batch, { expectedRevision: 'any' });
+    await store.append(s, newEvents(3), { expectedRevision: 'any' });
+    expect(await store.append(s, batch, { expectedRevision: 'any' })).toEqual(first);
+    expect(await store.readStream(s)).toHaveLength(5);
+  });
 });
 
 describe('PostgreSQL adapter: bad input', () => {

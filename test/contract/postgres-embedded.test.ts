@@ -4,6 +4,7 @@ import { beforeAll } from 'vitest';
 import { openPostgresEventStore } from '../../src/infrastructure/event-store/postgres/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { describeEventStoreContract } from './event-store.contract.js';
+import { postgresClock } from './postgres-clock.js';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -14,4 +15,5 @@ describeEventStoreContract({
   name: 'PostgreSQL (test server)',
   open: () => openPostgresEventStore(database.url, { poolSize: 4, pollIntervalMs: 100 }),
   close: () => database.drop(),
+  capabilities: { clock: postgresClock(() => database.url) },
 });

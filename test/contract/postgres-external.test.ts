@@ -5,6 +5,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { openPostgresEventStore } from '../../src/infrastructure/event-store/postgres/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { describeEventStoreContract } from './event-store.contract.js';
+import { postgresClock } from './postgres-clock.js';
 
 const serverUrl = process.env.MEMLEDGER_TEST_DATABASE_URL;
 
@@ -17,6 +18,7 @@ if (serverUrl) {
     name: `PostgreSQL (external, ${new URL(serverUrl).host})`,
     open: () => openPostgresEventStore(database.url, { poolSize: 4, pollIntervalMs: 100 }),
     close: () => database.drop(),
+    capabilities: { clock: postgresClock(() => database.url) },
   });
 } else {
   const reason = 'MEMLEDGER_TEST_DATABASE_URL is not set: no external PostgreSQL to run the contract suite against';

@@ -23,6 +23,9 @@ describe('readConfig', () => {
     ['MEMLEDGER_EVENTSTORE_URL', 'mysql://root@localhost/memledger'],
     ['MEMLEDGER_EVENTSTORE_URL', 'localhost:5432'],
     ['MEMLEDGER_EVENTSTORE_URL', 'http://localhost:2113'],
+    // Schemes of the later KurrentDB clients, which client 6.2.1 refuses.
+    ['MEMLEDGER_EVENTSTORE_URL', 'kurrentdb://localhost:2113?tls=false'],
+    ['MEMLEDGER_EVENTSTORE_URL', 'kdb+discover://localhost:2113?tls=false'],
     ['MEMLEDGER_DATABASE_URL', 'esdb://localhost:2113?tls=false'],
     ['MEMLEDGER_DATABASE_URL', 'not a url'],
   ])('rejects %s=%s with a ConfigError naming the variable', (variable, value) => {
@@ -39,12 +42,12 @@ describe('readConfig', () => {
   it('reads an EventStoreDB event store with PostgreSQL projections', () => {
     const config = readConfig(
       {
-        MEMLEDGER_EVENTSTORE_URL: 'kurrentdb://node1:2113,node2:2113?tls=false',
+        MEMLEDGER_EVENTSTORE_URL: 'esdb+discover://node1:2113,node2:2113?tls=false',
         MEMLEDGER_DATABASE_URL: 'postgresql://app:pw@db:5432/memledger',
       },
       '/srv',
     );
-    expect(config.eventStore).toEqual({ kind: 'esdb', url: 'kurrentdb://node1:2113,node2:2113?tls=false' });
+    expect(config.eventStore).toEqual({ kind: 'esdb', url: 'esdb+discover://node1:2113,node2:2113?tls=false' });
     expect(config.databaseUrl).toBe('postgresql://app:pw@db:5432/memledger');
   });
 

@@ -22,14 +22,19 @@ export function newCommandId(): string {
 }
 
 /**
- * The id of the index-th event a command appends. With the hash of the
- * request (requestHashOf), the ids also say which request the key was first
- * used for: a key sent again with another request makes other ids, which is
- * how a reuse is told from a retry. (Commands without one, and events written
- * before requests were hashed, have the key's ids alone.)
+ * The id of the index-th event a command appends to a stream. The stream is
+ * part of the name: a caller's idempotency key names a command on one stream,
+ * and an event id must never be stored in two streams (PostgreSQL refuses it,
+ * EventStoreDB writes it again: the port leaves it undefined). With the hash
+ * of the request (requestHashOf), the ids also say which request the key was
+ * first used for: a key sent again with another request makes other ids, which
+ * is how a reuse is told from a retry. (Commands without one have the key's
+ * ids alone.)
  */
-export function eventIdFor(commandId: string, index: number, requestHash?: string): string {
-  return uuidV5(requestHash === undefined ? `${commandId}#event-${index}` : `${commandId}#${requestHash}#event-${index}`);
+export function eventIdFor(stream: string, commandId: string, index: number, requestHash?: string): string {
+  return uuidV5(
+    requestHash === undefined ? `${stream}#${commandId}#event-${index}` : `${stream}#${commandId}#${requestHash}#event-${index}`,
+  );
 }
 
 /** What makes two requests under one idempotency key the same request: the validated input, as RFC 8785 JSON, hashed. */
@@ -37,9 +42,9 @@ export function requestHashOf(request: unknown): string {
   return createHash('sha256').update(canonicalJson(request)).digest('hex');
 }
 
-/** Whether `firstEventId` (the first event a command appended) came from this request, or from another one under the same key. */
-export function sameRequest(firstEventId: string, commandId: string, requestHash: string): boolean {
-  return firstEventId === eventIdFor(commandId, 0, requestHash) || firstEventId === eventIdFor(commandId, 0);
+/** Whether `firstEventId` (the first event a command appended to `stream`) came from this request, or from another one under the same key. */
+export function sameRequest(stream: string, firstEventId: string, commandId: string, requestHash: string): boolean {
+  return firstEventId === eventIdFor(stream, commandId, 0, requestHash) || firstEventId === eventIdFor(stream, commandId, 0);
 }
 
 /** A domain id (memory, conflict, receipt, artifact) derived from the command that makes it. */

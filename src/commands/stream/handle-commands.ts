@@ -85,7 +85,7 @@ export async function handleCommands<State, Command, Event extends DomainEvent, 
     const batch: NewEvent[] = [];
     for (const { commandId, command, requestHash, givenKey } of build(loaded, instantOf(deps.clock()))) {
       const first = loaded.firstEvents.get(commandId);
-      if (first !== undefined && requestHash !== undefined && !sameRequest(first, commandId, requestHash)) {
+      if (first !== undefined && requestHash !== undefined && !sameRequest(target.stream, first, commandId, requestHash)) {
         outcomes.push({ status: 'rejected', rejection: keyReused(commandId, givenKey) });
         continue;
       }
@@ -100,7 +100,13 @@ export async function handleCommands<State, Command, Event extends DomainEvent, 
         continue;
       }
       for (const event of decided.events) state = decider.evolve(state, event);
-      batch.push(...toNewEvents(decided.events, { ...origin(target), commandId, ...(requestHash ? { requestHash } : {}) }, eventIds));
+      batch.push(
+        ...toNewEvents(
+          decided.events,
+          { ...origin(target), stream: target.stream, commandId, ...(requestHash ? { requestHash } : {}) },
+          eventIds,
+        ),
+      );
       outcomes.push(
         decided.decision === undefined
           ? { status: 'decided', events: decided.events.length }

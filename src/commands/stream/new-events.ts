@@ -8,6 +8,7 @@ import { eventIdFor } from '../ids/command-ids.js';
 import type { EventIds } from './stream-kind.js';
 
 export interface EventOrigin {
+  readonly stream: string;
   readonly commandId: string;
   readonly actor?: string;
   readonly correlationId?: string;
@@ -19,7 +20,7 @@ export function toNewEvents(events: readonly DomainEvent[], origin: EventOrigin,
   return events.map((event, index) => {
     const encoded = encodeEvent(event);
     return {
-      id: ids === 'derived' ? eventIdFor(origin.commandId, index, origin.requestHash) : randomUUID(),
+      id: ids === 'derived' ? eventIdFor(origin.stream, origin.commandId, index, origin.requestHash) : randomUUID(),
       type: encoded.type,
       data: encoded.data,
       metadata: {

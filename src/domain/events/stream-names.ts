@@ -4,6 +4,8 @@ import { requireId } from '../values/ids.js';
 
 export const SUBJECT_STREAM_PREFIX = 'memory-';
 export const ARTIFACT_STREAM_PREFIX = 'artifact-';
+/** Every stream memledger writes starts with one of these (its scope in a log shared with other applications). */
+export const MEMLEDGER_STREAM_PREFIXES = [SUBJECT_STREAM_PREFIX, ARTIFACT_STREAM_PREFIX] as const;
 
 /** `memory-{tenant}/{subject}`; throws InvalidInput naming `tenant` or `subject`. */
 export function subjectStreamName(tenant: string, subject: string): string {

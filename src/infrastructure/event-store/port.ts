@@ -2,6 +2,8 @@
 // line depends on which store runs. Both adapters (PostgreSQL, EventStoreDB)
 // are held to it by one contract suite (test/contract/event-store.contract.ts).
 
+export * from './store-errors.js';
+
 /** `any`, `no_stream`, `stream_exists`, or the exact revision of the stream's last event. */
 export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | number;
 
@@ -40,7 +42,17 @@ export interface StoredEvent {
   /** 0-based revision of this event in its stream. */
   readonly streamRevision: number;
   readonly position: Position;
-  /** The store's commit time, millisecond precision: the transaction time of the bitemporal model. */
+  /**
+   * The transaction time of the bitemporal model, millisecond precision: one
+   * instant for all events of one append (so "as of" any of them shows the
+   * whole batch), never earlier than the stream's previous event, also when a
+   * clock steps back (replay, which stops at the first event after T, agrees
+   * with asOf). PostgreSQL: the server's clock at the insert, raised to the
+   * previous event's. EventStoreDB: its server stamps each event on its own
+   * with the leader's clock (straddling milliseconds, stepping back after a
+   * failover), so the adapter stamps the append with the writer's clock,
+   * raised likewise, in the events' metadata (esdb/recorded-at.ts).
+   */
   readonly recordedAt: Date;
 }
 
@@ -58,7 +70,12 @@ export interface ReadStreamOptions {
   readonly maxCount?: number;
 }
 
-/** Which events of the global log a reader wants; empty = all application events. */
+/**
+ * Which events of the global log a reader wants; empty = all of the store's
+ * own events. EventStoreDB's $all may be shared with other applications: its
+ * adapter is opened with memledger's stream prefixes and never hands out (nor
+ * decodes) an event outside them, nor a system event.
+ */
 export interface LogFilter {
   readonly streamPrefixes?: readonly string[];
   readonly eventTypePrefixes?: readonly string[];
@@ -84,13 +101,33 @@ export interface Subscription extends AsyncIterable<StoredEvent> {
 
 export interface EventStore {
   /**
-   * Appends a batch atomically. A mismatch with `expectedRevision` throws
-   * WrongExpectedVersion and writes nothing. Re-appending a batch whose event
-   * ids are already stored, in that stream, at the revisions they would take,
-   * succeeds and writes nothing new (EventStoreDB's idempotent write).
+   * Appends a batch at the stream's next revisions. A mismatch with
+   * `expectedRevision` throws WrongExpectedVersion and writes nothing.
+   * Re-appending a batch whose event ids are already stored, in that stream,
+   * at the revisions they would take, succeeds and writes nothing new
+   * (EventStoreDB's idempotent write).
+   *
+   * memledger relies on that only with an exact revision or `no_stream`,
+   * which both stores check by place in the stream, at any age. With `any`
+   * (or `stream_exists`) EventStoreDB recognises a retry only while its
+   * committed-events cache (8 MiB, emptied by a restart) holds the ids, and
+   * writes it again after; memledger never appends so. An event id belongs
+   * to one stream: ids stored in another stream are the caller's error,
+   * which the stores answer differently (PostgreSQL: IdempotencyConflict;
+   * EventStoreDB: written again), so memledger derives every event id from
+   * its stream and its command (src/commands/ids/command-ids.ts).
+   *
+   * Atomic per command: consecutive events with the same
+   * `metadata.causationId` are written together or not at all. A batch over
+   * the store's append limit (EventStoreDB: MaxAppendSize, 1 MiB by default;
+   * PostgreSQL has none) is written as consecutive appends cut between
+   * commands, each expecting the revision the one before reached; retrying
+   * the whole batch with the same expected revision completes one cut off
+   * part-way. One command over the limit throws AppendTooLarge and writes
+   * nothing of the batch.
    */
   append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
-  /** Reads a stream; a stream that does not exist reads as empty. */
+  /** Reads a stream; a stream that does not exist reads as empty. Shows every append that has returned (read your writes). */
   readStream(stream: string, options?: ReadStreamOptions): Promise<StoredEvent[]>;
   /** Reads the global log forwards in log order. */
   readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
@@ -100,8 +137,10 @@ export interface EventStore {
    * Resolves once every event committed before the call shows in the global
    * log (readAll, headPosition, subscriptions); throws LogHorizonTimeout after
    * `timeoutMs` (default 30 s). For a reader that must not miss a stream it
-   * cannot name, e.g. "every subject of a tenant". EventStoreDB's log shows a
-   * commit at once; PostgreSQL's stable prefix waits for older transactions.
+   * cannot name, e.g. "every subject of a tenant". EventStoreDB's leader
+   * shows a commit at once (the adapter reads from the leader only, never a
+   * follower's lagging index); PostgreSQL's stable prefix waits for older
+   * transactions.
    */
   awaitCommitted(options?: { readonly timeoutMs?: number }): Promise<void>;
   subscribeAll(options?: SubscribeAllOptions): Subscription;

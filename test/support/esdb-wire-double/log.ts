@@ -21,11 +21,22 @@ export interface ProposedEvent {
 export interface LoggedEvent extends ProposedEvent {
   readonly stream: string;
   readonly revision: number;
-  /** Log offset of the batch's first record: events of one batch share it, as in a transaction. */
+  /**
+   * This event's own log offset. Servers since 20.x write a batch as prepares
+   * flagged IsCommitted (no commit record), and $all reads position each
+   * event at TFPos(prepare.LogPosition, prepare.LogPosition)
+   * (src/EventStore.Core/Services/Storage/ReaderIndex/AllReader.cs), so
+   * commit = prepare, distinct for every event of a batch.
+   */
   readonly commit: bigint;
-  /** Log offset of this event's own record. */
   readonly prepare: bigint;
-  /** .NET ticks (100 ns) since the Unix epoch, as the server sends `created`. */
+  /**
+   * .NET ticks (100 ns) since the Unix epoch, as the server sends `created`:
+   * the leader's clock read for each event as its prepare is written
+   * (LogRecord.Prepare stamps DateTime.UtcNow per record,
+   * src/EventStore.Core/TransactionLog/LogRecords/LogRecord.cs), so one batch
+   * can straddle a millisecond, and stamps step back with the clock.
+   */
   readonly created: bigint;
 }
 
@@ -35,19 +46,55 @@ export type CommitOutcome =
   /** A write with no events: accepted, with no position to report. */
   | { readonly kind: 'empty'; readonly currentRevision: number }
   /** `currentRevision` -1 when the stream does not exist (the client's "no_stream"). */
-  | { readonly kind: 'wrong_expected_version'; readonly currentRevision: number };
+  | { readonly kind: 'wrong_expected_version'; readonly currentRevision: number }
+  /** A retry of a write not yet indexed (CommitDecision.IdempotentNotReady): dropped; the client hears a timeout. */
+  | { readonly kind: 'not_ready' };
 
 const TICKS_PER_MS = 10_000n;
+/** ESConsts.CommitedEventsMemCacheLimit. */
+export const COMMITTED_EVENTS_CACHE_BYTES = 8 * 1024 * 1024;
 
-export class InMemoryLog {
+/** What a node reads from: the leader's log, or a follower's copy of it. */
+export interface LogView {
+  readonly events: readonly LoggedEvent[];
+  stream(name: string): readonly LoggedEvent[];
+  onAppended(listener: () => void): () => void;
+}
+
+/** The leader's clock: milliseconds since the Unix epoch, with a fraction (it may step back). */
+export type ServerClock = () => number;
+
+export class InMemoryLog implements LogView {
   readonly events: LoggedEvent[] = [];
   private readonly streams = new Map<string, LoggedEvent[]>();
-  /** EventStoreDB's committed-events cache: event id -> where it was last written. */
-  private readonly ids = new Map<string, { stream: string; revision: number }>();
+  /**
+   * EventStoreDB's committed-events cache, the only memory `any` and
+   * `stream_exists` retries are checked against: event id -> where it was
+   * last written. Bounded as IndexWriter's `_committedEvents` is (a
+   * BoundedCache of ESConsts.CommitedEventsMemCacheLimit = 8 MiB, an entry
+   * costing 16 + 4 + IntPtr.Size + the stream id's size, UTF-16), oldest
+   * first out; empty after a restart. Exact and `no_stream` retries are
+   * checked by place in the stream, at any age.
+   */
+  private readonly ids = new Map<string, { stream: string; revision: number; bytes: number }>();
+  private idBytes = 0;
   private readonly listeners = new Set<() => void>();
+  /** Ids of writes still replicating (not yet indexed), until when. */
+  private readonly inFlight = new Map<string, number>();
   // Offsets start past a small header and grow by each record's size, so
   // positions are sparse like a real transaction file.
   private nextOffset = BigInt(1_000 + randomInt(1_000));
+
+  constructor(
+    private readonly clock: ServerClock = () => Date.now() + randomInt(10_000) / 10_000,
+    private readonly idCacheBytes: number = COMMITTED_EVENTS_CACHE_BYTES,
+  ) {}
+
+  /** What a restart forgets: the committed-events cache (the log and its index stay). */
+  restart(): void {
+    this.ids.clear();
+    this.idBytes = 0;
+  }
 
   stream(name: string): readonly LoggedEvent[] {
     return this.streams.get(name) ?? [];
@@ -59,30 +106,50 @@ export class InMemoryLog {
   }
 
   /** Checks and writes one batch atomically (the double is single-threaded, so appends are serialized). */
-  commit(stream: string, expected: Expected, proposed: readonly ProposedEvent[]): CommitOutcome {
+  commit(
+    stream: string,
+    expected: Expected,
+    proposed: readonly ProposedEvent[],
+    options: { readonly inFlightMs?: number } = {},
+  ): CommitOutcome {
     const decision = this.check(
       stream,
       expected,
       proposed.map((e) => e.id),
     );
+    if (decision.kind === 'idempotent' && proposed.some((e) => (this.inFlight.get(e.id) ?? 0) > Date.now())) return { kind: 'not_ready' };
     if (decision.kind !== 'ok') return decision;
+    if (options.inFlightMs) for (const event of proposed) this.inFlight.set(event.id, Date.now() + options.inFlightMs);
     const existing = this.streams.get(stream) ?? [];
     if (proposed.length === 0) return { kind: 'empty', currentRevision: existing.length - 1 };
-    const commit = this.nextOffset;
-    const created = BigInt(Date.now()) * TICKS_PER_MS + BigInt(randomInt(10_000));
     const written: LoggedEvent[] = proposed.map((event, i) => {
-      const prepare = this.nextOffset;
+      const offset = this.nextOffset;
       this.nextOffset += BigInt(64 + stream.length + event.type.length + event.data.length + event.customMetadata.length);
-      return { ...event, stream, revision: existing.length + i, commit, prepare, created };
+      const created = BigInt(Math.floor(this.clock() * Number(TICKS_PER_MS)));
+      return { ...event, stream, revision: existing.length + i, commit: offset, prepare: offset, created };
     });
     this.streams.set(stream, [...existing, ...written]);
     for (const event of written) {
       this.events.push(event);
-      this.ids.set(event.id, { stream, revision: event.revision });
+      this.remember(event.id, stream, event.revision);
     }
     for (const listener of [...this.listeners]) listener();
     const last = written[written.length - 1]!;
     return { kind: 'written', lastRevision: last.revision, last };
+  }
+
+  private remember(id: string, stream: string, revision: number): void {
+    const old = this.ids.get(id);
+    if (old) this.idBytes -= old.bytes;
+    this.ids.delete(id);
+    const bytes = 16 + 4 + 8 + 2 * stream.length;
+    this.ids.set(id, { stream, revision, bytes });
+    this.idBytes += bytes;
+    for (const [oldest, entry] of this.ids) {
+      if (this.idBytes <= this.idCacheBytes) break;
+      this.ids.delete(oldest);
+      this.idBytes -= entry.bytes;
+    }
   }
 
   private check(

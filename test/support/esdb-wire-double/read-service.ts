@@ -5,17 +5,28 @@
 import { randomUUID } from 'node:crypto';
 import { status, type ServerWritableStream } from '@grpc/grpc-js';
 import type { ReadReq as ReadReqMessage, ReadResp as ReadRespMessage } from '@eventstore/db-client/generated/streams_pb.js';
-import type { InMemoryLog, LoggedEvent } from './log.js';
+import type { LogView, LoggedEvent } from './log.js';
 import { BadRequest, comparePosition, eventResponse, streamIdentifier, streamName } from './messages.js';
+import type { Fault, Faults } from './faults.js';
 import { ReadReq, ReadResp } from './protocol.js';
+import { rpc, type RpcFailure } from './statuses.js';
 
 type ReadCall = ServerWritableStream<ReadReqMessage, ReadRespMessage>;
 
 /** The server's default search window when the client asks for `count`. */
 const DEFAULT_MAX_SEARCH_WINDOW = 32;
 
-export function read(log: InMemoryLog) {
+/** What one read cost the server: events it walked past, and events it sent. */
+export interface ReadMeter {
+  scanned: number;
+  served: number;
+}
+
+export function read(log: LogView, meterOf: (call: ReadCall) => ReadMeter, faults: Faults) {
   return (call: ReadCall) => {
+    const meter = meterOf(call);
+    const fault = faults.takeRead();
+    if (fault) return call.emit('error', readFailure(fault, call));
     try {
       const options = call.request.getOptions();
       if (!options) throw new BadRequest('read options missing');
@@ -26,7 +37,7 @@ export function read(log: InMemoryLog) {
           call.emit('error', { code: status.UNIMPLEMENTED, details: 'the wire-level double only subscribes to $all' });
           return;
         }
-        subscribeToAll(log, call, options.getAll()!, matches.predicate, matches.checkpointInterval);
+        subscribeToAll(log, call, options.getAll()!, matches.predicate, matches.checkpointInterval, meter);
         return;
       }
       const count = Number(BigInt(options.getCount()));
@@ -35,15 +46,23 @@ export function read(log: InMemoryLog) {
         ? readStream(log, call, options.getStream()!, backwards)
         : readAll(log, options.getAll()!, backwards);
       if (events === undefined) return;
-      void writeAll(call, take(events, matches.predicate, count), options.hasAll()).then(() => call.end());
+      void writeAll(call, take(events, matches.predicate, count, meter), options.hasAll(), meter).then(() => call.end());
     } catch (error) {
       call.emit('error', { code: status.INVALID_ARGUMENT, details: error instanceof Error ? error.message : String(error) });
     }
   };
 }
 
+function readFailure(fault: Fault, call: ReadCall): RpcFailure {
+  if (fault.answer === 'timeout') return { code: status.DEADLINE_EXCEEDED, details: 'Deadline Exceeded' };
+  if (fault.answer === 'not-ready') return rpc.notReady();
+  if (fault.answer === 'access-denied') return rpc.accessDenied();
+  const stream = call.request.getOptions()?.getStream()?.getStreamIdentifier();
+  return rpc.streamDeleted(stream ? streamName(stream) : '$all');
+}
+
 function readStream(
-  log: InMemoryLog,
+  log: LogView,
   call: ReadCall,
   options: ReadReqMessage.Options.StreamOptions,
   backwards: boolean,
@@ -65,7 +84,7 @@ function readStream(
   return options.hasEnd() ? [] : walk(events, from, 1);
 }
 
-function readAll(log: InMemoryLog, options: ReadReqMessage.Options.AllOptions, backwards: boolean): Iterable<LoggedEvent> {
+function readAll(log: LogView, options: ReadReqMessage.Options.AllOptions, backwards: boolean): Iterable<LoggedEvent> {
   const events = log.events;
   if (options.hasStart()) return backwards ? [] : walk(events, 0, 1);
   if (options.hasEnd()) return backwards ? walk(events, events.length - 1, -1) : [];
@@ -79,10 +98,16 @@ function* walk(events: readonly LoggedEvent[], from: number, step: 1 | -1): Iter
   for (let i = from; i >= 0 && i < events.length; i += step) yield events[i]!;
 }
 
-function* take(events: Iterable<LoggedEvent>, matches: (e: LoggedEvent) => boolean, count: number): Iterable<LoggedEvent> {
+function* take(
+  events: Iterable<LoggedEvent>,
+  matches: (e: LoggedEvent) => boolean,
+  count: number,
+  meter: ReadMeter,
+): Iterable<LoggedEvent> {
   if (count <= 0) return;
   let taken = 0;
   for (const event of events) {
+    meter.scanned += 1;
     if (!matches(event)) continue;
     yield event;
     if (++taken >= count) return;
@@ -120,9 +145,10 @@ function eventFilter(options: ReadReqMessage.Options): { predicate: (e: LoggedEv
   };
 }
 
-async function writeAll(call: ReadCall, events: Iterable<LoggedEvent>, withCommitPosition: boolean): Promise<void> {
+async function writeAll(call: ReadCall, events: Iterable<LoggedEvent>, withCommitPosition: boolean, meter: ReadMeter): Promise<void> {
   for (const event of events) {
     if (call.cancelled) return;
+    meter.served += 1;
     if (!call.write(eventResponse(event, withCommitPosition))) await drained(call);
   }
 }
@@ -144,11 +170,12 @@ function drained(call: ReadCall): Promise<void> {
  * catch-up and live and none arrives twice. The start position is exclusive.
  */
 function subscribeToAll(
-  log: InMemoryLog,
+  log: LogView,
   call: ReadCall,
   options: ReadReqMessage.Options.AllOptions,
   matches: (e: LoggedEvent) => boolean,
   checkpointInterval: number,
+  meter: ReadMeter,
 ): void {
   let cursor: number;
   if (options.hasStart()) cursor = 0;
@@ -176,7 +203,9 @@ function subscribeToAll(
       while (!call.cancelled && cursor < log.events.length) {
         const event = log.events[cursor++]!;
         let writable = true;
+        meter.scanned += 1;
         if (matches(event)) {
+          meter.served += 1;
           writable = call.write(eventResponse(event, true));
         } else if (++skipped >= checkpointInterval) {
           skipped = 0;

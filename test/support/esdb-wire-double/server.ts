@@ -4,11 +4,11 @@
 // client builds, responses it parses, errors it maps — not the server's
 // semantics; only a real EventStoreDB (test/contract/esdb.test.ts) does that.
 import { randomUUID } from 'node:crypto';
-import { Server, ServerCredentials, status, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import { append, batchAppend } from './append-service.js';
-import { InMemoryLog } from './log.js';
-import { read } from './read-service.js';
-import { GossipService, ServerFeaturesService, StreamsService, SupportedMethod, SupportedMethods } from './protocol.js';
+import { Faults } from './faults.js';
+import { appendForeignEvents } from './foreign-events.js';
+import { InMemoryLog, type ServerClock } from './log.js';
+import { startNode, type RecordedRequest, type StartedNode } from './node.js';
+import { LaggingReplica } from './replica.js';
 
 export interface EsdbWireDoubleOptions {
   /**
@@ -18,79 +18,89 @@ export interface EsdbWireDoubleOptions {
    * older servers do, and the client falls back to Append.
    */
   readonly serverFeatures: 'advertise-batch-append' | 'unimplemented';
+  /** The server's MaxAppendSize in bytes; default 1 MiB, as 24.10's. */
+  readonly maxAppendSize?: number;
+  /**
+   * The node the connection string names: `leader` (default; a single node
+   * leads itself) or `follower`, a node of a cluster whose leader runs
+   * beside it: reads without `requires-leader` come from its lagging copy,
+   * writes are forwarded, leader-required calls answer NotLeader.
+   */
+  readonly connectTo?: 'leader' | 'follower';
+  /** How long a commit takes to show on the follower (default 200 ms). */
+  readonly replicationLagMs?: number;
+  /** The leader's clock, read for every event written (default: the machine's, sub-millisecond). */
+  readonly clock?: ServerClock;
+  /** Other applications' events in the log from the start (default 3; a shared cluster's $all holds them). */
+  readonly foreignEvents?: number;
+  /** The committed-events cache `any` retries are checked against, in bytes (default 8 MiB, as the server's; log.ts). */
+  readonly idCacheBytes?: number;
 }
 
+const DEFAULT_MAX_APPEND_SIZE = 1024 * 1024;
+const DEFAULT_REPLICATION_LAG_MS = 200;
+
 export interface EsdbWireDouble {
-  /** An insecure single-node connection string for the client. */
+  /** An insecure connection string naming one node (the leader, or the follower). */
   readonly url: string;
+  /** The leader's log. */
   readonly log: InMemoryLog;
-  /** gRPC method paths in the order the client called them. */
+  /** gRPC method paths in the order the client called them (any node). */
   readonly calls: readonly string[];
+  /** The same calls with the node that took them and their `requires-leader` header. */
+  readonly requests: readonly RecordedRequest[];
+  /** Failures the next appends and reads meet (faults.ts). */
+  readonly faults: Faults;
+  /** Appends other applications' events (binary, JSON without memledger's metadata). */
+  appendForeign(count: number): void;
   close(): Promise<void>;
 }
 
-const STREAMS = 'event_store.client.streams.Streams';
-
 export async function startEsdbWireDouble(options: EsdbWireDoubleOptions): Promise<EsdbWireDouble> {
-  const log = new InMemoryLog();
+  const log = new InMemoryLog(options.clock, options.idCacheBytes);
   seedSystemEvents(log);
+  appendForeignEvents(log, options.foreignEvents ?? 3);
+  const requests: RecordedRequest[] = [];
   const calls: string[] = [];
-  // Every handler is recorded, so a test can state what the client puts on the wire.
-  const recorded = <H extends (...args: never[]) => void>(path: string, handler: H): H =>
-    ((...args: Parameters<H>) => {
-      calls.push(path);
-      handler(...args);
-    }) as H;
-
-  const server = new Server();
-  server.addService(StreamsService, {
-    read: recorded(`/${STREAMS}/Read`, read(log)),
-    append: recorded(`/${STREAMS}/Append`, append(log)),
-    batchAppend: recorded(`/${STREAMS}/BatchAppend`, batchAppend(log)),
-    delete: recorded(`/${STREAMS}/Delete`, unimplementedUnary),
-    tombstone: recorded(`/${STREAMS}/Tombstone`, unimplementedUnary),
-  } as UntypedServiceImplementation);
-  server.addService(ServerFeaturesService, {
-    getSupportedMethods: recorded(
-      '/event_store.client.server_features.ServerFeatures/GetSupportedMethods',
-      options.serverFeatures === 'advertise-batch-append' ? supportedMethods : unimplementedUnary,
-    ),
-  } as UntypedServiceImplementation);
-  server.addService(GossipService, {
-    read: recorded('/event_store.client.gossip.Gossip/Read', unimplementedUnary),
-  } as UntypedServiceImplementation);
-
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
-  );
-  return {
-    url: `esdb://127.0.0.1:${port}?tls=false`,
+  const faults = new Faults();
+  const limits = { maxAppendSize: options.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE, faults };
+  const common = {
     log,
-    calls,
-    async close() {
-      // Clients keep their channel open; a graceful shutdown would wait for them.
-      server.forceShutdown();
+    limits,
+    serverFeatures: options.serverFeatures,
+    record: (request: RecordedRequest) => {
+      requests.push(request);
+      calls.push(request.path);
     },
   };
-}
-
-function unimplementedUnary(_call: unknown, callback: (error: { code: number; details: string }) => void): void {
-  callback({ code: status.UNIMPLEMENTED, details: 'not implemented by the EventStoreDB wire-level double' });
-}
-
-function supportedMethods(_call: unknown, callback: (error: null, value: InstanceType<typeof SupportedMethods>) => void): void {
-  const methods = new SupportedMethods();
-  methods.setEventStoreServerVersion('24.10.0-wire-double');
-  methods.setMethodsList(
-    ['read', 'append', 'batchappend'].map((name) => {
-      const method = new SupportedMethod();
-      method.setServiceName(STREAMS.toLowerCase());
-      method.setMethodName(name);
-      method.setFeaturesList(name === 'read' ? ['position', 'events'] : []);
-      return method;
-    }),
-  );
-  callback(null, methods);
+  let leaderPort = 0;
+  const leader: StartedNode = await startNode({
+    ...common,
+    role: 'leader',
+    reads: log,
+    leader: () => ({ host: '127.0.0.1', port: leaderPort }),
+  });
+  leaderPort = leader.port;
+  const nodes = [leader];
+  let replica: LaggingReplica | undefined;
+  if (options.connectTo === 'follower') {
+    replica = new LaggingReplica(log, options.replicationLagMs ?? DEFAULT_REPLICATION_LAG_MS);
+    nodes.push(await startNode({ ...common, role: 'follower', reads: replica, leader: () => ({ host: '127.0.0.1', port: leaderPort }) }));
+  }
+  return {
+    // A generous deadline (the client's default is 10 s): the double shares one process, and on a loaded machine one core share, with its clients.
+    url: `esdb://127.0.0.1:${nodes[nodes.length - 1]!.port}?tls=false&defaultDeadline=60000`,
+    log,
+    calls,
+    requests,
+    faults,
+    appendForeign: (count) => appendForeignEvents(log, count),
+    close() {
+      replica?.stop();
+      for (const node of nodes) node.close();
+      return Promise.resolve();
+    },
+  };
 }
 
 /** A fresh server's log is not empty: system events come first (and keep coming); readers must skip them. */

@@ -8,6 +8,7 @@ import {
   END,
   EventStoreDBClient,
   FORWARDS,
+  MaxAppendSizeExceededError,
   NO_STREAM,
   START,
   STREAM_EXISTS,
@@ -16,10 +17,12 @@ import {
   jsonEvent,
   type AllStreamResolvedEvent,
   type AppendExpectedRevision,
+  type Filter,
   type JSONType,
   type ReadPosition,
   type RecordedEvent,
 } from '@eventstore/db-client';
+import { z } from 'zod';
 import {
   IdempotencyConflict,
   WrongExpectedVersion,
@@ -39,18 +42,55 @@ import {
   parseSubscribeAll,
   type AppendInput,
 } from '../postgres/input.js';
-import { isSystemEvent, matchesLogFilter, serverSideFilter } from './log-filter.js';
+import { appendParts, DEFAULT_MAX_APPEND_BYTES } from './append-parts.js';
+import { asPortErrors } from './client-errors.js';
+import { readAllFiltered } from './filtered-read.js';
+import { onLeader, ON_LEADER } from './leader.js';
+import { matchesLogFilter, serverSideFilter } from './log-filter.js';
+import { RECORDED_AT, StreamTimes } from './recorded-at.js';
 import { toStoredEvent } from './recorded-event.js';
+import { ScanHorizons } from './scan-horizon.js';
 import { EsdbSubscription } from './subscription.js';
 
-/** Events per readAll request while filtering on the client side. */
+/** Events per readAll request (the server filters; pages grow while the client's part of a filter skips events). */
 const PAGE_SIZE = 500;
 const MIN_PAGE_SIZE = 16;
+const READ_ALL = { operation: 'a read of $all' };
+/** Events per request while looking for the head backwards. */
+const HEAD_PAGE_SIZE = 16;
+
+export interface EsdbEventStoreOptions {
+  /**
+   * The store's own streams: names starting with one of these. $all may
+   * hold other applications' streams (a shared cluster); reads, the head
+   * and subscriptions see only these.
+   */
+  readonly streamPrefixes: readonly string[];
+  /**
+   * The server's MaxAppendSize in bytes (default 1 MiB, the server's
+   * default). Larger batches are cut between commands; a server that
+   * refuses a part for size lowers it to what the server says.
+   */
+  readonly maxAppendBytes?: number;
+  /** The clock recordedAt is taken from, in milliseconds (default Date.now; see recorded-at.ts). */
+  readonly clock?: () => number;
+}
+
+const scopeSchema = z
+  .array(
+    z
+      .string()
+      .min(1)
+      .refine((prefix) => !prefix.startsWith('$'), 'must not name system streams'),
+  )
+  .min(1);
 
 /** Connects lazily: the first call opens the gRPC channel. `url` is an EventStoreDB connection string (`esdb://host:2113?tls=false`). */
-export function openEsdbEventStore(url: string): EventStore {
-  if (!/^(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover|kdb|kdb\+discover):\/\//.test(url)) {
-    throw new InvalidEventStoreInput('url', 'expected an EventStoreDB connection string (esdb://…)');
+export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions): EventStore {
+  const scope = scopeSchema.safeParse(options.streamPrefixes);
+  if (!scope.success) throw new InvalidEventStoreInput('streamPrefixes', scope.error.issues[0]!.message);
+  if (!/^esdb(\+discover)?:\/\//.test(url)) {
+    throw new InvalidEventStoreInput('url', 'expected esdb:// or esdb+discover:// (the connection strings client 6.2.1 parses)');
   }
   let client: EventStoreDBClient;
   try {
@@ -58,15 +98,27 @@ export function openEsdbEventStore(url: string): EventStore {
   } catch (error) {
     throw new InvalidEventStoreInput('url', error instanceof Error ? error.message : String(error));
   }
-  return new EsdbEventStore(client);
+  return new EsdbEventStore(
+    client,
+    scope.data,
+    options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES,
+    new StreamTimes(options.clock ?? Date.now),
+  );
 }
 
 class EsdbEventStore implements EventStore {
   private readonly subscriptions = new Set<EsdbSubscription>();
   /** Whether any call went out, i.e. whether the client opened a channel. */
   private used = false;
+  private leaderFound: Promise<void> | undefined;
+  private readonly horizons = new ScanHorizons();
 
-  constructor(private readonly client: EventStoreDBClient) {}
+  constructor(
+    private readonly client: EventStoreDBClient,
+    private readonly scope: readonly string[],
+    private maxAppendBytes: number,
+    private readonly times: StreamTimes,
+  ) {}
 
   async append(
     stream: string,
@@ -74,15 +126,58 @@ class EsdbEventStore implements EventStore {
     options: { expectedRevision: ExpectedRevision },
   ): Promise<AppendResult> {
     const input = parseAppend(stream, events, options);
+    // One recordedAt for the whole batch, never before the stream's previous one.
+    const at = this.times.next(await this.previousRecordedAt(input.stream, input.expectedRevision));
+    const stamped = input.events.map((event) => ({ ...event, metadata: { ...event.metadata, [RECORDED_AT]: at.toISOString() } }));
+    let parts = appendParts(input.stream, stamped, this.maxAppendBytes);
+    let expectedRevision = input.expectedRevision;
+    for (let i = 0; ;) {
+      try {
+        const result = await this.appendPart({ stream: input.stream, events: parts[i]!, expectedRevision });
+        if (++i === parts.length) {
+          this.times.saw(input.stream, result.nextExpectedRevision, at);
+          return result;
+        }
+        expectedRevision = result.nextExpectedRevision;
+      } catch (error) {
+        // The server's limit is lower than assumed: cut the rest again (nothing of this part was written).
+        if (!(error instanceof MaxAppendSizeExceededError) || error.maxAppendSize >= this.maxAppendBytes) throw error;
+        this.maxAppendBytes = error.maxAppendSize;
+        parts = [...parts.slice(0, i), ...appendParts(input.stream, parts.slice(i).flat(), this.maxAppendBytes)];
+      }
+    }
+  }
+
+  /** The recordedAt of the event the append will follow (read only when this store has not seen it). */
+  private async previousRecordedAt(stream: string, expected: ExpectedRevision): Promise<Date | undefined> {
+    if (expected === 'no_stream') return undefined;
+    if (typeof expected === 'number') {
+      return this.times.at(stream, expected) ?? (await this.readStream(stream, { fromRevision: expected, maxCount: 1 }))[0]?.recordedAt;
+    }
+    return (await this.readStream(stream, { direction: 'backwards', maxCount: 1 }))[0]?.recordedAt;
+  }
+
+  private async appendPart(input: AppendInput): Promise<AppendResult> {
     this.used = true;
+    // Find the leader with a read before the first append: client 6.2.1 keeps
+    // every BatchAppend callback in one module-wide map and rejects all of
+    // them — other clients' too — when any BatchAppend call fails, after
+    // which their answers throw (dist/streams/appendToStream/batchAppend.js).
+    // A NotLeader on the first append would do just that.
+    await (this.leaderFound ??= this.readAllPage(END, BACKWARDS, 1).then(() => undefined));
     try {
-      const result = await this.client.appendToStream(
-        input.stream,
-        input.events.map((event) =>
-          // The caller's id makes a retried append idempotent on the server.
-          jsonEvent({ id: event.id, type: event.type, data: event.data as JSONType, metadata: event.metadata }),
+      const site = { operation: `an append to ${input.stream}`, appendTo: input.stream };
+      const result = await asPortErrors(site, () =>
+        onLeader(() =>
+          this.client.appendToStream(
+            input.stream,
+            input.events.map((event) =>
+              // The caller's id makes a retried append idempotent on the server.
+              jsonEvent({ id: event.id, type: event.type, data: event.data as JSONType, metadata: event.metadata }),
+            ),
+            { expectedRevision: toClientRevision(input.expectedRevision), ...ON_LEADER },
+          ),
         ),
-        { expectedRevision: toClientRevision(input.expectedRevision) },
       );
       if (!result.position) throw new Error(`EventStoreDB returned no position for an append to ${input.stream}`);
       return {
@@ -98,80 +193,103 @@ class EsdbEventStore implements EventStore {
     const input = parseReadStream(stream, options);
     const backwards = input.options.direction === 'backwards';
     this.used = true;
-    const read = this.client.readStream(input.stream, {
-      direction: backwards ? BACKWARDS : FORWARDS,
-      fromRevision: input.options.fromRevision !== undefined ? BigInt(input.options.fromRevision) : backwards ? END : START,
-      ...(input.options.maxCount !== undefined ? { maxCount: input.options.maxCount } : {}),
-    });
-    const recorded: RecordedEvent[] = [];
-    try {
-      // Drain the stream before converting: leaving it half-read (a throw
-      // inside the loop) would keep the gRPC call alive and hang dispose().
-      for await (const resolved of read) if (resolved.event) recorded.push(resolved.event);
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
-      throw error;
-    }
-    return recorded.map(toStoredEvent);
+    const recorded = await asPortErrors({ operation: `a read of ${input.stream}` }, () =>
+      onLeader(async () => {
+        const read = this.client.readStream(input.stream, {
+          direction: backwards ? BACKWARDS : FORWARDS,
+          fromRevision: input.options.fromRevision !== undefined ? BigInt(input.options.fromRevision) : backwards ? END : START,
+          ...(input.options.maxCount !== undefined ? { maxCount: input.options.maxCount } : {}),
+          ...ON_LEADER,
+        });
+        const page: RecordedEvent[] = [];
+        try {
+          // Drain the stream before converting: leaving it half-read (a throw
+          // inside the loop) would keep the gRPC call alive and hang dispose().
+          for await (const resolved of read) if (resolved.event) page.push(resolved.event);
+        } catch (error) {
+          if (error instanceof StreamNotFoundError) return [];
+          throw error;
+        }
+        return page;
+      }),
+    );
+    const stored = recorded.map(toStoredEvent);
+    const latest = stored.reduce<StoredEvent | undefined>((a, b) => (a && a.streamRevision > b.streamRevision ? a : b), undefined);
+    if (latest) this.times.saw(latest.stream, latest.streamRevision, latest.recordedAt);
+    return stored;
   }
 
+  /**
+   * Filtered by the server (filtered-read.ts), and from where earlier reads
+   * of the same filter got (scan-horizon.ts): a poll costs what is new.
+   */
   async readAll(options?: Parameters<EventStore['readAll']>[0]): Promise<StoredEvent[]> {
     const { after, maxCount = Number.POSITIVE_INFINITY, filter } = parseReadAll(options);
-    const wanted = matchesLogFilter(filter);
+    const wanted = matchesLogFilter(this.scope, filter);
+    const onServer = serverSideFilter(this.scope, filter);
+    const key = JSON.stringify([filter?.streamPrefixes ?? [], filter?.eventTypePrefixes ?? []]);
+    // The log's end before the read: a read that reaches the end has covered up to here.
+    const [end] = await this.readAllPage(END, BACKWARDS, 1);
+    const start = this.horizons.startAfter(key, after);
+    if (!end || (start && comparePositions(start, end.position) >= 0)) return [];
     const events: StoredEvent[] = [];
     // The server reads $all from a position inclusively; `after` is exclusive,
     // and each page starts again at the previous page's last event.
-    let from: ReadPosition = after ?? START;
-    let seen: Position | undefined = after;
-    // Small reads start with small pages; pages grow while the filter skips events.
+    let from: ReadPosition = start ?? START;
+    let seen: Position | undefined = start;
+    // Small reads start with small pages; pages grow while the client-side part of the filter skips events.
     let pageSize = Math.min(PAGE_SIZE, Math.max(MIN_PAGE_SIZE, maxCount + 1));
     for (;;) {
-      const page = await this.readAllPage(from, FORWARDS, pageSize);
-      const recorded: RecordedEvent[] = [];
+      const page = await this.readFiltered(from, FORWARDS, pageSize, onServer);
       for (const event of page) {
         if (seen && comparePositions(event.position, seen) <= 0) continue;
         seen = event.position;
-        if (wanted(event)) recorded.push(event);
-        if (events.length + recorded.length >= maxCount) break;
+        if (!wanted(event)) continue;
+        events.push(toStoredEvent(event));
+        if (events.length >= maxCount) return events;
       }
-      events.push(...recorded.map(toStoredEvent));
-      if (events.length >= maxCount || page.length < pageSize || !seen) return events;
+      if (page.length < pageSize || !seen) {
+        // The server went to the end of the log: nothing else of this filter lies before `end`.
+        const lastFound = events.at(-1)?.position ?? start;
+        if (!lastFound || comparePositions(lastFound, end.position) < 0) this.horizons.record(key, lastFound, end.position);
+        return events;
+      }
       from = seen;
       pageSize = Math.min(PAGE_SIZE, pageSize * 2);
     }
   }
 
   /**
-   * Nothing to wait for: the leader's $all shows an event once its write is
-   * acknowledged, and the client reads from the leader (the client's default
-   * nodePreference; a connection string asking for followers would need a
-   * wait here).
+   * Nothing to wait for: every call requires the leader (leader.ts), whose
+   * $all shows an event once its write is acknowledged.
    */
   async awaitCommitted(): Promise<void> {}
 
   async headPosition(): Promise<Position | undefined> {
-    // Backwards from the end, past the server's own (system) events.
+    // Backwards from the end through the store's own streams (the server skips the rest), past system events.
+    const own = matchesLogFilter(this.scope, undefined);
+    const onServer = serverSideFilter(this.scope, undefined);
     let from: ReadPosition = END;
     for (;;) {
-      const page = await this.readAllPage(from, BACKWARDS, PAGE_SIZE);
+      const page = await this.readFiltered(from, BACKWARDS, HEAD_PAGE_SIZE, onServer);
       for (const recorded of page) {
         if (from !== END && comparePositions(recorded.position, from) >= 0) continue;
-        if (!isSystemEvent(recorded)) return { commit: recorded.position.commit, prepare: recorded.position.prepare };
+        if (own(recorded)) return { commit: recorded.position.commit, prepare: recorded.position.prepare };
       }
       const last = page[page.length - 1];
-      if (page.length < PAGE_SIZE || !last) return undefined;
+      if (page.length < HEAD_PAGE_SIZE || !last) return undefined;
       from = last.position;
     }
   }
 
   subscribeAll(options?: Parameters<EventStore['subscribeAll']>[0]): Subscription {
     const { after, filter } = parseSubscribeAll(options);
-    const wanted = matchesLogFilter(filter);
+    const wanted = matchesLogFilter(this.scope, filter);
     this.used = true;
-    // subscribeToAll's fromPosition is exclusive, like the port's `after`.
-    const source = this.client.subscribeToAll({ fromPosition: after ?? START, filter: serverSideFilter(filter) });
     const subscription = new EsdbSubscription(
-      source,
+      // subscribeToAll's fromPosition is exclusive, like the port's `after`.
+      (from) => this.client.subscribeToAll({ fromPosition: from ?? START, filter: serverSideFilter(this.scope, filter), ...ON_LEADER }),
+      after,
       (resolved: AllStreamResolvedEvent) => (resolved.event && wanted(resolved.event) ? toStoredEvent(resolved.event) : undefined),
       () => this.subscriptions.delete(subscription),
     );
@@ -191,14 +309,25 @@ class EsdbEventStore implements EventStore {
     }
   }
 
-  /** Reads one page of $all to the end of the response (see readStream on draining). */
-  private async readAllPage(from: ReadPosition, direction: typeof FORWARDS | typeof BACKWARDS, maxCount: number) {
-    const page: NonNullable<AllStreamResolvedEvent['event']>[] = [];
+  private readFiltered(from: ReadPosition, direction: typeof FORWARDS | typeof BACKWARDS, maxCount: number, filter: Filter) {
     this.used = true;
-    for await (const resolved of this.client.readAll({ fromPosition: from, direction, maxCount })) {
-      if (resolved.event) page.push(resolved.event);
-    }
-    return page;
+    return asPortErrors(READ_ALL, () =>
+      onLeader(() => readAllFiltered(this.client, { fromPosition: from, direction, maxCount, filter, ...ON_LEADER })),
+    );
+  }
+
+  /** Reads one page of $all, unfiltered, to the end of the response (see readStream on draining). */
+  private async readAllPage(from: ReadPosition, direction: typeof FORWARDS | typeof BACKWARDS, maxCount: number) {
+    this.used = true;
+    return asPortErrors(READ_ALL, () =>
+      onLeader(async () => {
+        const page: NonNullable<AllStreamResolvedEvent['event']>[] = [];
+        for await (const resolved of this.client.readAll({ fromPosition: from, direction, maxCount, ...ON_LEADER })) {
+          if (resolved.event) page.push(resolved.event);
+        }
+        return page;
+      }),
+    );
   }
 
   /**

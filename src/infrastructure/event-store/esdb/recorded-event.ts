@@ -2,6 +2,7 @@
 import type { RecordedEvent } from '@eventstore/db-client';
 import { z } from 'zod';
 import type { EventMetadata, Position, StoredEvent } from '../port.js';
+import { recordedAtOf } from './recorded-at.js';
 
 /** A stored event this adapter cannot hand out as a StoredEvent (written by something else, or by an older server). */
 export class UnreadableStoredEvent extends Error {
@@ -46,7 +47,7 @@ export function toStoredEvent(event: RecordedEvent): StoredEvent {
     stream: event.streamId,
     streamRevision: Number(event.revision),
     position,
-    // The client already cuts the server's 100 ns ticks to milliseconds.
-    recordedAt: new Date(Math.trunc(event.created.getTime())),
+    // The adapter's own stamp (recorded-at.ts), else the server's (the client cuts its 100 ns ticks to milliseconds).
+    recordedAt: recordedAtOf(event.metadata) ?? new Date(Math.trunc(event.created.getTime())),
   };
 }

@@ -2,11 +2,25 @@
 // Subscription: an async iterable that close() ends. The client swallows the
 // cancellation of its own stream, so its stream never ends after
 // unsubscribe(); close() ends the iteration itself.
-import type { AllStreamResolvedEvent, AllStreamSubscription } from '@eventstore/db-client';
-import type { StoredEvent, Subscription } from '../port.js';
+//
+// A node that stops leading (or a follower it was pointed at) drops the
+// subscription with NotLeader; the client reconnects to the leader it names,
+// and the subscription is opened again after the last event it received, so
+// the iteration goes on without a gap or a repeat.
+import {
+  NotLeaderError,
+  type AllStreamResolvedEvent,
+  type AllStreamSubscription,
+  type Position as ClientPosition,
+} from '@eventstore/db-client';
+import type { Position, StoredEvent, Subscription } from '../port.js';
+import { portError } from './client-errors.js';
 
 /** Events buffered before the gRPC stream is paused (flow control back to the server). */
 const HIGH_WATER_MARK = 256;
+/** Reopenings in a row without an event in between before the failure is handed on. */
+const REOPENINGS = 5;
+const REOPEN_PAUSE_MS = 20;
 
 export class EsdbSubscription implements Subscription {
   private readonly buffer: StoredEvent[] = [];
@@ -14,24 +28,18 @@ export class EsdbSubscription implements Subscription {
   private failure: unknown;
   private done = false;
   private closing: Promise<void> | undefined;
+  private source: AllStreamSubscription;
+  private reopenings = 0;
 
   constructor(
-    private readonly source: AllStreamSubscription,
+    private readonly open: (after: ClientPosition | undefined) => AllStreamSubscription,
+    /** Exclusive; moves with every event received (also those `convert` skips). */
+    private after: Position | undefined,
     /** Converts an arriving event, or returns undefined to skip it. */
-    convert: (resolved: AllStreamResolvedEvent) => StoredEvent | undefined,
+    private readonly convert: (resolved: AllStreamResolvedEvent) => StoredEvent | undefined,
     private readonly onClosed: () => void,
   ) {
-    source.on('data', (resolved: AllStreamResolvedEvent) => {
-      if (this.done) return;
-      try {
-        const event = convert(resolved);
-        if (event) this.deliver(event);
-      } catch (error) {
-        this.fail(error);
-      }
-    });
-    source.on('error', (error: unknown) => this.fail(error));
-    source.on('end', () => this.finish());
+    this.source = this.attach();
   }
 
   [Symbol.asyncIterator](): AsyncIterator<StoredEvent> {
@@ -54,6 +62,39 @@ export class EsdbSubscription implements Subscription {
       this.onClosed();
     })();
     return this.closing;
+  }
+
+  private attach(): AllStreamSubscription {
+    const source = this.open(this.after);
+    source.on('data', (resolved: AllStreamResolvedEvent) => {
+      if (this.done || source !== this.source) return;
+      this.reopenings = 0;
+      if (resolved.event?.position) this.after = resolved.event.position;
+      try {
+        const event = this.convert(resolved);
+        if (event) this.deliver(event);
+      } catch (error) {
+        this.fail(error);
+      }
+    });
+    source.on('error', (error: unknown) => {
+      if (source !== this.source) return;
+      if (error instanceof NotLeaderError && this.reopenings < REOPENINGS && !this.done) this.reopen();
+      else this.fail(portError(error, { operation: 'a subscription to $all' }));
+    });
+    source.on('end', () => {
+      if (source === this.source) this.finish();
+    });
+    return source;
+  }
+
+  private reopen(): void {
+    this.reopenings += 1;
+    const dropped = this.source;
+    setTimeout(() => {
+      dropped.destroy();
+      if (!this.done) this.source = this.attach();
+    }, REOPEN_PAUSE_MS * this.reopenings);
   }
 
   private next(): Promise<IteratorResult<StoredEvent>> {

@@ -20,9 +20,11 @@
 //
 // recordedAt is clock_timestamp() read once per statement, truncated to the
 // millisecond and stored that way, so "as of" a reported recordedAt includes
-// the event. It is taken just before the commit (not at transaction start);
-// a later append to the same stream can only succeed on a snapshot that saw
-// this one committed, so recordedAt never goes back within a stream.
+// the event. It is taken just before the commit (not at transaction start),
+// and raised to the stream's previous recordedAt when the server's clock has
+// stepped back behind it: a later append to the same stream can only succeed
+// on a snapshot that saw this one committed, so recordedAt never goes back
+// within a stream.
 import type pg from 'pg';
 import { IdempotencyConflict, WrongExpectedVersion, type AppendResult, type ExpectedRevision } from '../port.js';
 import { InvalidEventStoreInput, type AppendInput } from './input.js';
@@ -34,9 +36,11 @@ const APPEND_SQL = `
   with inserted as (
     insert into events (stream_name, stream_revision, event_id, type, data, metadata, recorded_at)
     select $1, head.revision + batch.ord, (batch.value->>'id')::uuid, batch.value->>'type', batch.value->'data', batch.value->'metadata',
-           -- once per statement: a batch shares one recordedAt
-           (select date_trunc('milliseconds', clock_timestamp()))
-      from (select coalesce(max(stream_revision), -1) as revision from events where stream_name = $1) as head,
+           -- once per statement: a batch shares one recordedAt, never before the stream's previous one
+           greatest((select date_trunc('milliseconds', clock_timestamp())), head.recorded_at)
+      from (select coalesce(max(stream_revision), -1) as revision,
+                   (select recorded_at from events where stream_name = $1 order by stream_revision desc limit 1) as recorded_at
+              from events where stream_name = $1) as head,
            jsonb_array_elements($4::jsonb) with ordinality as batch(value, ord)
      where case $2::text when 'any' then true
                          when 'no_stream' then head.revision = -1

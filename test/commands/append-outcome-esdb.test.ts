@@ -1,0 +1,57 @@
+// A command whose append timed out on EventStoreDB although the write landed
+// (its commit outran the server's timeout), and whose first retry arrives
+// while the write still replicates (the server drops it: another timeout).
+// AppendOutcomeUnknown is retryable: the one command loop
+// (src/commands/stream/handle-commands.ts) reloads, finds the command in the
+// stream's window and answers with its original result; nothing is written
+// twice (a raw client timeout, before the mapping, failed the command).
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { recordMemory } from '../../src/commands/record.js';
+import { subjectStreamName } from '../../src/domain/events/stream-names.js';
+import { openLedger, type OpenLedger } from '../../src/runtime/open-ledger.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { startEsdbWireDouble, type EsdbWireDouble } from '../support/esdb-wire-double/server.js';
+
+let double: EsdbWireDouble;
+let database: TestDatabase;
+let ledger: OpenLedger;
+
+beforeAll(async () => {
+  double = await startEsdbWireDouble({ serverFeatures: 'advertise-batch-append' });
+  database = await createTestDatabase('append_outcome');
+  ledger = await openLedger({
+    env: {
+      MEMLEDGER_EVENTSTORE_URL: double.url,
+      MEMLEDGER_DATABASE_URL: database.url,
+      MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64'),
+    },
+  });
+});
+afterAll(async () => {
+  await ledger?.close();
+  await database?.drop();
+  await double?.close();
+});
+
+const entry = (text: string) => ({
+  kind: 'profile',
+  key: 'notification.preference',
+  value: { type: 'text', text },
+  source: { type: 'user_assertion', refs: [`msg://${text}`] },
+});
+
+it('retries an append of unknown outcome as it was and answers with the original result', async () => {
+  const context = { tenant: 'acme', subject: 'timed-out', idempotencyKey: 'order-1' };
+  const stream = subjectStreamName('acme', 'timed-out');
+  await recordMemory(ledger, { ...context, idempotencyKey: 'before' }, entry('email'));
+  double.faults.failNextAppend({ answer: 'timeout', written: true, inFlightMs: 150 });
+
+  const outcome = await recordMemory(ledger, context, entry('sms'));
+  expect(outcome.ok && outcome.result).toMatchObject({ decision: 'SUPERSEDES' });
+  const stored = await ledger.eventStore.readStream(stream);
+  expect(stored.map((e) => e.type)).toEqual(['MemoryRecorded', 'MemorySuperseded', 'MemoryRecorded']);
+  // The command's retry (same key) is answered from the log: the very same result.
+  expect(await recordMemory(ledger, context, entry('sms'))).toEqual(outcome);
+  expect(await ledger.eventStore.readStream(stream)).toHaveLength(3);
+});
