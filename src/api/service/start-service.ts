@@ -24,6 +24,7 @@ import { runRetentionSweeper } from './retention-sweeper.js';
 import { OwnRequestKeys } from '../auth/own-requests.js';
 import { httpApiErasureCheck } from '../erasure/http-api-check.js';
 import { readSideErasureChecks } from '../../queries/erasure/index.js';
+import { RetrievalIndexCache } from '../../queries/recall/retrieval/index-cache.js';
 import { PostgresRetentionPolicies } from '../../infrastructure/retention/postgres-retention-policies.js';
 
 export interface RunningService {
@@ -72,6 +73,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       subjects: ledger.subjects,
       clock: ledger.clock,
       countTokens: consolidation.countTokens,
+      retrievalIndexes: new RetrievalIndexCache(),
     };
     const freshness = new ReadYourWrites(ledger.eventStore, projections.db, PROJECTIONS);
     const ownKeys = new OwnRequestKeys();
