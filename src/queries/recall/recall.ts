@@ -7,6 +7,7 @@
 // items come in relevance order instead, at most topK, each explained
 // (retrieval/by-relevance.ts), and the budget applies after.
 import type { Scopes } from '../../domain/entry/scopes.js';
+import { trustRank, type TrustLevel } from '../../domain/entry/source.js';
 import type { Sensitivity } from '../../domain/entry/vocabulary.js';
 import { openPublishedOutput } from '../opened/artifact-output.js';
 import { openMemoryFields } from '../opened/memory-fields.js';
@@ -181,19 +182,26 @@ function openConflictsFor(view: SubjectView, byId: ReadonlyMap<string, CurrentVe
     .filter((c) => c.members.length >= 2 && inScope(c.scopes, scopes));
 }
 
+/** The sides most trusted first (a model's guess never reads as the leading side against the user's word), withheld ones last. */
 function sidesOf(members: readonly string[], readable: ReadonlyMap<string, ReadableMemory>, reasons: ReadonlyMap<string, FilterReason>) {
-  return members.map((memoryId): ConflictSide => {
-    const r = readable.get(memoryId);
-    if (!r) return { memoryId, withheld: reasons.get(memoryId) ?? 'unreadable' };
-    const { value, content } = r.fields;
-    return {
-      memoryId,
-      value,
-      polarity: r.version.polarity,
-      ...(content !== undefined ? { content } : {}),
-      provenance: provenanceOf(r.version),
-    };
-  });
+  const trust = (id: string) => {
+    const r = readable.get(id);
+    return r ? trustRank(r.version.trust as TrustLevel) : -1;
+  };
+  return [...members]
+    .sort((a, b) => trust(b) - trust(a))
+    .map((memoryId): ConflictSide => {
+      const r = readable.get(memoryId);
+      if (!r) return { memoryId, withheld: reasons.get(memoryId) ?? 'unreadable' };
+      const { value, content } = r.fields;
+      return {
+        memoryId,
+        value,
+        polarity: r.version.polarity,
+        ...(content !== undefined ? { content } : {}),
+        provenance: provenanceOf(r.version),
+      };
+    });
 }
 
 function refOf(item: RecallItem): string {
