@@ -31,6 +31,8 @@ export interface RunningService {
   /** http://host:port */
   readonly url: string;
   readonly port: number;
+  /** Recall's in-memory retrieval indexes (what the erasure check searches; tests look in). */
+  readonly retrievalIndexes: RetrievalIndexCache;
   /** Drains and stops everything; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -161,6 +163,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     return {
       url,
       port,
+      retrievalIndexes: read.retrievalIndexes,
       stop: () =>
         (stopped ??= (async () => {
           logger.info('draining');
