@@ -4,7 +4,7 @@
 // and through one long-lived service, a memory recalled by a query and then
 // forgotten is gone from the next answer and from the service's index cache.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entry, problemOf, startTestService, type TestService } from './service.js';
+import { entry, problemOf, startTestService, type ApiResponse, type TestService } from './service.js';
 
 let t: TestService;
 let writer: string;
@@ -24,10 +24,21 @@ const said = (content: string, key: string) =>
 async function record(subject: string, body: Record<string, unknown>): Promise<string> {
   const response = await t.request('POST', `/v1/subjects/${subject}/memories`, { key: writer, body });
   expect(response.status).toBe(201);
-  return response.body.memoryId as string;
+  return (response.body as { memoryId: string }).memoryId;
 }
 
-const idsOf = (body: { items: Array<{ memoryId?: string }> }) => body.items.map((i) => i.memoryId);
+interface RecallBody {
+  readonly retrieval: unknown;
+  readonly items: ReadonlyArray<{ readonly memoryId?: string; readonly retrieval?: unknown; readonly provenance?: unknown }>;
+}
+interface OpenApi {
+  readonly paths: Record<
+    string,
+    { get: { parameters: Array<{ name: string }> }; post: { requestBody: { content: Record<string, { schema: { properties: object } }> } } }
+  >;
+}
+const answer = (response: ApiResponse) => response.body as RecallBody;
+const idsOf = (response: ApiResponse) => answer(response).items.map((i) => i.memoryId);
 
 describe('recall with a query over HTTP', () => {
   const ids: Record<string, string> = {};
@@ -44,18 +55,18 @@ describe('recall with a query over HTTP', () => {
       key: reader,
     });
     expect(get.status).toBe(200);
-    expect(idsOf(get.body)[0]).toBe(ids.locker);
-    expect(get.body.items.length).toBeLessThanOrEqual(2);
-    expect(get.body.items[0].retrieval).toMatchObject({ rank: 1 });
-    expect(get.body.items[0].provenance).toMatchObject({ memoryId: ids.locker, version: 1 });
+    expect(idsOf(get)[0]).toBe(ids.locker);
+    expect(answer(get).items.length).toBeLessThanOrEqual(2);
+    expect(answer(get).items[0]!.retrieval).toMatchObject({ rank: 1 });
+    expect(answer(get).items[0]!.provenance).toMatchObject({ memoryId: ids.locker, version: 1 });
     const post = await t.request('POST', '/v1/subjects/h1/recall', { key: reader, body: { query: 'where do parcels go?', topK: 2, now } });
     expect(post.status).toBe(200);
-    expect(post.body.items).toEqual(get.body.items);
+    expect(answer(post).items).toEqual(answer(get).items);
     const keyed = await t.request('GET', '/v1/subjects/h1/recall?query=sms&key=notification.*&kind=profile&minScore=0', { key: reader });
-    expect(idsOf(keyed.body)).toEqual([ids.sms]);
+    expect(idsOf(keyed)).toEqual([ids.sms]);
     const plain = await t.request('GET', '/v1/subjects/h1/recall', { key: reader });
-    expect(plain.body.retrieval).toBeNull();
-    expect(plain.body.items).toHaveLength(3);
+    expect(answer(plain).retrieval).toBeNull();
+    expect(answer(plain).items).toHaveLength(3);
   });
 
   it('answers bad input with a 400 naming the field, GET and POST alike', async () => {
@@ -79,10 +90,10 @@ describe('recall with a query over HTTP', () => {
   });
 
   it('lists the recall parameters in the OpenAPI document', async () => {
-    const doc = (await t.request('GET', '/openapi.json')).body;
-    const names = doc.paths['/v1/subjects/{subject}/recall'].get.parameters.map((p: { name: string }) => p.name);
+    const doc = (await t.request('GET', '/openapi.json')).body as OpenApi;
+    const names = doc.paths['/v1/subjects/{subject}/recall']!.get.parameters.map((p) => p.name);
     expect(names).toEqual(expect.arrayContaining(['query', 'topK', 'key', 'kind', 'minScore', 'budget']));
-    expect(doc.paths['/v1/subjects/{subject}/recall'].post.requestBody.content['application/json'].schema.properties).toHaveProperty(
+    expect(doc.paths['/v1/subjects/{subject}/recall']!.post.requestBody.content['application/json']!.schema.properties).toHaveProperty(
       'query',
     );
   });
@@ -91,18 +102,18 @@ describe('recall with a query over HTTP', () => {
     const m = await record('h2', said('The side door code is 7731, use it after six.', 'chat.t1'));
     await record('h2', said('Deliveries after six go to the side door.', 'chat.t2'));
     const ask = () => t.request('GET', `/v1/subjects/h2/recall?query=${encodeURIComponent('side door code after six')}`, { key: reader });
-    expect(idsOf((await ask()).body)).toContain(m);
+    expect(idsOf(await ask())).toContain(m);
     const cache = t.service.retrievalIndexes;
     const holds = () => [...cache.indexes()].filter((c) => c.subject === 'h2' && c.index.documents.has(m)).length;
     expect(holds()).toBe(1);
     const receipt = await t.request('DELETE', `/v1/subjects/h2/memories/${m}`, { key: writer });
     expect(receipt.status).toBe(200);
-    expect(receipt.body.verification.checks).toContainEqual(
+    expect((receipt.body as { verification: { checks: unknown[] } }).verification.checks).toContainEqual(
       expect.objectContaining({ path: 'recall:retrieval_index_cache', status: 'passed' }),
     );
     expect(holds()).toBe(0);
     const after = await ask();
-    expect(idsOf(after.body)).not.toContain(m);
+    expect(idsOf(after)).not.toContain(m);
     expect(after.text).not.toContain('7731');
   });
 });

@@ -115,10 +115,7 @@ describe('recall with a query', () => {
       [{ query: 'sms', limit: 5 }, 'limit'],
     ];
     for (const [extra, field] of bad) {
-      await expect(
-        recall(world.read, { tenant: 'acme', subject: 'q-basic', ...extra } as never),
-        JSON.stringify(extra),
-      ).rejects.toMatchObject({
+      await expect(recall(world.read, { tenant: 'acme', subject: 'q-basic', ...extra }), JSON.stringify(extra)).rejects.toMatchObject({
         name: 'InvalidInput',
         field,
       });
