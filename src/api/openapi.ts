@@ -35,7 +35,7 @@ const problemResponse = (description: string) => ({
 
 function operation(spec: RouteSpec): JsonSchema {
   const roles = spec.permission ? rolesWith(spec.permission) : [];
-  const parametersList = [...parameters(spec.params, 'path'), ...parameters(spec.query, 'query')];
+  const parametersList = [...parameters(spec.params, 'path'), ...parameters(spec.query ?? spec.documentedQuery, 'query')];
   if (spec.idempotent) {
     parametersList.push({
       name: 'Idempotency-Key',

@@ -59,6 +59,8 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   readonly idempotent?: boolean;
   readonly params?: P;
   readonly query?: Q;
+  /** Query parameters the handler parses itself (documented, not validated here). */
+  readonly documentedQuery?: z.ZodType;
   readonly body?: B;
   /** Bodies the handler parses itself, by media type (documented, not validated here). */
   readonly documentedBodies?: Readonly<Record<string, z.ZodType>>;

@@ -14,6 +14,7 @@ import { loadTokenCounter } from '../infrastructure/summarizer/tokenizer.js';
 import { catchUpProjections, openProjectionDatabase } from '../projections/index.js';
 import type { CatchUpResult } from '../projections/runtime/catch-up.js';
 import type { OpenLedger } from '../runtime/open-ledger.js';
+import { RetrievalIndexCache } from './recall/retrieval/index-cache.js';
 
 export interface ReadSide {
   /** The projections' PostgreSQL (registry and projection schemas). */
@@ -24,6 +25,8 @@ export interface ReadSide {
   readonly subjects: SubjectRepository;
   readonly clock: () => Date;
   readonly countTokens: CountTokens;
+  /** Retrieval indexes kept per subject revision for recall with a query (absent: built per query, kept nowhere). */
+  readonly retrievalIndexes?: RetrievalIndexCache;
 }
 
 export interface OpenReadSide extends ReadSide {
@@ -48,6 +51,7 @@ export async function openReadSide(ledger: OpenLedger, options: ReadSideOptions 
       subjects: ledger.subjects,
       clock: ledger.clock,
       countTokens,
+      retrievalIndexes: new RetrievalIndexCache(),
       close: () => database.close(),
     };
   } catch (error) {

@@ -60,6 +60,20 @@ describe('memledger CLI, read side', () => {
       items: [{ type: 'memory', key: 'notification.preference', provenance: { memoryId: first.memoryId, version: 1 } }],
       excluded: { out_of_scope: 1 },
     });
+    const asked = await cli([
+      'recall',
+      ...S,
+      '--query',
+      'how to notify? sms',
+      '--top-k',
+      '1',
+      '--key',
+      'notification.*',
+      '--kind',
+      'profile',
+    ]);
+    expect(asked).toMatchObject({ retrieval: { topK: 1, key: 'notification.*', kind: 'profile' } });
+    expect(asked.items).toMatchObject([{ memoryId: first.memoryId, retrieval: { rank: 1 } }]);
     const run = ok(await runConsolidation(ledger, services, c));
     if (run.status !== 'switched') throw new Error(run.status);
     artifactId = run.prepare.artifactId;
@@ -128,6 +142,8 @@ describe('memledger CLI, read side', () => {
     const cases: Array<[string[], string]> = [
       [['recall', ...S, '--budget', '0'], 'budget'],
       [['recall', ...S, '--scope', 'team=x'], 'scopes.team'],
+      [['recall', ...S, '--query', 'sms', '--top-k', '201'], 'topK'],
+      [['recall', ...S, '--query', '', '--kind', 'profile'], 'query'],
       [['as-of', ...S, '--system-time', 'yesterday'], 'systemTime'],
       [['lineage', '--tenant', 'acme', '--artifact', artifactId, '--format', 'xml'], 'format'],
     ];

@@ -114,7 +114,8 @@ export interface Provenance {
 export interface Retrieval {
   readonly score: number;
   readonly rank: number;
-  readonly reasons: readonly string[];
+  /** Stable codes with their share of the score (src/domain/retrieval/ranking/reasons.ts), plus details by code. */
+  readonly reasons: ReadonlyArray<{ readonly code: string; readonly contribution: number } & Readonly<Record<string, unknown>>>;
 }
 
 interface ItemBase {

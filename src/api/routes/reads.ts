@@ -3,45 +3,41 @@
 // first wait until the projections hold every event committed before the
 // request (read your own writes); replay reads the stream itself.
 import { z } from 'zod';
-import { sensitivitySchema } from '../../domain/entry/vocabulary.js';
-import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { instantSchema } from '../../domain/values/instant-schema.js';
 import { asOf } from '../../queries/as-of.js';
-import { recall } from '../../queries/recall/recall.js';
-import { MAX_BUDGET } from '../../queries/recall/request.js';
+import { answerRecall } from '../../queries/recall/recall.js';
+import { optionsFromText, recallOptionsSchema, requireRecallRequest } from '../../queries/recall/request.js';
 import { replay } from '../../queries/replay/replay.js';
 import { staleSet } from '../../queries/stale-set.js';
 import { defineRoute, type RouteSpec } from '../route.js';
-import { queryWholeNumber, subjectParams } from '../schemas/common.js';
+import { subjectParams } from '../schemas/common.js';
 import type { ApiServices } from '../services.js';
 import { requireSubject } from './subject-exists.js';
 
-const SCOPE_PARAM = /^scope\.([A-Za-z][A-Za-z0-9_-]{0,63})$/;
+const SCOPE_PARAM = /^scope\.(.*)$/s;
 
-const recallQuery = z.looseObject({
-  budget: queryWholeNumber(1, MAX_BUDGET).optional(),
-  maxSensitivity: sensitivitySchema.optional(),
-  now: instantSchema.optional(),
-});
-/** What the OpenAPI document shows (scope.K parameters are open-ended). */
-const recallQueryDoc = z.strictObject({
-  budget: recallQuery.shape.budget,
-  maxSensitivity: recallQuery.shape.maxSensitivity,
-  now: recallQuery.shape.now,
-});
+/** What the OpenAPI document shows of GET recall's parameters: the recall options themselves (scope.K parameters are open-ended). */
+const recallQueryDoc = recallOptionsSchema.omit({ scopes: true });
 
-/** `scope.project=shop-a&scope.thread=t9` -> { project: 'shop-a', thread: 't9' }; any other unknown parameter is an error. */
-function scopesOf(query: Record<string, unknown>): Record<string, string> {
-  const scopes: Record<string, string> = {};
+/** `?query=…&topK=5&scope.project=shop-a` -> the recall options; the one schema judges them (an unknown parameter is named there). */
+function optionsOfQueryString(query: Record<string, unknown>): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  const scopes: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
-    if (name in recallQueryDoc.shape) continue;
     const m = SCOPE_PARAM.exec(name);
-    if (!m) throw new InvalidInput(name, 'is not a known parameter (budget, maxSensitivity, now, scope.<name>)');
-    if (typeof value !== 'string') throw new InvalidInput(name, 'must be given once');
-    scopes[m[1]!] = value;
+    if (m) scopes[m[1]!] = value;
+    else options[name] = value;
   }
-  return scopes;
+  return optionsFromText(Object.keys(scopes).length > 0 ? { ...options, scopes } : options);
 }
+
+const recallAnswerSchema = z.looseObject({
+  source: z.enum(['summary', 'raw']),
+  reason: z.string(),
+  retrieval: z.looseObject({ topK: z.number(), hits: z.number() }).nullable(),
+  items: z.array(z.unknown()),
+  budget: z.looseObject({ used: z.number() }),
+});
 
 const beliefAnswer = z.looseObject({
   tenant: z.string(),
@@ -54,47 +50,48 @@ const beliefAnswer = z.looseObject({
 const asOfQuery = z.strictObject({ systemTime: instantSchema, validTime: instantSchema.optional() });
 const replayQuery = z.strictObject({ at: instantSchema, validTime: instantSchema.optional() });
 
+const RECALL_DESCRIPTION =
+  'Hard filters first (scopes, sensitivity ceiling, valid now, not expired, superseded, retracted or forgotten); then the published summary only if it is current and not STALE, otherwise raw entries (`source` and `reason` say which and why). Scopes as `scope.<name>=<value>` parameters (GET) or a `scopes` object (POST). With `query`: items in relevance order, at most `topK` (1..200, default 20), then the budget; each item carries `retrieval: {score, rank, reasons}`; `key` (a key or a pattern such as `notification.*`), `kind` and `minScore` apply only with a query.';
+
 export function readRoutes(services: ApiServices): RouteSpec[] {
   const { ledger, read } = services;
+  /** Parses the options once (the recall schema), checks the subject, reads your writes, answers. */
+  const recallRoute = async (tenant: string, subject: string, options: unknown) => {
+    const request = requireRecallRequest({ tenant, subject }, options);
+    await requireSubject(ledger, tenant, subject);
+    await services.readYourWrites();
+    const answer = await answerRecall(read, request);
+    services.metrics.recallSource.inc({ source: answer.source, reason: answer.reason });
+    return { status: 200, body: answer };
+  };
   return [
     defineRoute({
       method: 'GET',
       path: '/v1/subjects/{subject}/recall',
       operationId: 'recall',
-      summary: 'What an agent may put in its context about a subject, within a token budget',
-      description:
-        'Hard filters first (scopes, sensitivity ceiling, valid now, not expired, superseded, retracted or forgotten); then the published summary only if it is current and not STALE, otherwise raw entries (`source` and `reason` say which and why). Scopes as `scope.<name>=<value>` parameters, e.g. `scope.project=shop-a`.',
+      summary: 'What an agent may put in its context about a subject, within a token budget; with `query`, what answers a question',
+      description: RECALL_DESCRIPTION,
       tag: 'reads',
       permission: 'memories:read',
       params: subjectParams,
-      query: recallQuery,
-      responses: {
-        200: {
-          description: 'the recalled items, each with its provenance',
-          schema: z.looseObject({
-            source: z.enum(['summary', 'raw']),
-            reason: z.string(),
-            items: z.array(z.unknown()),
-            budget: z.looseObject({ used: z.number() }),
-          }),
-        },
-      },
-      handler: async (call) => {
-        const tenant = call.principal!.tenant;
-        const scopes = scopesOf(call.query as Record<string, unknown>);
-        await requireSubject(ledger, tenant, call.params.subject);
-        await services.readYourWrites();
-        const answer = await recall(read, {
-          tenant,
-          subject: call.params.subject,
-          scopes,
-          ...(call.query.budget !== undefined ? { budget: call.query.budget } : {}),
-          ...(call.query.maxSensitivity !== undefined ? { maxSensitivity: call.query.maxSensitivity } : {}),
-          ...(call.query.now !== undefined ? { now: call.query.now } : {}),
-        });
-        services.metrics.recallSource.inc({ source: answer.source, reason: answer.reason });
-        return { status: 200, body: answer };
-      },
+      documentedQuery: recallQueryDoc,
+      responses: { 200: { description: 'the recalled items, each with its provenance', schema: recallAnswerSchema } },
+      handler: (call) =>
+        recallRoute(call.principal!.tenant, call.params.subject, optionsOfQueryString(call.request.query as Record<string, unknown>)),
+    }),
+
+    defineRoute({
+      method: 'POST',
+      path: '/v1/subjects/{subject}/recall',
+      operationId: 'recallPost',
+      summary: 'Recall with the options as a JSON body (long queries): the same fields and answer as GET',
+      description: RECALL_DESCRIPTION,
+      tag: 'reads',
+      permission: 'memories:read',
+      params: subjectParams,
+      documentedBodies: { 'application/json': recallOptionsSchema },
+      responses: { 200: { description: 'the recalled items, each with its provenance', schema: recallAnswerSchema } },
+      handler: (call) => recallRoute(call.principal!.tenant, call.params.subject, call.rawBody ?? {}),
     }),
 
     defineRoute({

@@ -29,12 +29,15 @@ import { runRetentionSweeper } from './retention-sweeper.js';
 import { OwnRequestKeys } from '../auth/own-requests.js';
 import { httpApiErasureCheck } from '../erasure/http-api-check.js';
 import { readSideErasureChecks } from '../../queries/erasure/index.js';
+import { RetrievalIndexCache } from '../../queries/recall/retrieval/index-cache.js';
 import { PostgresRetentionPolicies } from '../../infrastructure/retention/postgres-retention-policies.js';
 
 export interface RunningService {
   /** http://host:port */
   readonly url: string;
   readonly port: number;
+  /** Recall's in-memory retrieval indexes (what the erasure check searches; tests look in). */
+  readonly retrievalIndexes: RetrievalIndexCache;
   /** Drains and stops everything; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -100,6 +103,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       subjects: ledger.subjects,
       clock: ledger.clock,
       countTokens: consolidation.countTokens,
+      retrievalIndexes: new RetrievalIndexCache(),
     };
     const freshness = new ReadYourWrites(ledger.eventStore, projections.db, PROJECTIONS);
     const ownKeys = new OwnRequestKeys();
@@ -196,6 +200,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     return {
       url,
       port,
+      retrievalIndexes: read.retrievalIndexes,
       stop: () =>
         (stopped ??= (async () => {
           logger.info('draining');

@@ -15,8 +15,8 @@ import { assess } from '../../queries/assess/assess.js';
 import { lineage } from '../../queries/lineage/lineage.js';
 import { toProvJson } from '../../queries/lineage/prov-json.js';
 import { artifactStreams, catchUp, catchUpWith, openReadSide, type OpenReadSide } from '../../queries/read-side.js';
-import { recall } from '../../queries/recall/recall.js';
-import { requireRecallRequest, type RecallInput } from '../../queries/recall/request.js';
+import { answerRecall } from '../../queries/recall/recall.js';
+import { optionsFromText, requireRecallRequest, type RecallRequest } from '../../queries/recall/request.js';
 import { replay } from '../../queries/replay/replay.js';
 import { staleSet } from '../../queries/stale-set.js';
 import { requireTimeQuery, type TimeQueryInput } from '../../queries/time-query.js';
@@ -93,24 +93,31 @@ export function registerQueryCommands(program: Command): void {
     .option('--scope <key=value>', "the reader's scope (project, thread, agent); repeatable", collect, [])
     .option('--max-sensitivity <level>', 'highest sensitivity returned: public, normal, personal (default), confidential, restricted')
     .option('--now <instant>', 'judge validity and expiry at this time (default: now)')
+    .option('--query <text>', 'a question: items in relevance order, each with retrieval {score, rank, reasons}')
+    .option('--top-k <n>', 'with --query: at most this many items, 1..200 (default 20), before the budget')
+    .option('--key <pattern>', 'with --query: only keys matching, e.g. notification.preference or notification.*')
+    .option('--kind <kind>', 'with --query: only this kind (episodic, semantic, profile, procedural, constraint, permission)')
+    .option('--min-score <x>', 'with --query: leave out items scoring below x (open conflicts on matched keys still show)')
     .action((o) =>
       withReadSide(
-        (): RecallInput => {
+        (): RecallRequest => {
           const context = contextOf(o);
-          const budget = wholeNumber('budget', o.budget, 1, 10_000_000);
           const scopes = scopesOf(o.scope);
-          const request = {
-            tenant: context.tenant,
-            subject: context.subject,
-            ...(budget !== undefined ? { budget } : {}),
+          const given = {
+            budget: o.budget,
+            maxSensitivity: o.maxSensitivity,
+            now: o.now,
+            query: o.query,
+            topK: o.topK,
+            key: o.key,
+            kind: o.kind,
+            minScore: o.minScore,
             ...(Object.keys(scopes).length > 0 ? { scopes } : {}),
-            ...(o.maxSensitivity !== undefined ? { maxSensitivity: o.maxSensitivity } : {}),
-            ...(o.now !== undefined ? { now: o.now } : {}),
-          } as RecallInput;
-          requireRecallRequest(request);
-          return request;
+          };
+          const options = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+          return requireRecallRequest({ tenant: context.tenant, subject: context.subject }, optionsFromText(options));
         },
-        (read, request) => recall(read, request),
+        (read, request) => answerRecall(read, request),
         { tokenizer: true, streams: (_read, request) => [subjectStreamName(request.tenant, request.subject)] },
       ),
     );

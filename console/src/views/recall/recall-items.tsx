@@ -84,7 +84,10 @@ export function RecallItemCard({ item }: { readonly item: RecallItem }) {
           </p>
           <ul>
             {item.retrieval.reasons.map((r, i) => (
-              <li key={i}>{r}</li>
+              <li key={i}>
+                {r.code}
+                {r.contribution !== 0 ? ` (${r.contribution > 0 ? '+' : ''}${r.contribution.toFixed(3)})` : ''}
+              </li>
             ))}
           </ul>
         </div>

@@ -1,0 +1,44 @@
+// The erasure check of recall's in-memory retrieval indexes (issue 16): the
+// erased subject's indexes built before the erasure's tombstones are
+// dropped (no recall could be served from them again, but they hold the
+// erased text), then every index still cached is searched for the erased
+// memory ids, content and hashes. Runs in the process that holds the cache
+// (the service, or the CLI's own read side, whose cache starts empty).
+import { findNeedles } from '../../commands/forgetting/needles.js';
+import { passedOrFailed, type ErasureCheck } from '../../commands/forgetting/verification.js';
+import { ProjectionNotBuilt } from '../../projections/index.js';
+import type { ReadSide } from '../read-side.js';
+import { readSubjectView } from '../recall/subject-view.js';
+
+export const INDEX_CACHE_PATH = 'recall:retrieval_index_cache';
+
+async function revisionNow(read: ReadSide, ref: { tenant: string; subject: string }): Promise<number | undefined> {
+  try {
+    return (await readSubjectView(read.projections, ref.tenant, ref.subject)).clock?.revision;
+  } catch (error) {
+    if (error instanceof ProjectionNotBuilt) return undefined;
+    throw error;
+  }
+}
+
+export function retrievalIndexCheck(read: ReadSide): ErasureCheck {
+  return {
+    path: INDEX_CACHE_PATH,
+    async run(target) {
+      const cache = read.retrievalIndexes;
+      if (!cache) return { status: 'skipped', searched: 0, findings: 0, note: 'this read side keeps no retrieval indexes' };
+      cache.dropSubject(target.ref, await revisionNow(read, target.ref));
+      const erased = new Set(target.memoryIds);
+      let searched = 0;
+      let findings = 0;
+      for (const { index } of cache.indexes()) {
+        searched += 1;
+        for (const { document } of index.documents.values()) {
+          if (erased.has(document.id)) findings += 1;
+          findings += findNeedles(JSON.stringify(document), target.needles);
+        }
+      }
+      return passedOrFailed(searched, findings);
+    },
+  };
+}

@@ -1,0 +1,115 @@
+// Recall with a query (issue 16): the documents recall read (hard filters
+// already applied: only what this reader may see reaches an index) go into
+// the subject's cached retrieval index; retrieve() ranks them; each hit
+// becomes the recall item it stands for, in rank order, with its
+// explanation. A hit on a side of an open conflict is always the whole
+// conflict item (withheld sides included); open conflicts on a key the
+// query reached show even when nothing cleared minScore.
+import {
+  buildRetrievalIndex,
+  keyMatcher,
+  retrieve,
+  type RetrievalAnswer,
+  type RetrievalIndex,
+  type RetrievalQuery,
+} from '../../../domain/retrieval/index.js';
+import type { SubjectRef } from '../../../infrastructure/key-store/port.js';
+import { memoryItem, memoryLabels, type ConflictItem, type ItemMemo, type RecallItem } from '../items.js';
+import type { ReadableMemory } from '../readable.js';
+import type { ShownSummaryEntry } from '../summary-items.js';
+import { recallDocuments, summaryDocumentId } from './documents.js';
+import type { RetrievalIndexCache } from './index-cache.js';
+import type { RetrievalSignals } from './signals.js';
+
+export interface RelevanceInput {
+  readonly ref: SubjectRef;
+  /** Null: the projection has no event of the subject (nothing to cache by). */
+  readonly revision: number | null;
+  readonly now: string;
+  readonly readable: ReadonlyMap<string, ReadableMemory>;
+  /** The reader's open conflicts, as recall shows them. */
+  readonly conflicts: ReadonlyArray<{ readonly item: ConflictItem; readonly members: readonly string[] }>;
+  readonly summary: { readonly artifactId: string; readonly entries: readonly ShownSummaryEntry[] } | undefined;
+  readonly memo: ItemMemo;
+}
+
+/** What the answer says about the ranking (the query itself is not echoed). */
+export interface RetrievalReport {
+  readonly topK: number;
+  readonly key: string | null;
+  readonly kind: string | null;
+  readonly minScore: number | null;
+  readonly terms: readonly string[];
+  /** Documents in the index: memories read, plus the summary's claims and open items when it is current. */
+  readonly indexed: number;
+  readonly considered: number;
+  readonly signals: RetrievalAnswer['signals'];
+  readonly hits: number;
+  readonly belowMinScore: number;
+}
+
+export interface RelevanceDeps {
+  readonly retrievalIndexes?: RetrievalIndexCache;
+  readonly retrievalSignals?: RetrievalSignals;
+}
+
+export async function byRelevance(
+  deps: RelevanceDeps,
+  input: RelevanceInput,
+  query: RetrievalQuery,
+): Promise<{ items: RecallItem[]; report: RetrievalReport }> {
+  const conflictsOf = new Map<string, string[]>();
+  for (const c of input.conflicts)
+    for (const m of c.members) (conflictsOf.get(m) ?? conflictsOf.set(m, []).get(m)!).push(c.item.conflictId);
+  const labelsOf = (r: ReadableMemory) => memoryLabels(r.version, r.fields, input.memo);
+  const { documents, fingerprint } = recallDocuments(input.readable.values(), conflictsOf, input.summary, labelsOf, deps.retrievalSignals);
+  const build = () => buildRetrievalIndex(documents);
+  const index: RetrievalIndex =
+    deps.retrievalIndexes && input.revision !== null
+      ? deps.retrievalIndexes.obtain(input.ref, input.revision, fingerprint, build)
+      : build();
+  const queryVector = await deps.retrievalSignals?.queryVector?.(query.query);
+  const answer = retrieve(index, query, { now: input.now, ...(queryVector ? { queryVector } : {}) });
+
+  const summaryItems = new Map((input.summary?.entries ?? []).map((s) => [summaryDocumentId(input.summary!.artifactId, s.entry), s.item]));
+  const conflictItems = new Map(input.conflicts.map((c) => [c.item.conflictId, c.item]));
+  const items: RecallItem[] = [];
+  const shown = new Set<string>();
+  const show = (ref: string, item: RecallItem, retrieval: RecallItem['retrieval']) => {
+    if (shown.has(ref)) return;
+    shown.add(ref);
+    items.push({ ...item, ...(retrieval ? { retrieval } : {}) });
+  };
+  const reachedKeys = new Set<string>();
+  for (const hit of answer.hits) {
+    const ids = hit.type === 'memory' ? [hit.id] : hit.sides.map((s) => s.id);
+    for (const id of ids) reachedKeys.add(index.documents.get(id)!.document.key);
+    // A side of an open conflict is shown as the conflict, with every side (seed 003).
+    const conflictIds = hit.type === 'conflict' ? hit.conflictIds : (conflictsOf.get(hit.id) ?? []);
+    if (conflictIds.length > 0) {
+      for (const id of conflictIds) if (conflictItems.has(id)) show(`conflict:${id}`, conflictItems.get(id)!, hit.retrieval);
+    } else if (hit.type === 'memory') {
+      const memory = input.readable.get(hit.id);
+      show(hit.id, summaryItems.get(hit.id) ?? memoryItem(memory!.version, memory!.fields, input.memo), hit.retrieval);
+    }
+  }
+  const matchesKey = query.key === undefined ? () => false : keyMatcher(query.key);
+  for (const c of input.conflicts) {
+    if (reachedKeys.has(c.item.key) || matchesKey(c.item.key)) show(`conflict:${c.item.conflictId}`, c.item, undefined);
+  }
+  return {
+    items,
+    report: {
+      topK: query.topK,
+      key: query.key ?? null,
+      kind: query.kind ?? null,
+      minScore: query.minScore ?? null,
+      terms: answer.terms,
+      indexed: index.size,
+      considered: answer.considered,
+      signals: answer.signals,
+      hits: answer.hits.length,
+      belowMinScore: answer.belowMinScore,
+    },
+  };
+}

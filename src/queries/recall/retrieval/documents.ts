@@ -1,0 +1,104 @@
+// What recall hands retrieval (issue 16): one document per memory that
+// passed the hard filters and was read — raw entries the summary covers and
+// cold-tier entries included, so a query reaches them — and, when the
+// summary is current, one per claim and open item it can show (seed 001 E).
+// Ids: a memory's own id; `#c:<artifact>:<i>` and `#o:<artifact>:<i>` for
+// summary entries (`#` starts no memory id). Nothing here leaves memory.
+import { createHash } from 'node:crypto';
+import { renderScopes, renderValue } from '../../../domain/consolidation/rendering.js';
+import { normaliseScopes } from '../../../domain/entry/scopes.js';
+import { trustRank, type TrustLevel } from '../../../domain/entry/source.js';
+import { sensitivityRank, type MemoryKind, type Polarity, type Sensitivity } from '../../../domain/entry/vocabulary.js';
+import type { RetrievalDocument } from '../../../domain/retrieval/index.js';
+import type { ReadableMemory } from '../readable.js';
+import type { ShownSummaryEntry } from '../summary-items.js';
+import type { CurrentVersion } from '../subject-view.js';
+import type { DocumentExtras, RetrievalSignals } from './signals.js';
+
+export const summaryDocumentId = (artifactId: string, entry: ShownSummaryEntry['entry']) =>
+  `#${entry.type === 'claim' ? 'c' : 'o'}:${artifactId}:${entry.index}`;
+
+const best = <T>(values: readonly T[], rank: (v: T) => number): T => values.reduce((a, b) => (rank(b) > rank(a) ? b : a));
+
+function memoryDocument(
+  r: ReadableMemory,
+  conflictIds: readonly string[] | undefined,
+  labels: readonly string[],
+  extras: DocumentExtras | undefined,
+): RetrievalDocument {
+  const v = r.version;
+  return {
+    id: v.memory_id,
+    kind: v.kind as MemoryKind,
+    key: v.key,
+    scope: renderScopes(normaliseScopes(v.scopes)),
+    polarity: v.polarity as Polarity,
+    ...(r.fields.content !== undefined ? { content: r.fields.content } : {}),
+    value: renderValue(r.fields.value),
+    trust: v.trust as TrustLevel,
+    confidence: v.confidence,
+    sensitivity: v.sensitivity as Sensitivity,
+    recordedAt: v.tx_from.toISOString(),
+    ...(conflictIds && conflictIds.length > 0 ? { conflictIds } : {}),
+    ...(labels.length > 0 ? { labels } : {}),
+    ...(extras?.anticipatedQueries ? { anticipatedQueries: extras.anticipatedQueries } : {}),
+    ...(extras?.vector ? { vector: extras.vector } : {}),
+  };
+}
+
+/** A summary entry stands for its sources: their best trust and confidence, their highest sensitivity, their latest recording. */
+function summaryDocument(artifactId: string, shown: ShownSummaryEntry): RetrievalDocument {
+  const { entry } = shown;
+  const sources: readonly CurrentVersion[] = entry.sources;
+  const common = {
+    id: summaryDocumentId(artifactId, entry),
+    trust: best(sources, (s) => trustRank(s.trust as TrustLevel)).trust as TrustLevel,
+    confidence: Math.max(...sources.map((s) => s.confidence ?? 0.5)),
+    sensitivity: best(sources, (s) => sensitivityRank(s.sensitivity as Sensitivity)).sensitivity as Sensitivity,
+    recordedAt: new Date(Math.max(...sources.map((s) => s.tx_from.getTime()))).toISOString(),
+    ...(shown.item.labels ? { labels: shown.item.labels } : {}),
+  };
+  if (entry.type === 'claim') {
+    const { claim } = entry;
+    const kind = sources[0]!.kind as MemoryKind;
+    return {
+      ...common,
+      kind,
+      key: claim.key,
+      scope: renderScopes(normaliseScopes(claim.scopes)),
+      polarity: claim.polarity,
+      value: renderValue(claim.value),
+    };
+  }
+  // Pending work has no slot (several open items must not hold each other back): episodic, without a key.
+  return { ...common, kind: 'episodic', key: '', content: entry.openItem.text };
+}
+
+export interface RecallDocuments {
+  readonly documents: readonly RetrievalDocument[];
+  /** What the documents are, for the index cache: the same fingerprint at the same revision is the same index. */
+  readonly fingerprint: string;
+}
+
+export function recallDocuments(
+  readable: Iterable<ReadableMemory>,
+  conflictsOf: ReadonlyMap<string, readonly string[]>,
+  summary: { readonly artifactId: string; readonly entries: readonly ShownSummaryEntry[] } | undefined,
+  labelsOf: (r: ReadableMemory) => readonly string[],
+  signals: RetrievalSignals | undefined,
+): RecallDocuments {
+  const documents: RetrievalDocument[] = [];
+  const hash = createHash('sha256').update(signals?.fingerprint ?? '');
+  for (const r of readable) {
+    const extras = signals?.documentExtras?.(r);
+    const conflictIds = conflictsOf.get(r.version.memory_id);
+    documents.push(memoryDocument(r, conflictIds, labelsOf(r), extras));
+    hash.update(`\u0000${r.version.memory_id}@${r.version.version}@${(conflictIds ?? []).join(',')}`);
+  }
+  for (const shown of summary?.entries ?? []) {
+    const document = summaryDocument(summary!.artifactId, shown);
+    documents.push(document);
+    hash.update(`\u0000${document.id}`);
+  }
+  return { documents, fingerprint: hash.digest('hex') };
+}

@@ -1,0 +1,89 @@
+// Retrieval indexes kept in memory per subject (issue 16 item 6; the
+// figures behind the choice are in bench/retrieval-speed.ts: building an
+// index costs far more than asking it). An index is built from what recall
+// decrypts and is never written anywhere. It is keyed by the subject's
+// stream revision and a fingerprint of the documents it holds (the hard
+// filters' result for one reader): any event of the subject — a forget
+// among them — makes every older index unreachable, and a lookup at a newer
+// revision drops them; the erasure pipeline drops the subject's indexes
+// outright (dropSubject) before it verifies. Bounded: least recently used
+// indexes go first, beyond a number of subjects or of documents in all.
+import type { RetrievalIndex } from '../../../domain/retrieval/index.js';
+
+export interface IndexCacheLimits {
+  /** Indexes kept (one subject may have a few: readers with other scopes see other documents). */
+  readonly indexes: number;
+  /** Documents in all cached indexes (~5 KiB of heap each, measured). */
+  readonly documents: number;
+}
+
+export const DEFAULT_INDEX_CACHE_LIMITS: IndexCacheLimits = { indexes: 256, documents: 200_000 };
+
+interface Cached {
+  readonly subjectKey: string;
+  readonly revision: number;
+  readonly index: RetrievalIndex;
+}
+
+const subjectKeyOf = (ref: { tenant: string; subject: string }) => `${ref.tenant}\u0000${ref.subject}`;
+
+export class RetrievalIndexCache {
+  // A Map iterates in insertion order: re-inserting on use makes the first entry the least recently used.
+  readonly #entries = new Map<string, Cached>();
+  #documents = 0;
+
+  constructor(readonly limits: IndexCacheLimits = DEFAULT_INDEX_CACHE_LIMITS) {}
+
+  /** The index for this subject at this revision and fingerprint, built by `build` when not cached. */
+  obtain(ref: { tenant: string; subject: string }, revision: number, fingerprint: string, build: () => RetrievalIndex): RetrievalIndex {
+    const subjectKey = subjectKeyOf(ref);
+    for (const [key, cached] of this.#entries) if (cached.subjectKey === subjectKey && cached.revision < revision) this.#delete(key);
+    const key = `${subjectKey}\u0000${revision}\u0000${fingerprint}`;
+    const known = this.#entries.get(key);
+    if (known) {
+      this.#entries.delete(key);
+      this.#entries.set(key, known);
+      return known.index;
+    }
+    const index = build();
+    if (index.size > this.limits.documents) return index;
+    this.#entries.set(key, { subjectKey, revision, index });
+    this.#documents += index.size;
+    while (this.#entries.size > this.limits.indexes || this.#documents > this.limits.documents) {
+      this.#delete(this.#entries.keys().next().value!);
+    }
+    return index;
+  }
+
+  /** Drops the subject's indexes built before `revision` (all of them without one): an erasure does, before it is verified. Returns how many. */
+  dropSubject(ref: { tenant: string; subject: string }, revision = Number.POSITIVE_INFINITY): number {
+    const subjectKey = subjectKeyOf(ref);
+    let dropped = 0;
+    for (const [key, cached] of this.#entries) {
+      if (cached.subjectKey === subjectKey && cached.revision < revision) {
+        this.#delete(key);
+        dropped += 1;
+      }
+    }
+    return dropped;
+  }
+
+  /** What the erasure check searches: every cached index, with whose it is. */
+  *indexes(): Iterable<{ readonly tenant: string; readonly subject: string; readonly revision: number; readonly index: RetrievalIndex }> {
+    for (const cached of this.#entries.values()) {
+      const [tenant, subject] = cached.subjectKey.split('\u0000') as [string, string];
+      yield { tenant, subject, revision: cached.revision, index: cached.index };
+    }
+  }
+
+  get size(): { readonly indexes: number; readonly documents: number } {
+    return { indexes: this.#entries.size, documents: this.#documents };
+  }
+
+  #delete(key: string): void {
+    const cached = this.#entries.get(key);
+    if (!cached) return;
+    this.#entries.delete(key);
+    this.#documents -= cached.index.size;
+  }
+}
