@@ -12,7 +12,8 @@ export const memoryProjection: ProjectionDefinition = {
   // v1: first layout. v2: lineage edges to a forgotten memory keep no keyed
   // hashes, edges are indexed by target subject, and trust_overrides holds
   // each source ref's current TrustChanged level (a v1 schema must be rebuilt).
-  version: 2,
+  // v3: memory_versions.anticipated_queries, the entry's sealed anticipated queries.
+  version: 3,
   description: 'bitemporal memory versions, subject clocks, conflicts, summary aliases, artifacts, lineage and STALE sets',
   tables: memoryTables,
   tableNames: MEMORY_PROJECTION_TABLES,
