@@ -12,6 +12,7 @@ import type { WriteOutcome } from '../domain/subject/decision.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { derivedId } from './ids/command-ids.js';
 import type { CommandContext, Ledger } from './ledger.js';
+import { reindexVectors } from './retrieval/vector-index.js';
 import { handleCommands } from './stream/handle-commands.js';
 import { sealEntry } from './subject/seal-entry.js';
 
@@ -85,5 +86,7 @@ export async function importEntries(
     revision = appended?.nextExpectedRevision ?? loaded.revision;
     batches += appended ? 1 : 0;
   }
+  // Vectors after the appends, in batches (a failing endpoint is recorded for a retry, never a failed import).
+  await reindexVectors(ledger, context).catch(() => undefined);
   return { lines: entries.length, decisions, alreadyImported, rejected, batches, revision };
 }

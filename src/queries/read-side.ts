@@ -5,6 +5,7 @@
 import { ProjectionsBehind } from './projections-behind.js';
 import type { Kysely } from 'kysely';
 import { readArtifact } from '../commands/consolidation/artifact-stream.js';
+import type { RetrievalPorts } from '../commands/ledger.js';
 import type { SubjectRepository } from '../commands/subject/subject-repository.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
 import type { CountTokens } from '../domain/consolidation/cold-tier.js';
@@ -24,6 +25,8 @@ export interface ReadSide {
   readonly subjects: SubjectRepository;
   readonly clock: () => Date;
   readonly countTokens: CountTokens;
+  /** The embedder and the sealed vectors (src/queries/semantic): absent or without an embedder, retrieval is lexical only. */
+  readonly retrieval?: RetrievalPorts;
 }
 
 export interface OpenReadSide extends ReadSide {
@@ -48,6 +51,7 @@ export async function openReadSide(ledger: OpenLedger, options: ReadSideOptions 
       subjects: ledger.subjects,
       clock: ledger.clock,
       countTokens,
+      ...(ledger.retrieval ? { retrieval: ledger.retrieval } : {}),
       close: () => database.close(),
     };
   } catch (error) {

@@ -9,6 +9,9 @@ import { openPostgresEventStore } from '../infrastructure/event-store/postgres/o
 import { loadMasterKeyring } from '../infrastructure/key-store/master-key.js';
 import { PostgresKeyStore } from '../infrastructure/key-store/postgres-key-store.js';
 import { migrateToLatest } from '../infrastructure/postgres/migrate.js';
+import { embedderFromEnv } from '../infrastructure/embeddings/from-env.js';
+import { expanderFromEnv } from '../infrastructure/expansion/from-env.js';
+import { PostgresVectorStore } from '../infrastructure/vectors/postgres-vector-store.js';
 
 export interface OpenLedger extends Ledger {
   /** The projections' PostgreSQL. */
@@ -19,6 +22,9 @@ export interface OpenLedger extends Ledger {
 export async function openLedger(options: ResolveOptions & { readonly clock?: () => Date } = {}): Promise<OpenLedger> {
   const env = options.env ?? process.env;
   const config = readConfig(env, options.cwd ?? process.cwd());
+  // Checked before anything is opened: a bad model endpoint variable is a ConfigError naming it.
+  const embedder = embedderFromEnv(env);
+  const expander = expanderFromEnv(env);
   const connections = await resolveConnections(options);
   const closers: Array<() => Promise<void>> = [connections.release];
   try {
@@ -37,11 +43,14 @@ export async function openLedger(options: ResolveOptions & { readonly clock?: ()
     const { keyring } = await loadMasterKeyring({ env, dataDir: config.dataDir });
     const keyStore = new PostgresKeyStore({ connectionString: connections.databaseUrl, masterKeys: keyring });
     closers.unshift(() => keyStore.close());
+    const vectors = new PostgresVectorStore(connections.databaseUrl);
+    closers.unshift(() => vectors.close());
     return {
       eventStore,
       keyStore,
       subjects: new SubjectRepository(eventStore),
       clock: options.clock ?? (() => new Date()),
+      retrieval: { vectors, ...(embedder ? { embedder } : {}), ...(expander ? { expander } : {}) },
       databaseUrl: connections.databaseUrl,
       async close() {
         for (const close of closers) await close();
