@@ -128,11 +128,12 @@ describe('recording and changing memories', () => {
     const body = entry('sms only', { key: 'contact.channel', anticipatedQueries: ['Can we call this customer?', '这位客户能打电话吗？'] });
     const recorded = await record('s3q', body);
     expect(recorded.status).toBe(201);
-    const events = async () => (await t.request('GET', '/v1/subjects/s3q/events', { key: auditor })).body;
-    expect((await events())[0].data.anticipatedQueries).toEqual({ status: 'readable', plaintext: body.anticipatedQueries });
-    await t.request('DELETE', `/v1/subjects/s3q/memories/${recorded.body.memoryId as string}?reason=test`, { key: writer });
+    const events = async () =>
+      (await t.request('GET', '/v1/subjects/s3q/events', { key: auditor })).body as Array<{ data: { anticipatedQueries?: unknown } }>;
+    expect((await events())[0]!.data.anticipatedQueries).toEqual({ status: 'readable', plaintext: body.anticipatedQueries });
+    await t.request('DELETE', `/v1/subjects/s3q/memories/${(recorded.body as { memoryId: string }).memoryId}?reason=test`, { key: writer });
     const after = await events();
-    expect(after[0].data.anticipatedQueries).toEqual({ status: 'forgotten' });
+    expect(after[0]!.data.anticipatedQueries).toEqual({ status: 'forgotten' });
     expect(JSON.stringify(after)).not.toContain('call this customer');
   });
 

@@ -42,7 +42,7 @@ describe('the chat-completions query expander', () => {
     const sent = model.requests.at(-1)!;
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.body).toMatchObject({ model: 'qwen2.5:3b', temperature: 0 });
-    expect(JSON.parse(sent.body.messages[1].content)).toEqual(request);
+    expect(JSON.parse(sent.body.messages?.[1]?.content ?? 'null')).toEqual(request);
     expect(expander).toMatchObject({ model: 'qwen2.5:3b', promptVersion: 'expand-v1' });
   });
 

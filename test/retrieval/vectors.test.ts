@@ -49,12 +49,24 @@ afterAll(async () => {
   await model?.close();
 });
 
-async function vectorRows(c: { tenant: string; subject: string }) {
+interface VectorRow {
+  memory_id: string;
+  model: string;
+  dimensions: number | null;
+  vector: Record<string, string> | null;
+  failure_code: string | null;
+  attempts: number;
+}
+
+async function vectorRows(c: { tenant: string; subject: string }): Promise<VectorRow[]> {
   const client = new pg.Client({ connectionString: world.databaseUrl });
   await client.connect();
   try {
     return (
-      await client.query('SELECT * FROM memory_vectors WHERE tenant = $1 AND subject = $2 ORDER BY memory_id, model', [c.tenant, c.subject])
+      await client.query<VectorRow>('SELECT * FROM memory_vectors WHERE tenant = $1 AND subject = $2 ORDER BY memory_id, model', [
+        c.tenant,
+        c.subject,
+      ])
     ).rows;
   } finally {
     await client.end();
@@ -74,7 +86,7 @@ describe('vectors of memories', () => {
     const rows = await vectorRows(c);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ memory_id: memoryId, model: 'bag-of-words-16', dimensions: DIMENSIONS, failure_code: null });
-    expect(Object.keys(rows[0].vector).sort()).toEqual(['alg', 'ct', 'iv', 'keyId']);
+    expect(Object.keys(rows[0]!.vector!).sort()).toEqual(['alg', 'ct', 'iv', 'keyId']);
     const expected = bagOfWords(
       embeddingText({
         key: 'contact.phone',
@@ -193,7 +205,7 @@ describe('anticipated queries at write time', () => {
     expect(raw).not.toContain('When can we reach them?');
     // The vector is of the text with the questions.
     const [first] = await vectorRows(c);
-    expect(first.dimensions).toBe(DIMENSIONS);
+    expect(first?.dimensions).toBe(DIMENSIONS);
   });
 
   it('an expander that fails or times out leaves the entry without them, and the write goes on', async () => {

@@ -2,17 +2,25 @@
 // adapters speak real HTTP to it): /v1/embeddings answers with a
 // deterministic bag-of-words vector per text, /v1/chat/completions with
 // whatever the test's `chat` answers. `fault` makes it misbehave.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Fault = 'none' | 'slow' | 'http_500' | 'http_400' | 'not_json' | 'wrong_shape' | 'wrong_count' | 'wrong_dimensions' | 'reset';
+
+/** What the adapters send: an embeddings request or a chat request. */
+export interface ModelRequestBody {
+  readonly model: string;
+  readonly input?: string[];
+  readonly messages?: Array<{ role: string; content: string }>;
+  readonly temperature?: number;
+}
 
 export interface ModelServer {
   readonly baseUrl: string;
   fault: Fault;
   /** The chat answer's message content, from the request's user message. */
   chat: (user: string) => string;
-  readonly requests: Array<{ path: string; authorization?: string; body: any }>;
+  readonly requests: Array<{ path: string; authorization?: string; body: ModelRequestBody }>;
   close(): Promise<void>;
 }
 
@@ -46,10 +54,11 @@ export async function startModelServer(): Promise<ModelServer> {
     requests: [],
     close: async () => {},
   };
-  const server: Server = createServer(async (req, res) => {
-    const body = JSON.parse(await bodyOf(req)) as any;
+  const server: Server = createServer((req, res) => void answer(req, res));
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = JSON.parse(await bodyOf(req)) as ModelRequestBody;
     state.requests.push({ path: req.url ?? '', ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), body });
-    const send = (payload: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+    const send = (payload: unknown): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
     switch (state.fault) {
       case 'http_500':
         return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"overloaded"}');
@@ -69,7 +78,7 @@ export async function startModelServer(): Promise<ModelServer> {
         break;
     }
     if (req.url === '/v1/embeddings') {
-      const inputs = body.input as string[];
+      const inputs = body.input ?? [];
       if (state.fault === 'wrong_shape') return send({ data: inputs.map((_t, index) => ({ index, embedding: 'fast' })) });
       const count = state.fault === 'wrong_count' ? inputs.length + 1 : inputs.length;
       const data = Array.from({ length: count }, (_x, index) => ({
@@ -84,7 +93,7 @@ export async function startModelServer(): Promise<ModelServer> {
     }
     if (req.url === '/v1/chat/completions') {
       if (state.fault === 'wrong_shape') return send({ choices: [] });
-      const content = state.chat(body.messages[1].content as string);
+      const content = state.chat(body.messages?.[1]?.content ?? '');
       return send({
         id: 'c1',
         object: 'chat.completion',
@@ -92,7 +101,7 @@ export async function startModelServer(): Promise<ModelServer> {
       });
     }
     res.writeHead(404).end();
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(state, {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,

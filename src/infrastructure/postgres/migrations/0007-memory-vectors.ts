@@ -7,7 +7,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 export const memoryVectorsMigration: Migration = {
-  async up(db: Kysely<any>): Promise<void> {
+  async up(db: Kysely<unknown>): Promise<void> {
     await sql`
       CREATE TABLE memory_vectors (
         tenant text NOT NULL,
@@ -28,7 +28,7 @@ export const memoryVectorsMigration: Migration = {
       )`.execute(db);
   },
 
-  async down(db: Kysely<any>): Promise<void> {
+  async down(db: Kysely<unknown>): Promise<void> {
     await sql`DROP TABLE IF EXISTS memory_vectors`.execute(db);
   },
 };
