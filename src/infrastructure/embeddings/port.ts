@@ -2,20 +2,14 @@
 // configured), there is no embedder and retrieval is lexical only; the
 // adapter is an OpenAI-compatible /v1/embeddings endpoint. Whatever an
 // endpoint gets wrong ends as a typed EmbeddingFailure, never as a vector.
-import { ENDPOINT_FAILURE_CODES } from '../model-endpoint/post-json.js';
+import { ENDPOINT_FAILURE_CODES, ModelFailure } from '../model-endpoint/post-json.js';
 
 export const EMBEDDING_FAILURE_CODES = [...ENDPOINT_FAILURE_CODES, 'wrong_count', 'wrong_dimensions'] as const;
 export type EmbeddingFailureCode = (typeof EMBEDDING_FAILURE_CODES)[number];
 
-/** Why no vectors came back. The message names statuses and sizes, never content: it is stored in clear for a retry. */
-export class EmbeddingFailure extends Error {
+/** Why no vectors came back (stored in clear for a retry: it names statuses and sizes, never content). */
+export class EmbeddingFailure extends ModelFailure<EmbeddingFailureCode> {
   override readonly name = 'EmbeddingFailure';
-  constructor(
-    readonly code: EmbeddingFailureCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export type Embedding =

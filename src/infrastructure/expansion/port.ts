@@ -4,7 +4,7 @@
 // questions its writer gave, or none. Whatever an endpoint gets wrong ends
 // as a typed ExpansionFailure, and the entry is written without questions.
 import type { MemoryKind, Polarity } from '../../domain/entry/vocabulary.js';
-import type { EndpointFailureCode } from '../model-endpoint/post-json.js';
+import { ModelFailure, type EndpointFailureCode } from '../model-endpoint/post-json.js';
 
 export interface ExpansionRequest {
   readonly kind: MemoryKind;
@@ -15,15 +15,9 @@ export interface ExpansionRequest {
   readonly content?: string;
 }
 
-/** Why no questions came back. The message names statuses and limits, never content. */
-export class ExpansionFailure extends Error {
+/** Why no questions came back. */
+export class ExpansionFailure extends ModelFailure<EndpointFailureCode> {
   override readonly name = 'ExpansionFailure';
-  constructor(
-    readonly code: EndpointFailureCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export interface Expanded {

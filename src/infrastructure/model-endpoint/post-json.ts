@@ -7,15 +7,18 @@ import type { EndpointConfig } from './endpoint-config.js';
 export const ENDPOINT_FAILURE_CODES = ['timeout', 'unreachable', 'http_error', 'refused', 'malformed_json', 'invalid_output'] as const;
 export type EndpointFailureCode = (typeof ENDPOINT_FAILURE_CODES)[number];
 
-/** The message names statuses and limits, never content: callers may store it in clear. */
-export class EndpointFailure extends Error {
-  override readonly name = 'EndpointFailure';
+/** Why a model port has no answer. The message names statuses and limits, never content: callers may store it in clear. */
+export class ModelFailure<Code extends string> extends Error {
   constructor(
-    readonly code: EndpointFailureCode,
+    readonly code: Code,
     message: string,
   ) {
     super(message);
   }
+}
+
+export class EndpointFailure extends ModelFailure<EndpointFailureCode> {
+  override readonly name = 'EndpointFailure';
 }
 
 /** The parsed JSON answer of `POST {baseUrl}{path}`; throws EndpointFailure. */
