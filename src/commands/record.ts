@@ -45,7 +45,7 @@ async function writeEntry(
   replaces: string | undefined,
 ): Promise<Result<RecordResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
-  const { entry } = await withAnticipatedQueries(ledger.retrieval?.expander, requireEntry(entryInput));
+  const entry = await withAnticipatedQueries(ledger.retrieval?.expander, requireEntry(entryInput));
   const commandId = context.idempotencyKey ?? newCommandId();
   const memoryId = derivedId('m', commandId, 'memory');
   const conflictId = derivedId('c', commandId, 'conflict');

@@ -7,14 +7,8 @@ import { renderValue } from '../../domain/consolidation/rendering.js';
 import { parseEntry, type MemoryEntry } from '../../domain/entry/entry.js';
 import type { QueryExpander } from '../../infrastructure/expansion/port.js';
 
-export type ExpansionOutcome = 'given' | 'off' | 'expanded' | 'none_usable' | 'failed';
-
-export async function withAnticipatedQueries(
-  expander: QueryExpander | undefined,
-  entry: MemoryEntry,
-): Promise<{ readonly entry: MemoryEntry; readonly expansion: ExpansionOutcome }> {
-  if (entry.anticipatedQueries !== undefined) return { entry, expansion: 'given' };
-  if (expander === undefined) return { entry, expansion: 'off' };
+export async function withAnticipatedQueries(expander: QueryExpander | undefined, entry: MemoryEntry): Promise<MemoryEntry> {
+  if (entry.anticipatedQueries !== undefined || expander === undefined) return entry;
   const expansion = await expander
     .expand({
       kind: entry.kind,
@@ -24,8 +18,7 @@ export async function withAnticipatedQueries(
       ...(entry.content !== undefined ? { content: entry.content } : {}),
     })
     .catch(() => undefined);
-  if (!expansion?.ok) return { entry, expansion: 'failed' };
-  if (expansion.queries.length === 0) return { entry, expansion: 'none_usable' };
+  if (!expansion?.ok || expansion.queries.length === 0) return entry;
   const expanded = parseEntry({ ...entry, anticipatedQueries: expansion.queries });
-  return expanded.ok ? { entry: expanded.entry, expansion: 'expanded' } : { entry, expansion: 'none_usable' };
+  return expanded.ok ? expanded.entry : entry;
 }
