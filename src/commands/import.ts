@@ -15,6 +15,7 @@ import type { WriteOutcome } from '../domain/subject/decision.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { derivedId, requestHashOf, sameRequest } from './ids/command-ids.js';
 import type { CommandContext, Ledger } from './ledger.js';
+import { reindexVectors } from './retrieval/vector-index.js';
 import { handleCommands, keyReused } from './stream/handle-commands.js';
 import { sealEntry } from './subject/seal-entry.js';
 
@@ -110,6 +111,8 @@ export async function importEntries(
     if (prepared.length === 0) revision = Math.max(revision, before.revision);
     batches += appended ? 1 : 0;
   }
+  // Vectors after the appends, in batches (a failing endpoint is recorded for a retry, never a failed import).
+  await reindexVectors(ledger, context).catch(() => undefined);
   return { ok: true, result: { lines: entries.length, decisions, alreadyImported, rejected, batches, revision } };
 }
 

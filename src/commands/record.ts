@@ -1,5 +1,7 @@
-// record and supersede: parse the client's entry, seal it, decide the write
-// (NEW, DUPLICATE, SUPERSEDES, CONFLICTS) and append.
+// record and supersede: parse the client's entry, fill its anticipated
+// queries when it has none and an expander is configured, seal it, decide
+// the write (NEW, DUPLICATE, SUPERSEDES, CONFLICTS) and append; then embed
+// the new memory (write first, embed after: see retrieval/vector-index.ts).
 import { requireEntry } from '../domain/entry/entry.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
 import { requireId } from '../domain/values/ids.js';
@@ -8,6 +10,8 @@ import { derivedId, newCommandId } from './ids/command-ids.js';
 import type { CommandContext, Ledger } from './ledger.js';
 import { reject, type Result } from '../domain/result/result.js';
 import { executeSubjectCommand, type SubjectEffect } from './subject/execute.js';
+import { withAnticipatedQueries } from './retrieval/expand-entry.js';
+import { embedMemories } from './retrieval/vector-index.js';
 import { sealEntry } from './subject/seal-entry.js';
 
 export interface RecordResult {
@@ -43,7 +47,7 @@ async function writeEntry(
   replaces: string | undefined,
 ): Promise<Result<RecordResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
-  const entry = requireEntry(entryInput);
+  const entry = await withAnticipatedQueries(ledger.retrieval?.expander, requireEntry(entryInput));
   const commandId = context.idempotencyKey ?? newCommandId();
   const memoryId = derivedId('m', commandId, 'memory');
   const conflictId = derivedId('c', commandId, 'conflict');
@@ -60,7 +64,10 @@ async function writeEntry(
       ? { type: 'RecordMemory', memoryId, conflictId, entry: sealed.entry, now }
       : { type: 'SupersedeMemory', memoryId: replaces, newMemoryId: memoryId, conflictId, entry: sealed.entry, now },
   );
-  return outcome.ok ? { ok: true, result: recordResult(outcome.result) } : outcome;
+  if (!outcome.ok) return outcome;
+  const result = recordResult(outcome.result);
+  if (result.memoryId === memoryId) await embedMemories(ledger, context, [{ memoryId, fields: entry }]).catch(() => undefined);
+  return { ok: true, result };
 }
 
 /** The answer of a record, from the decision, or on a replay from the events appended the first time. */

@@ -5,6 +5,7 @@
 import { ProjectionsBehind } from './projections-behind.js';
 import type { Kysely } from 'kysely';
 import { readArtifact } from '../commands/consolidation/artifact-stream.js';
+import type { RetrievalPorts } from '../commands/ledger.js';
 import type { SubjectRepository } from '../commands/subject/subject-repository.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
 import type { CountTokens } from '../domain/consolidation/cold-tier.js';
@@ -27,6 +28,8 @@ export interface ReadSide {
   readonly countTokens: CountTokens;
   /** Retrieval indexes kept per subject revision for recall with a query (absent: built per query, kept nowhere). */
   readonly retrievalIndexes?: RetrievalIndexCache;
+  /** The embedder and the sealed vectors (src/queries/semantic): absent or without an embedder, retrieval is lexical only. */
+  readonly retrieval?: RetrievalPorts;
 }
 
 export interface OpenReadSide extends ReadSide {
@@ -52,6 +55,7 @@ export async function openReadSide(ledger: OpenLedger, options: ReadSideOptions 
       clock: ledger.clock,
       countTokens,
       retrievalIndexes: new RetrievalIndexCache(),
+      ...(ledger.retrieval ? { retrieval: ledger.retrieval } : {}),
       close: () => database.close(),
     };
   } catch (error) {

@@ -46,6 +46,9 @@ export async function readSubjectEvents(store: EventStore, keys: KeyStore, ref: 
         ...(readable ? { valueHash, ...(contentHash ? { contentHash } : {}) } : {}),
         value: openField(lookup, ref, event.data.memoryId, 'value', event.data.value, true),
         ...(event.data.content ? { content: openField(lookup, ref, event.data.memoryId, 'content', event.data.content, false) } : {}),
+        ...(event.data.anticipatedQueries
+          ? { anticipatedQueries: openField(lookup, ref, event.data.memoryId, 'anticipatedQueries', event.data.anticipatedQueries, true) }
+          : {}),
       };
     }
     return {

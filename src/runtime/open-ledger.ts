@@ -10,6 +10,9 @@ import { openPostgresEventStore } from '../infrastructure/event-store/postgres/o
 import { loadMasterKeyring } from '../infrastructure/key-store/master-key.js';
 import { PostgresKeyStore } from '../infrastructure/key-store/postgres-key-store.js';
 import { migrateToLatest } from '../infrastructure/postgres/migrate.js';
+import { embedderFromEnv } from '../infrastructure/embeddings/from-env.js';
+import { expanderFromEnv } from '../infrastructure/expansion/from-env.js';
+import { PostgresVectorStore } from '../infrastructure/vectors/postgres-vector-store.js';
 
 export interface OpenLedger extends Ledger {
   /** The projections' PostgreSQL. */
@@ -24,6 +27,9 @@ export async function openLedger(options: ResolveOptions & { readonly clock?: ()
   const config = readConfig(env, options.cwd ?? process.cwd());
   // A bad master key is a configuration error: refused before any server starts.
   const { keyring } = await loadMasterKeyring({ env, dataDir: config.dataDir });
+  // Checked before anything is opened: a bad model endpoint variable is a ConfigError naming it.
+  const embedder = embedderFromEnv(env);
+  const expander = expanderFromEnv(env);
   const connections = await resolveConnections(options);
   const closers: Array<() => Promise<void>> = [connections.release];
   try {
@@ -41,11 +47,14 @@ export async function openLedger(options: ResolveOptions & { readonly clock?: ()
     }
     const keyStore = new PostgresKeyStore({ connectionString: connections.databaseUrl, masterKeys: keyring });
     closers.unshift(() => keyStore.close());
+    const vectors = new PostgresVectorStore(connections.databaseUrl);
+    closers.unshift(() => vectors.close());
     return {
       eventStore,
       keyStore,
       subjects: new SubjectRepository(eventStore),
       clock: options.clock ?? (() => new Date()),
+      retrieval: { vectors, ...(embedder ? { embedder } : {}), ...(expander ? { expander } : {}) },
       databaseUrl: connections.databaseUrl,
       revive: () => connections.revive(),
       // In order (stores, then the embedded server), every step even when one fails: a store left open

@@ -124,6 +124,19 @@ describe('recording and changing memories', () => {
     expect(JSON.stringify(events)).not.toContain('0000000');
   });
 
+  it('records anticipated queries sealed; the events open them, and an erasure makes them forgotten', async () => {
+    const body = entry('sms only', { key: 'contact.channel', anticipatedQueries: ['Can we call this customer?', '这位客户能打电话吗？'] });
+    const recorded = await record('s3q', body);
+    expect(recorded.status).toBe(201);
+    const events = async () =>
+      (await t.request('GET', '/v1/subjects/s3q/events', { key: auditor })).body as Array<{ data: { anticipatedQueries?: unknown } }>;
+    expect((await events())[0]!.data.anticipatedQueries).toEqual({ status: 'readable', plaintext: body.anticipatedQueries });
+    await t.request('DELETE', `/v1/subjects/s3q/memories/${(recorded.body as { memoryId: string }).memoryId}?reason=test`, { key: writer });
+    const after = await events();
+    expect(after[0]!.data.anticipatedQueries).toEqual({ status: 'forgotten' });
+    expect(JSON.stringify(after)).not.toContain('call this customer');
+  });
+
   it('forgets a whole subject (admin only); nothing more is recorded for it', async () => {
     await record('s4', entry('email'));
     expect((await t.request('DELETE', '/v1/subjects/s4', { key: writer })).status).toBe(403);
@@ -209,6 +222,13 @@ describe('bad input: 400 problem+json naming the field, nothing appended', () =>
       path: '/v1/subjects/bad/memories',
       body: entry('x', { value: { type: 'number', amount: 'seventy' } }),
       field: 'value.amount',
+    },
+    {
+      name: 'an anticipated query over 256 characters',
+      method: 'POST',
+      path: '/v1/subjects/bad/memories',
+      body: entry('x', { anticipatedQueries: ['fine?', 'x'.repeat(257)] }),
+      field: 'anticipatedQueries.1',
     },
     {
       name: 'an unknown entry field',

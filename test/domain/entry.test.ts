@@ -89,11 +89,34 @@ describe('parseEntry', () => {
     ['oversized content', { ...base, content: 'x'.repeat(MAX_CONTENT_BYTES + 1) }, 'content', /16384 bytes/],
     ['empty content', { ...base, content: '' }, 'content', /empty/],
     ['a misspelt field', { ...base, valid_from: '2026-07-10T00:00:00Z' }, 'valid_from', /not a known field/],
+    [
+      'nine anticipated queries',
+      { ...base, anticipatedQueries: Array.from({ length: 9 }, (_x, i) => `q${i}?`) },
+      'anticipatedQueries',
+      /at most 8/,
+    ],
+    [
+      'a 257-character anticipated query',
+      { ...base, anticipatedQueries: ['ok?', '问'.repeat(257)] },
+      'anticipatedQueries.1',
+      /at most 256 characters/,
+    ],
+    ['a blank anticipated query', { ...base, anticipatedQueries: [' '] }, 'anticipatedQueries.0', /empty/],
+    ['anticipated queries that are not a list', { ...base, anticipatedQueries: 'can we call?' }, 'anticipatedQueries', /array/],
+    ['an anticipated query that is not text', { ...base, anticipatedQueries: [42] }, 'anticipatedQueries.0', /string/],
   ])('refuses %s, naming the field', (_name, input, field, message) => {
     const error = errorOf(input);
     expect(error.field).toBe(field);
     expect(error.message).toMatch(message);
     expect(error.message.startsWith(`${field}: `)).toBe(true);
+  });
+
+  it('keeps up to 8 anticipated queries of up to 256 characters (code points), trimmed', () => {
+    const queries = [' 这位客户能打电话吗？ ', '问'.repeat(256), ...Array.from({ length: 6 }, (_x, i) => `q${i}?`)];
+    const parsed = parseEntry({ ...base, anticipatedQueries: queries });
+    expect(parsed.ok && parsed.entry.anticipatedQueries).toEqual(queries.map((q) => q.trim()));
+    const without = parseEntry(base);
+    expect(without.ok && 'anticipatedQueries' in without.entry).toBe(false);
   });
 
   it('counts content in UTF-8 bytes, not characters', () => {

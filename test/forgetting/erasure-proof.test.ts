@@ -5,6 +5,9 @@
 // table, not in the database's files on disk (WAL and the server's log
 // included: the test runs its own durable embedded server and greps its data
 // folder), and not after the projections are rebuilt from position 0. The
+// number is also in the entry's anticipated queries, and every entry is
+// embedded by a stand-in model endpoint: the erased memory's sealed vector
+// goes with it, and a re-index after the rebuild brings none back. The
 // receipt's counts match what the test counts itself.
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
@@ -16,12 +19,14 @@ import { openOutput } from '../../src/commands/consolidation/artifact-output.js'
 import { readArtifact } from '../../src/commands/consolidation/artifact-stream.js';
 import { runConsolidation } from '../../src/commands/consolidation/run.js';
 import { recordMemory } from '../../src/commands/record.js';
+import { reindexVectors } from '../../src/commands/retrieval/vector-index.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
 import { acquireEmbeddedServer, type EmbeddedServer } from '../../src/infrastructure/embedded-postgres/index.js';
 import { assess } from '../../src/queries/assess/assess.js';
 import { lineage } from '../../src/queries/lineage/lineage.js';
 import { staleSet } from '../../src/queries/stale-set.js';
 import { runCli } from '../support/cli.js';
+import { startModelServer, type ModelServer } from '../support/model-server.js';
 import { fact, manifestOf, ok, openWorld, type World } from './support.js';
 
 const PHONE = '+1 415 555 0173 ext 9';
@@ -35,15 +40,21 @@ const CLEAR_REF = 'msg://proof-thread/turn-7';
 let dataDir: string;
 let server: EmbeddedServer;
 let world: World;
+let model: ModelServer;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'memledger-erasure-proof-'));
   server = await acquireEmbeddedServer({ dataDir, durable: true });
-  world = await openWorld('unused', server.url);
+  model = await startModelServer();
+  world = await openWorld('unused', server.url, Date.now(), {
+    MEMLEDGER_EMBEDDING_URL: model.baseUrl,
+    MEMLEDGER_EMBEDDING_MODEL: 'bag-of-words-16',
+  });
 }, 180_000);
 
 afterAll(async () => {
   await world?.close();
+  await model?.close();
   await server?.release();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 }, 120_000);
@@ -64,7 +75,10 @@ describe('proof of forgetting', () => {
     const subject = ['--tenant', c.tenant, '--subject', c.subject];
 
     // The number enters through the CLI (on stdin, so not even the process list shows it).
-    const phoneEntry = { ...fact('contact.phone', PHONE, { content: CONTENT }), source: { type: 'user_assertion', refs: [CLEAR_REF] } };
+    const phoneEntry = {
+      ...fact('contact.phone', PHONE, { content: CONTENT, anticipatedQueries: [`Is ${PHONE} the number to text?`] }),
+      source: { type: 'user_assertion', refs: [CLEAR_REF] },
+    };
     const phone = (await cli(['record', ...subject, '--entry', '-'], JSON.stringify(phoneEntry))).memoryId as string;
     ok(await recordMemory(world.ledger, c, fact('notification.preference', 'sms')));
     ok(
@@ -88,7 +102,9 @@ describe('proof of forgetting', () => {
     const keyedHashes = [(recorded.data as { valueHash: string }).valueHash, (recorded.data as { contentHash: string }).contentHash];
     const phoneRecordedAt = recorded.recordedAt.toISOString();
 
-    // Positive controls: before the erasure the number is readable, and both summaries say it.
+    // Positive controls: before the erasure the number is readable, and both summaries say it; every entry has a vector.
+    expect((await vectorIds(c)).sort()).toContain(phone);
+    expect(await vectorIds(c)).toHaveLength(4);
     expect(JSON.stringify(await cli(['recall', ...subject, '--max-sensitivity', 'restricted']))).toContain(PHONE);
     for (const id of [summary1, summary2]) {
       const record = await readArtifact(world.ledger.eventStore, id);
@@ -141,6 +157,9 @@ describe('proof of forgetting', () => {
 
     // Replaying the log from position 0 into new projection tables brings nothing back.
     await cli(['projections', 'rebuild']);
+    expect(await reindexVectors(world.ledger, c)).toMatchObject({ failed: 0 });
+    expect(await vectorIds(c)).toHaveLength(3);
+    expect(await vectorIds(c)).not.toContain(phone);
     await expectTables(keyedHashes);
     for (const answer of [
       await cli(['recall', ...subject, '--max-sensitivity', 'restricted']),
@@ -181,6 +200,11 @@ describe('proof of forgetting', () => {
     for (const needle of NEEDLES) expect(disk.found.get(needle) ?? [], needle).toEqual([]);
   }, 900_000);
 });
+
+/** The memories that have a vector (of any model) in the vector store. */
+async function vectorIds(c: { tenant: string; subject: string }): Promise<string[]> {
+  return (await world.ledger.retrieval!.vectors.read(c, 'bag-of-words-16')).map((v) => v.memoryId);
+}
 
 /** Lineage, assess and the stale set of the subject's summaries, as the read side answers them in process. */
 async function inProcessReads(c: { tenant: string; subject: string }, artifactIds: readonly string[]): Promise<unknown[]> {

@@ -30,11 +30,16 @@ export interface World {
   close(): Promise<void>;
 }
 
-/** On `url` when given (a server the test started), else on a fresh database of the run's server. */
-export async function openWorld(prefix: string, url?: string, start = Date.now()): Promise<World> {
+/** On `url` when given (a server the test started), else on a fresh database of the run's server; `extraEnv` e.g. configures model endpoints. */
+export async function openWorld(prefix: string, url?: string, start = Date.now(), extraEnv: Record<string, string> = {}): Promise<World> {
   const database: TestDatabase | undefined = url ? undefined : await createTestDatabase(prefix);
   const databaseUrl = url ?? database!.url;
-  const env = { MEMLEDGER_EVENTSTORE_URL: databaseUrl, MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64'), NO_COLOR: '1' };
+  const env = {
+    MEMLEDGER_EVENTSTORE_URL: databaseUrl,
+    MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64'),
+    NO_COLOR: '1',
+    ...extraEnv,
+  };
   const clock = { now: start };
   const ledger = await openLedger({ env, clock: () => new Date(clock.now) });
   const read = await openReadSide(ledger, { tokenizer: true });

@@ -1,18 +1,29 @@
 // Opens the personal fields of a subject's entries, in memory only, for a
-// consolidation: the sealed value and content come from the entries'
+// consolidation (and an erasure's needles, and the vector index): the sealed
+// value, content and anticipated queries come from the entries'
 // MemoryRecorded events, the keys from the key store. An entry whose key is
 // gone (an erasure in progress) stays closed and is not an input.
-import type { OpenEntry } from '../../domain/consolidation/snapshot.js';
+import type { EntryState } from '../../domain/subject/state.js';
 import type { Sealed } from '../../domain/events/sealed.js';
 import type { SubjectEventData } from '../../domain/events/subject-events.js';
 import { valueSchema, type Value } from '../../domain/values/value.js';
 import { open } from '../../infrastructure/cipher/seal.js';
+import { openAnticipatedQueries } from '../subject/seal-entry.js';
 import type { EventStore } from '../../infrastructure/event-store/port.js';
 import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
 
 const PAGE = 4096;
 /** The key store reads at most 10,000 keys per call. */
 const KEY_CHUNK = 5000;
+
+export interface OpenedEntry {
+  readonly value: Value;
+  readonly content?: string;
+  readonly anticipatedQueries?: readonly string[];
+}
+
+/** An entry's opened fields; undefined when it was not asked for or its key is gone. */
+export type OpenEntryFields = (entry: Pick<EntryState, 'memoryId'>) => OpenedEntry | undefined;
 
 export async function openEntries(
   store: EventStore,
@@ -21,15 +32,19 @@ export async function openEntries(
   stream: string,
   throughRevision: number,
   memoryIds: ReadonlySet<string>,
-): Promise<OpenEntry> {
-  const sealed = new Map<string, { value: Sealed; content?: Sealed }>();
+): Promise<OpenEntryFields> {
+  const sealed = new Map<string, { value: Sealed; content?: Sealed; anticipatedQueries?: Sealed }>();
   for (let from = 0; from <= throughRevision; from += PAGE) {
     const page = await store.readStream(stream, { fromRevision: from, maxCount: Math.min(PAGE, throughRevision - from + 1) });
     for (const event of page) {
       if (event.type !== 'MemoryRecorded') continue;
       const data = event.data as SubjectEventData<'MemoryRecorded'>;
       if (memoryIds.has(data.memoryId))
-        sealed.set(data.memoryId, { value: data.value, ...(data.content ? { content: data.content } : {}) });
+        sealed.set(data.memoryId, {
+          value: data.value,
+          ...(data.content ? { content: data.content } : {}),
+          ...(data.anticipatedQueries ? { anticipatedQueries: data.anticipatedQueries } : {}),
+        });
     }
     if (page.length < PAGE) break;
   }
@@ -38,14 +53,19 @@ export async function openEntries(
   for (let i = 0; i < ids.length; i += KEY_CHUNK) {
     for (const [id, lookup] of await keys.memoryKeys(ref, ids.slice(i, i + KEY_CHUNK))) found.set(id, lookup);
   }
-  const opened = new Map<string, { value: Value; content?: string }>();
+  const opened = new Map<string, OpenedEntry>();
   for (const [memoryId, fields] of sealed) {
     const lookup = found.get(memoryId);
     if (!lookup || lookup.status !== 'found' || lookup.key.keyId !== fields.value.keyId) continue;
     const place = { ...ref, memoryId };
     const value = valueSchema.parse(JSON.parse(open(fields.value, lookup.key.key, { ...place, field: 'value' }))) as Value;
     const content = fields.content ? open(fields.content, lookup.key.key, { ...place, field: 'content' }) : undefined;
-    opened.set(memoryId, { value, ...(content !== undefined ? { content } : {}) });
+    const queries = fields.anticipatedQueries ? openAnticipatedQueries(fields.anticipatedQueries, lookup.key.key, place) : undefined;
+    opened.set(memoryId, {
+      value,
+      ...(content !== undefined ? { content } : {}),
+      ...(queries !== undefined ? { anticipatedQueries: queries } : {}),
+    });
   }
   return (entry) => opened.get(entry.memoryId);
 }

@@ -55,6 +55,8 @@ export type ErasureStep = 'keys_destroyed' | 'tombstoned';
 /** Read models whose rows the projection marks erased, dropping ciphertext and keyed hashes. */
 const ERASED_INDEXES = ['memory_versions', 'lineage_edges'] as const;
 const ERASED_ARTIFACT_INDEXES = ['artifacts', 'stale_artifacts'] as const;
+/** The sealed vectors beside the ledger (src/infrastructure/vectors): rows deleted. */
+const VECTOR_INDEX = 'memory_vectors';
 
 export async function erase(
   ledger: Ledger,
@@ -91,6 +93,8 @@ export async function erase(
   const needles = await takeNeedles(ledger.eventStore, ledger.keyStore, ref, stream, loaded.revision, loaded.state, memoryIds);
   const destroyed =
     checked.scope === 'subject' ? await ledger.keyStore.forgetSubject(ref) : await ledger.keyStore.forgetMemories(ref, memoryIds);
+  // Vectors are sealed under the destroyed keys (unreadable already); their rows go too.
+  await ledger.retrieval?.vectors.forget(ref, checked.scope === 'subject' ? undefined : memoryIds);
   await options.afterStep?.('keys_destroyed');
 
   const envelope = { stream, commandId, ...actorOf(context) };
@@ -120,11 +124,7 @@ export async function erase(
     needles,
     recordedAt: memoryIds.flatMap((id) => history.recordedAt.get(id) ?? []),
   };
-  const verification = await runChecks(
-    [...ledgerChecks(ledger.eventStore, ledger.keyStore), ...(options.checks ?? [])],
-    target,
-    ledger.clock,
-  );
+  const verification = await runChecks([...ledgerChecks(ledger), ...(options.checks ?? [])], target, ledger.clock);
 
   const receipt = {
     receiptId: derivedId('r', commandId, 'receipt'),
@@ -138,7 +138,11 @@ export async function erase(
     requestedAt,
     canonicalRecords: memoryIds.length,
     derivedRecordsInvalidated: artifactIds.length,
-    indexesUpdated: [...(memoryIds.length > 0 ? ERASED_INDEXES : []), ...(artifactIds.length > 0 ? ERASED_ARTIFACT_INDEXES : [])],
+    indexesUpdated: [
+      ...(memoryIds.length > 0 ? ERASED_INDEXES : []),
+      ...(memoryIds.length > 0 && ledger.retrieval ? [VECTOR_INDEX] : []),
+      ...(artifactIds.length > 0 ? ERASED_ARTIFACT_INDEXES : []),
+    ],
     cachesInvalidated: loaded.state.alias !== null && (memoryIds.length > 0 || checked.scope === 'subject') ? ['summary_alias'] : [],
     verification,
   };

@@ -6,10 +6,13 @@
 //              ciphertext, and keyed hashes: see DESIGN section 8 and
 //              docs in forget.ts on why those stay);
 //   artifacts  no artifact output of the subject that can still be opened
-//              says it, and none deriving from the erased entries opens.
+//              says it, and none deriving from the erased entries opens;
+//   vectors    the vector store keeps no row of an erased entry.
 import { artifactStreamName, subjectStreamName } from '../../domain/events/stream-names.js';
 import type { EventStore, StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { KeyStore } from '../../infrastructure/key-store/port.js';
+import type { VectorStore } from '../../infrastructure/vectors/port.js';
+import type { Ledger } from '../ledger.js';
 import { openOutput } from '../consolidation/artifact-output.js';
 import { readArtifact } from '../consolidation/artifact-stream.js';
 import { findNeedles } from './needles.js';
@@ -87,6 +90,23 @@ export function artifactOutputsCheck(store: EventStore, keys: KeyStore): Erasure
   };
 }
 
-export function ledgerChecks(store: EventStore, keys: KeyStore): ErasureCheck[] {
-  return [keysCheck(keys), eventLogCheck(store, keys), artifactOutputsCheck(store, keys)];
+/** The vector store holds no row of an erased memory (of the subject, for a subject erasure), of any model. */
+export function vectorsCheck(vectors: VectorStore): ErasureCheck {
+  return {
+    path: 'vectors',
+    async run(target) {
+      const rows = await vectors.count(target.ref, target.scope === 'subject' ? undefined : target.memoryIds);
+      return passedOrFailed(target.scope === 'subject' ? 1 : target.memoryIds.length, rows);
+    },
+  };
+}
+
+export function ledgerChecks(ledger: Pick<Ledger, 'eventStore' | 'keyStore' | 'retrieval'>): ErasureCheck[] {
+  const { eventStore: store, keyStore: keys } = ledger;
+  return [
+    keysCheck(keys),
+    eventLogCheck(store, keys),
+    artifactOutputsCheck(store, keys),
+    ...(ledger.retrieval ? [vectorsCheck(ledger.retrieval.vectors)] : []),
+  ];
 }

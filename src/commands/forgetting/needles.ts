@@ -57,7 +57,12 @@ export async function takeNeedles(
         known = false;
         continue;
       }
-      for (const text of [renderValue(opened.value), opened.content, canonicalValueJson(opened.value)]) {
+      for (const text of [
+        renderValue(opened.value),
+        opened.content,
+        canonicalValueJson(opened.value),
+        ...(opened.anticipatedQueries ?? []),
+      ]) {
         if (text === undefined) continue;
         digests.add(sha256(text));
         texts.add(text);
@@ -65,6 +70,7 @@ export async function takeNeedles(
     } else if (opened) {
       kept.add(renderValue(opened.value));
       if (opened.content !== undefined) kept.add(opened.content);
+      for (const query of opened.anticipatedQueries ?? []) kept.add(query);
     }
   }
   const keptText = [...kept].join('\u0000');

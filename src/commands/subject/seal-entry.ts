@@ -2,10 +2,11 @@
 // enter an event, with keyed hashes (per-subject HMAC key) of the canonical
 // plaintext for dedup and fences. Plaintext never leaves this process.
 import { canonicalValueJson } from '../../domain/canonical/canonical-value.js';
-import type { MemoryEntry } from '../../domain/entry/entry.js';
 import { toSealedEntry, type SealedEntry } from '../../domain/entry/sealed-entry.js';
 import { keyedHash } from '../../infrastructure/cipher/keyed-hash.js';
-import { seal } from '../../infrastructure/cipher/seal.js';
+import { anticipatedQueriesSchema, type MemoryEntry } from '../../domain/entry/entry.js';
+import type { Sealed } from '../../domain/events/sealed.js';
+import { open, seal, type SealContext } from '../../infrastructure/cipher/seal.js';
 import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
 
 export type EntrySealing = { readonly status: 'sealed'; readonly entry: SealedEntry } | { readonly status: 'subject_forgotten' };
@@ -26,6 +27,16 @@ export async function sealEntry(keys: KeyStore, ref: SubjectRef, memoryId: strin
           contentHash: keyedHash(hashKey, entry.content),
         }
       : {}),
+    ...(entry.anticipatedQueries !== undefined
+      ? { anticipatedQueries: seal(JSON.stringify(entry.anticipatedQueries), key, keyId, { ...place, field: ANTICIPATED_QUERIES_FIELD }) }
+      : {}),
   };
   return { status: 'sealed', entry: toSealedEntry(entry, sealing) };
+}
+
+const ANTICIPATED_QUERIES_FIELD = 'anticipatedQueries';
+
+/** An entry's sealed anticipated queries (a JSON array), opened and checked against the entry schema's limits. */
+export function openAnticipatedQueries(sealed: Sealed, key: Buffer, place: SealContext): string[] {
+  return anticipatedQueriesSchema.parse(JSON.parse(open(sealed, key, { ...place, field: ANTICIPATED_QUERIES_FIELD })));
 }

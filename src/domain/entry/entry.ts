@@ -20,6 +20,23 @@ export const contentSchema = z
     error: `must be at most ${MAX_CONTENT_BYTES} bytes of UTF-8`,
   });
 
+/** Write-time query expansion (seed 004): questions under which the entry should be found, sealed like content. */
+export const MAX_ANTICIPATED_QUERIES = 8;
+/** Per question, in characters (code points). */
+export const MAX_ANTICIPATED_QUERY_CHARS = 256;
+
+export const anticipatedQuerySchema = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .min(1, { error: 'must not be empty' })
+  .refine((text) => [...text].length <= MAX_ANTICIPATED_QUERY_CHARS, {
+    error: `must be at most ${MAX_ANTICIPATED_QUERY_CHARS} characters`,
+  });
+
+export const anticipatedQueriesSchema = z
+  .array(anticipatedQuerySchema, { error: 'must be an array of questions' })
+  .max(MAX_ANTICIPATED_QUERIES, { error: `must hold at most ${MAX_ANTICIPATED_QUERIES} questions` });
+
 export const entrySchema = z
   .strictObject(
     {
@@ -28,6 +45,7 @@ export const entrySchema = z
       value: valueSchema,
       polarity: polaritySchema.default('affirmed'),
       content: contentSchema.optional(),
+      anticipatedQueries: anticipatedQueriesSchema.optional(),
       source: sourceSchema,
       confidence: z
         .number({ error: 'must be a number from 0 to 1' })
@@ -56,6 +74,7 @@ export interface MemoryEntry {
   readonly value: Value;
   readonly polarity: Polarity;
   readonly content?: string;
+  readonly anticipatedQueries?: readonly string[];
   readonly source: Source;
   readonly confidence?: number;
   readonly sensitivity: Sensitivity;

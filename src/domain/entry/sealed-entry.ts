@@ -22,6 +22,8 @@ export const sealedEntrySchema = z.strictObject({
   content: sealedSchema.optional(),
   /** HMAC-SHA256 (per-subject key) of the content text, when there is content. */
   contentHash: keyedHashSchema.optional(),
+  /** The JSON array of anticipated queries, sealed (field `anticipatedQueries`). */
+  anticipatedQueries: sealedSchema.optional(),
   source: sourceSchema,
   confidence: z.number().min(0).max(1).optional(),
   sensitivity: sensitivitySchema,
@@ -38,12 +40,16 @@ export interface Sealing {
   readonly valueHash: string;
   readonly content?: Sealed;
   readonly contentHash?: string;
+  readonly anticipatedQueries?: Sealed;
 }
 
 /** Puts a parsed entry and the caller's sealing together; the plaintext value and content do not survive. */
 export function toSealedEntry(entry: MemoryEntry, sealing: Sealing): SealedEntry {
   if ((entry.content === undefined) !== (sealing.content === undefined)) {
     throw new TypeError('content must be sealed exactly when the entry has content');
+  }
+  if ((entry.anticipatedQueries === undefined) !== (sealing.anticipatedQueries === undefined)) {
+    throw new TypeError('anticipated queries must be sealed exactly when the entry has them');
   }
   const sealed: SealedEntry = {
     kind: entry.kind,
@@ -60,6 +66,7 @@ export function toSealedEntry(entry: MemoryEntry, sealing: Sealing): SealedEntry
     ...sealed,
     ...(sealing.content !== undefined ? { content: sealing.content } : {}),
     ...(sealing.contentHash !== undefined ? { contentHash: sealing.contentHash } : {}),
+    ...(sealing.anticipatedQueries !== undefined ? { anticipatedQueries: sealing.anticipatedQueries } : {}),
     ...(entry.confidence !== undefined ? { confidence: entry.confidence } : {}),
     ...(entry.validFrom !== undefined ? { validFrom: entry.validFrom } : {}),
     ...(entry.validTo !== undefined ? { validTo: entry.validTo } : {}),

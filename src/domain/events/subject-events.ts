@@ -23,6 +23,8 @@ export const memoryRecordedSchema = z.strictObject({
   polarity: polaritySchema,
   content: sealedSchema.optional(),
   contentHash: keyedHashSchema.optional(),
+  /** Sealed JSON array of the entry's anticipated queries (absent in events written before they existed). */
+  anticipatedQueries: sealedSchema.optional(),
   source: sourceSchema,
   /** The source's effective trust when recorded (audit; decisions use the current trust). */
   trust: trustLevelSchema,

@@ -81,6 +81,7 @@ function recordedEvent(state: SubjectState, c: Candidate): SubjectEvent {
     polarity: entry.polarity,
     ...(entry.content !== undefined ? { content: entry.content } : {}),
     ...(entry.contentHash !== undefined ? { contentHash: entry.contentHash } : {}),
+    ...(entry.anticipatedQueries !== undefined ? { anticipatedQueries: entry.anticipatedQueries } : {}),
     source: entry.source,
     trust: c.trust,
     ...(entry.confidence !== undefined ? { confidence: entry.confidence } : {}),

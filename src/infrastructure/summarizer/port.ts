@@ -5,6 +5,7 @@
 // never as a published artifact.
 import type { SummarizerOutput } from '../../domain/consolidation/output.js';
 import type { GenerationRequest } from '../../domain/consolidation/snapshot.js';
+import { ModelFailure } from '../model-endpoint/post-json.js';
 
 export interface SummarizerRequest extends GenerationRequest {
   readonly tenant: string;
@@ -15,14 +16,8 @@ export const GENERATION_FAILURE_CODES = ['timeout', 'unreachable', 'http_error',
 export type GenerationFailureCode = (typeof GENERATION_FAILURE_CODES)[number];
 
 /** Why no output came back. The message is stored in clear: it names fields and statuses, never content. */
-export class GenerationFailure extends Error {
+export class GenerationFailure extends ModelFailure<GenerationFailureCode> {
   override readonly name = 'GenerationFailure';
-  constructor(
-    readonly code: GenerationFailureCode,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export type Generation =

@@ -27,6 +27,7 @@ export function memoryTables(db: Kysely<any>, schema: string): TableStatement[] 
       .addColumn('polarity', 'text', (c) => c.notNull())
       .addColumn('content', 'jsonb')
       .addColumn('content_hash', 'text')
+      .addColumn('anticipated_queries', 'jsonb')
       .addColumn('source_type', 'text', (c) => c.notNull())
       .addColumn('source_refs', 'jsonb', (c) => c.notNull())
       .addColumn('trust', 'text', (c) => c.notNull())

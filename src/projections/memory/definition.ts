@@ -13,7 +13,9 @@ export const memoryProjection: ProjectionDefinition = {
   // hashes, edges are indexed by target subject, and trust_overrides holds
   // each source ref's current TrustChanged level (a v1 schema must be rebuilt).
   // v3: an event that cannot be applied is recorded as a fault and passed
-  // over instead of stopping the projection (runtime/faults.ts; rebuild a v2 schema).
+  // over instead of stopping the projection (runtime/faults.ts), and
+  // memory_versions.anticipated_queries holds the entry's sealed anticipated
+  // queries (rebuild a v2 schema).
   version: 3,
   description: 'bitemporal memory versions, subject clocks, conflicts, summary aliases, artifacts, lineage and STALE sets',
   tables: memoryTables,

@@ -45,6 +45,8 @@ export interface MemoryVersionsTable {
   polarity: string;
   content: NullableJson<Sealed>;
   content_hash: string | null;
+  /** The sealed JSON array of the entry's anticipated queries (null: none, or erased). */
+  anticipated_queries: NullableJson<Sealed>;
   source_type: string;
   source_refs: Json<string[]>;
   /** The source's effective trust when recorded. */

@@ -63,6 +63,6 @@ export async function reverifyErasure(
     needles,
     recordedAt: receipt.memoryIds.flatMap((id) => history.recordedAt.get(id) ?? []),
   };
-  const checks = [...ledgerChecks(read.eventStore, read.keyStore), ...readSideErasureChecks(read), ...(input.checks ?? [])];
+  const checks = [...ledgerChecks(read), ...readSideErasureChecks(read), ...(input.checks ?? [])];
   return { ...ref, receiptId, verification: await runChecks(checks, target, read.clock) };
 }

@@ -1,13 +1,22 @@
-// A memory's personal fields (value, content) opened in memory with its key.
+// A memory's personal fields (value, content, anticipated queries) opened in
+// memory with its key.
 // A key that is gone (forgotten memory or subject, or an erasure under way)
 // leaves the fields unreadable: marked, never a failed read.
 import type { Sealed } from '../../domain/events/sealed.js';
 import type { Value } from '../../domain/values/value.js';
+import { openAnticipatedQueries } from '../../commands/subject/seal-entry.js';
 import { open } from '../../infrastructure/cipher/seal.js';
 import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
 
 export type PersonalFields =
-  { readonly status: 'readable'; readonly value: Value; readonly content?: string } | { readonly status: 'forgotten' };
+  | {
+      readonly status: 'readable';
+      readonly value: Value;
+      readonly content?: string;
+      /** Write-time query expansion: what retrieval indexes alongside the content. */
+      readonly anticipatedQueries?: readonly string[];
+    }
+  | { readonly status: 'forgotten' };
 
 export const FORGOTTEN: PersonalFields = { status: 'forgotten' };
 
@@ -16,6 +25,8 @@ export interface SealedFields {
   /** Null once the projection erased it. */
   readonly value: Sealed | null;
   readonly content: Sealed | null | undefined;
+  /** Absent where the caller did not select it. */
+  readonly anticipatedQueries?: Sealed | null;
 }
 
 /** The key store reads at most 10,000 keys per call. */
@@ -39,9 +50,16 @@ export function openFields(ref: SubjectRef, fields: SealedFields, lookup: KeyLoo
   if (fields.value === null || !lookup || lookup.status !== 'found' || lookup.key.keyId !== fields.value.keyId) return FORGOTTEN;
   const place = { ...ref, memoryId: fields.memoryId };
   const value = JSON.parse(open(fields.value, lookup.key.key, { ...place, field: 'value' })) as Value;
-  if (!fields.content) return { status: 'readable', value };
-  if (lookup.key.keyId !== fields.content.keyId) return FORGOTTEN;
-  return { status: 'readable', value, content: open(fields.content, lookup.key.key, { ...place, field: 'content' }) };
+  const sealed = [fields.content, fields.anticipatedQueries].filter((s): s is Sealed => !!s);
+  if (sealed.some((s) => s.keyId !== lookup.key.keyId)) return FORGOTTEN;
+  const content = fields.content ? open(fields.content, lookup.key.key, { ...place, field: 'content' }) : undefined;
+  const queries = fields.anticipatedQueries ? openAnticipatedQueries(fields.anticipatedQueries, lookup.key.key, place) : undefined;
+  return {
+    status: 'readable',
+    value,
+    ...(content !== undefined ? { content } : {}),
+    ...(queries !== undefined ? { anticipatedQueries: queries } : {}),
+  };
 }
 
 /** Opens many memories' fields of one subject with one key lookup. */

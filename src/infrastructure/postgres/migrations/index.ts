@@ -9,6 +9,7 @@ import { projectionRegistryMigration } from './0003-projection-registry.js';
 import { apiKeysMigration } from './0004-api-keys.js';
 import { artifactKeysMigration } from './0005-artifact-keys.js';
 import { retentionPoliciesMigration } from './0006-retention-policies.js';
+import { memoryVectorsMigration } from './0007-memory-vectors.js';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_event_store': eventStoreMigration,
@@ -17,4 +18,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0004_api_keys': apiKeysMigration,
   '0005_artifact_keys': artifactKeysMigration,
   '0006_retention_policies': retentionPoliciesMigration,
+  '0007_memory_vectors': memoryVectorsMigration,
 };

@@ -32,6 +32,7 @@ export const MEMORY_VERSION_TYPES: ColumnTypes<Insertable<MemoryVersionsTable>> 
   polarity: 'text',
   content: 'jsonb',
   content_hash: 'text',
+  anticipated_queries: 'jsonb',
   source_type: 'text',
   source_refs: 'jsonb',
   trust: 'text',

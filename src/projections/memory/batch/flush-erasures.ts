@@ -10,7 +10,7 @@ import { unnestRows } from '../../runtime/bulk.js';
 import { subjectKey } from './event-point.js';
 import type { MemoryLedger } from './memory-ledger.js';
 
-const ERASED = { value: null, content: null, value_hash: null, content_hash: null } as const;
+const ERASED = { value: null, content: null, value_hash: null, content_hash: null, anticipated_queries: null } as const;
 /** Lineage edges keep the memory they point at, not its keyed hashes. */
 const ERASED_EDGE = { value_hash: null, content_hash: null } as const;
 

@@ -77,6 +77,7 @@ export class MemoryLedger {
       polarity: data.polarity,
       content: data.content ?? null,
       contentHash: data.contentHash ?? null,
+      anticipatedQueries: data.anticipatedQueries ?? null,
       sourceType: data.source.type,
       sourceRefs: data.source.refs,
       trust: data.trust,
@@ -195,4 +196,5 @@ function scrub(v: MemoryVersion): void {
   v.content = null;
   v.valueHash = null;
   v.contentHash = null;
+  v.anticipatedQueries = null;
 }

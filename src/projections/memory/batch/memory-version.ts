@@ -20,6 +20,7 @@ export interface MemoryVersion {
   readonly polarity: string;
   content: Sealed | null;
   contentHash: string | null;
+  anticipatedQueries: Sealed | null;
   readonly sourceType: string;
   readonly sourceRefs: readonly string[];
   readonly trust: string;
@@ -61,6 +62,7 @@ export function fromRow(row: Selectable<MemoryVersionsTable>): MemoryVersion {
     polarity: row.polarity,
     content: row.content,
     contentHash: row.content_hash,
+    anticipatedQueries: row.anticipated_queries,
     sourceType: row.source_type,
     sourceRefs: row.source_refs,
     trust: row.trust,
@@ -102,6 +104,7 @@ export function toRow(v: MemoryVersion): Insertable<MemoryVersionsTable> {
     polarity: v.polarity,
     content: json(v.content),
     content_hash: v.contentHash,
+    anticipated_queries: json(v.anticipatedQueries),
     source_type: v.sourceType,
     source_refs: JSON.stringify(v.sourceRefs),
     trust: v.trust,
