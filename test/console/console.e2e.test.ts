@@ -190,7 +190,7 @@ describe("the auditor's console", () => {
     seen.push(`lineage of the demo's summary:\n${await page.content()}`);
   });
 
-  it('recall explained: the items with their standing and provenance, and what the hard filters left out', async () => {
+  it('recall explained: the items ranked by the question, with scores, reasons and provenance, and what the hard filters left out', async () => {
     const page = auditorPage;
     const recallUrls: string[] = [];
     page.on('request', (r) => r.url().includes('/recall') && recallUrls.push(r.url()));
@@ -205,19 +205,12 @@ describe("the auditor's console", () => {
     expect(answer).not.toContain('notification.preference');
     expect(answer).toContain('contact.phone_calls');
     expect(answer).toContain('msg://thread-3/turn-5'); // provenance: the source ref
-    expect(answer).toContain('UNRESOLVED CONFLICT');
+    // The server ranks by the question (its OpenAPI document lists it): the page sends it and shows each item's score and reasons.
     const openApi = (await demo.service.request('GET', '/openapi.json')).body as Parameters<typeof capabilitiesOf>[0];
-    const takesQuery = capabilitiesOf(openApi).recallQuery;
-    if (takesQuery) {
-      expect(recallUrls.some((u) => u.includes('query='))).toBe(true);
-      expect(await page.locator('.retrieval').count()).toBeGreaterThan(0);
-    } else {
-      // Today's recall refuses unknown parameters: the page does not send the question, and says so.
-      expect(recallUrls.length).toBe(1);
-      expect(recallUrls[0]).not.toContain('query=');
-      expect(answer).toContain('does not take a question');
-      expect(await page.locator('.standing').count()).toBeGreaterThan(0);
-    }
+    expect(capabilitiesOf(openApi).recallQuery).toBe(true);
+    expect(recallUrls.some((u) => u.includes('query='))).toBe(true);
+    expect(await page.locator('.retrieval').count()).toBeGreaterThan(0);
+    expect(answer).toMatch(/Retrieval score \d\.\d{3}, rank 1/);
     await record(page, 'recall');
   });
 

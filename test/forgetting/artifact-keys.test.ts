@@ -36,6 +36,21 @@ async function artifactFileHolds(needle: Buffer): Promise<boolean> {
   return result.rows[0]!.at > 0;
 }
 
+/**
+ * VACUUM FULL keeps a row version that a snapshot older than the forget may
+ * still see (any transaction in this database: an autovacuum ANALYZE under
+ * load is enough), so the bytes leave the file at the first rewrite that runs
+ * with no such snapshot: rewrite again for a while before judging.
+ */
+async function leavesArtifactFile(store: PostgresKeyStore, needle: Buffer): Promise<boolean> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    if (!(await artifactFileHolds(needle))) return true;
+    await new Promise((done) => setTimeout(done, 250));
+    await store.rewriteKeyTables(['key_store_artifacts']);
+  }
+  return false;
+}
+
 async function withMemories(store: PostgresKeyStore, ref: SubjectRef, ids: string[]): Promise<void> {
   for (const id of ids) await sealed(store, ref, id, `text of ${id}`);
 }
@@ -112,7 +127,7 @@ describe('artifact keys', () => {
 
     await store.forgetMemory(ref, 'm-1');
     expect(await openArtifactField(store, ref, 'summary:x', 'output', out.sealed)).toMatchObject({ status: 'forgotten' });
-    expect(await artifactFileHolds(wrapped)).toBe(false);
+    expect(await leavesArtifactFile(store, wrapped)).toBe(true);
   });
 
   it('forgetting the subject destroys its artifact keys', async () => {
