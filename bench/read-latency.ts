@@ -34,7 +34,7 @@ import type { Bench } from './run.js';
 const TENANT = 'bench';
 const PER_SUBJECT_ENTRIES = 80;
 
-function setting(name: string, fallback: number): number {
+export function setting(name: string, fallback: number): number {
   const text = process.env[name];
   const n = text === undefined ? fallback : Number(text);
   if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number`);
@@ -84,7 +84,7 @@ async function measuredSubject(ledger: OpenLedger, subject: string): Promise<voi
   for (const target of active.slice(10, 20)) await retractMemory(ledger, context, target.memoryId, 'withdrawn');
 }
 
-async function fillVersions(db: Kysely<any>, schema: string, rows: number, subjects: number): Promise<void> {
+export async function fillVersions(db: Kysely<any>, schema: string, rows: number, subjects: number): Promise<void> {
   const table = sql.table(`${schema}.memory_versions`);
   const chunk = 100_000;
   for (let from = 0; from < rows; from += chunk) {
@@ -113,11 +113,11 @@ async function fillVersions(db: Kysely<any>, schema: string, rows: number, subje
   await sql`analyze ${table}`.execute(db);
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-interface Figures {
+export interface Figures {
   readonly p50: number;
   readonly p99: number;
   /** This process's CPU time per call (user + system), ms: less sensitive to other load on the machine than wall time. */
@@ -128,7 +128,7 @@ interface Figures {
  * Round-robin: each round runs every query once, in turn, so that whatever
  * else loads the machine weighs on all of them alike.
  */
-async function interleaved(
+export async function interleaved(
   samples: number,
   queries: ReadonlyArray<readonly [string, () => Promise<unknown>]>,
 ): Promise<Map<string, Figures>> {

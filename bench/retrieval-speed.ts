@@ -40,9 +40,12 @@ function retained<T>(make: () => T): { value: T; bytes: number } {
   return { value, bytes: process.memoryUsage().heapUsed - before };
 }
 
-const plainText = (d: RetrievalDocument) => ({ id: d.id, text: [d.content ?? '', d.value ?? ''].join(' ') });
+type PlainText = Pick<RetrievalDocument, 'id' | 'content' | 'value'>;
 
-function plainIndex(docs: readonly RetrievalDocument[]) {
+const plainText = (d: PlainText) => ({ id: d.id, text: [d.content ?? '', d.value ?? ''].join(' ') });
+
+/** Plain BM25: minisearch with its default tokenizer and parameters over content and value. */
+export function plainIndex(docs: readonly PlainText[]) {
   const index = new MiniSearch<{ id: string; text: string }>({ fields: ['text'] });
   index.addAll(docs.map(plainText));
   return index;

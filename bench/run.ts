@@ -14,6 +14,7 @@ import { eventStoreAppendBench } from './event-store-append.js';
 import { httpLoadBench } from './http-load.js';
 import { projectionRebuildBench } from './projection-rebuild.js';
 import { readLatencyBench } from './read-latency.js';
+import { recallQueryBench } from './recall-query.js';
 import { recordLatencyBench } from './record-latency.js';
 import { retrievalQualityBench } from './retrieval-quality.js';
 import { retrievalSpeedBench } from './retrieval-speed.js';
@@ -44,6 +45,7 @@ const benches: readonly Bench[] = [
   erasureBench,
   retrievalQualityBench,
   retrievalSpeedBench,
+  recallQueryBench,
 ];
 
 /**
