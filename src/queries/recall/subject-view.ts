@@ -22,6 +22,8 @@ export interface CurrentVersion {
   readonly scopes: Record<string, string>;
   readonly value: Sealed | null;
   readonly content: Sealed | null;
+  /** Write-time query expansion, sealed (null: none, or erased). */
+  readonly anticipated_queries: Sealed | null;
   readonly polarity: string;
   readonly source_type: string;
   readonly source_refs: string[];
@@ -93,6 +95,7 @@ const VERSION_COLUMNS = [
   'scopes',
   'value',
   'content',
+  'anticipated_queries',
   'polarity',
   'source_type',
   'source_refs',
@@ -233,6 +236,7 @@ function toView(row: SubjectRow): SubjectView {
       ...v,
       value: v.value as Sealed | null,
       content: v.content as Sealed | null,
+      anticipated_queries: v.anticipated_queries as Sealed | null,
       valid_from: new Date(v.valid_from),
       valid_to: date(v.valid_to),
       expires_at: date(v.expires_at),
