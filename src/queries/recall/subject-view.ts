@@ -236,7 +236,6 @@ function toView(row: SubjectRow): SubjectView {
       ...v,
       value: v.value as Sealed | null,
       content: v.content as Sealed | null,
-      anticipated_queries: v.anticipated_queries as Sealed | null,
       valid_from: new Date(v.valid_from),
       valid_to: date(v.valid_to),
       expires_at: date(v.expires_at),
