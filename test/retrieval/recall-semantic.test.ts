@@ -16,15 +16,10 @@ import type { RecallItem } from '../../src/queries/recall/items.js';
 import { recall, type RecallAnswer } from '../../src/queries/recall/recall.js';
 import { openLedger } from '../../src/runtime/open-ledger.js';
 import { ok, openWorld, text, type World } from '../forgetting/support.js';
-import { bagOfWords, DIMENSIONS, startModelServer, type ModelServer } from '../support/model-server.js';
+import { bagOfWords, DIMENSIONS, embeddingEnv, startModelServer, type ModelServer } from '../support/model-server.js';
 
 let model: ModelServer;
 let world: World;
-const embeddingEnv = (m: string) => ({
-  MEMLEDGER_EMBEDDING_URL: model.baseUrl,
-  MEMLEDGER_EMBEDDING_MODEL: m,
-  MEMLEDGER_EMBEDDING_TIMEOUT_MS: '1000',
-});
 
 /** Texts about dogs, and the question "canine", point one way (dimension 0); every other text elsewhere (its words, dimension 0 cleared). */
 const aboutDogs = (t: string) => /\b(dog|puppy|retriever)\b/i.test(t) || t.trim().toLowerCase() === 'canine';
@@ -38,7 +33,7 @@ function conceptVector(t: string): number[] {
 beforeAll(async () => {
   model = await startModelServer();
   model.embedding = conceptVector;
-  world = await openWorld('retrieval_recall_semantic', undefined, Date.now(), embeddingEnv('concepts-16'));
+  world = await openWorld('retrieval_recall_semantic', undefined, Date.now(), embeddingEnv(model, 'concepts-16'));
 }, 120_000);
 afterAll(async () => {
   await world?.close();
@@ -141,7 +136,7 @@ describe('recall with a query and the model ports', () => {
     expect(codes(hitOf(first, rex))).toContain('semantic_match');
 
     // Another model's read side over the same cache: the first model's vectors are not its vectors.
-    const other = await openLedger({ env: { ...world.env, ...embeddingEnv('concepts-16-v2') } });
+    const other = await openLedger({ env: { ...world.env, ...embeddingEnv(model, 'concepts-16-v2') } });
     const otherRead = await openReadSide(other, { tokenizer: true });
     const shared = { ...otherRead, retrievalIndexes: world.read.retrievalIndexes };
     try {

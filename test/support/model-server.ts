@@ -28,6 +28,13 @@ export interface ModelServer {
 
 export const DIMENSIONS = 16;
 
+/** The environment that points the ledger's embedder at this server, with `model`. */
+export const embeddingEnv = (server: Pick<ModelServer, 'baseUrl'>, model: string) => ({
+  MEMLEDGER_EMBEDDING_URL: server.baseUrl,
+  MEMLEDGER_EMBEDDING_MODEL: model,
+  MEMLEDGER_EMBEDDING_TIMEOUT_MS: '1000',
+});
+
 /** Each word (lower-cased, split on non-letters) adds 1 at its hash's dimension. */
 export function bagOfWords(text: string, dimensions = DIMENSIONS): number[] {
   const vector = new Array<number>(dimensions).fill(0);
