@@ -4,7 +4,10 @@
 // becomes the recall item it stands for, in rank order, with its
 // explanation. A hit on a side of an open conflict is always the whole
 // conflict item (withheld sides included); open conflicts on a key the
-// query reached show even when nothing cleared minScore.
+// query reached show even when nothing cleared minScore. With an embedder
+// (read.retrieval) the query's and the memories' vectors add the semantic
+// signal; without one, or when it fails on the query, ranking is lexical
+// and the report says which.
 import {
   buildRetrievalIndex,
   keyMatcher,
