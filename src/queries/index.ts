@@ -14,7 +14,6 @@ export { recall, RECALL_NOTICE, type RecallAnswer, type RecallReadSide } from '.
 export { DEFAULT_SENSITIVITY_CEILING, recallOptionsSchema, type RecallInput, type RecallOptions } from './recall/request.js';
 export type { RetrievalReport } from './recall/retrieval/by-relevance.js';
 export { RetrievalIndexCache, DEFAULT_INDEX_CACHE_LIMITS, type IndexCacheLimits } from './recall/retrieval/index-cache.js';
-export type { RetrievalSignals, DocumentExtras } from './recall/retrieval/signals.js';
 export type { RecallItem, MemoryItem, ClaimItem, OpenItemItem, ConflictItem, ConflictSide, MemoryProvenance } from './recall/items.js';
 export { asOf } from './as-of.js';
 export { replay } from './replay/replay.js';

@@ -25,20 +25,15 @@ import { semanticInputs } from '../../src/queries/semantic/semantic-inputs.js';
 import { readSubjectEvents } from '../../src/queries/subject-events.js';
 import { openLedger } from '../../src/runtime/open-ledger.js';
 import { fact, ok, openWorld, type World } from '../forgetting/support.js';
-import { bagOfWords, DIMENSIONS, startModelServer, type ModelServer } from '../support/model-server.js';
+import { bagOfWords, DIMENSIONS, embeddingEnv, startModelServer, type ModelServer } from '../support/model-server.js';
 
 let model: ModelServer;
 let world: World;
-const embeddingEnv = (m: string) => ({
-  MEMLEDGER_EMBEDDING_URL: model.baseUrl,
-  MEMLEDGER_EMBEDDING_MODEL: m,
-  MEMLEDGER_EMBEDDING_TIMEOUT_MS: '1000',
-});
 
 beforeAll(async () => {
   model = await startModelServer();
   world = await openWorld('retrieval_vectors', undefined, Date.now(), {
-    ...embeddingEnv('bag-of-words-16'),
+    ...embeddingEnv(model, 'bag-of-words-16'),
     MEMLEDGER_EXPANSION_URL: model.baseUrl,
     MEMLEDGER_EXPANSION_MODEL: 'stand-in-chat',
     MEMLEDGER_EXPANSION_TIMEOUT_MS: '1000',
@@ -125,7 +120,7 @@ describe('vectors of memories', () => {
     model.chat = noQueries;
     const c = { tenant: 'acme', subject: 'vec-model' };
     const { memoryId } = ok(await recordMemory(world.ledger, c, fact('notification.preference', 'sms only')));
-    const other = await openLedger({ env: { ...world.env, ...embeddingEnv('bag-of-words-16-v2') } });
+    const other = await openLedger({ env: { ...world.env, ...embeddingEnv(model, 'bag-of-words-16-v2') } });
     const read = await openReadSide(other, { tokenizer: false });
     try {
       const before = await semanticInputs(read, c, 'how to notify?', [memoryId]);

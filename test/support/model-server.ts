@@ -20,11 +20,20 @@ export interface ModelServer {
   fault: Fault;
   /** The chat answer's message content, from the request's user message. */
   chat: (user: string) => string;
+  /** Each embedded text's vector: bagOfWords unless a test says otherwise. */
+  embedding: (text: string) => number[];
   readonly requests: Array<{ path: string; authorization?: string; body: ModelRequestBody }>;
   close(): Promise<void>;
 }
 
 export const DIMENSIONS = 16;
+
+/** The environment that points the ledger's embedder at this server, with `model`. */
+export const embeddingEnv = (server: Pick<ModelServer, 'baseUrl'>, model: string) => ({
+  MEMLEDGER_EMBEDDING_URL: server.baseUrl,
+  MEMLEDGER_EMBEDDING_MODEL: model,
+  MEMLEDGER_EMBEDDING_TIMEOUT_MS: '1000',
+});
 
 /** Each word (lower-cased, split on non-letters) adds 1 at its hash's dimension. */
 export function bagOfWords(text: string, dimensions = DIMENSIONS): number[] {
@@ -51,6 +60,7 @@ export async function startModelServer(): Promise<ModelServer> {
     baseUrl: '',
     fault: 'none',
     chat: () => '{"queries":[]}',
+    embedding: (text) => bagOfWords(text),
     requests: [],
     close: async () => {},
   };
@@ -84,10 +94,10 @@ export async function startModelServer(): Promise<ModelServer> {
       const data = Array.from({ length: count }, (_x, index) => ({
         object: 'embedding',
         index,
-        embedding: bagOfWords(
-          inputs[index % inputs.length]!,
-          state.fault === 'wrong_dimensions' && index > 0 ? DIMENSIONS + 1 : DIMENSIONS,
-        ),
+        embedding:
+          state.fault === 'wrong_dimensions' && index > 0
+            ? bagOfWords(inputs[index % inputs.length]!, DIMENSIONS + 1)
+            : state.embedding(inputs[index % inputs.length]!),
       }));
       return send({ object: 'list', model: body.model, data });
     }

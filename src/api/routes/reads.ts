@@ -51,7 +51,7 @@ const asOfQuery = z.strictObject({ systemTime: instantSchema, validTime: instant
 const replayQuery = z.strictObject({ at: instantSchema, validTime: instantSchema.optional() });
 
 const RECALL_DESCRIPTION =
-  'Hard filters first (scopes, sensitivity ceiling, valid now, not expired, superseded, retracted or forgotten); then the published summary only if it is current and not STALE, otherwise raw entries (`source` and `reason` say which and why). Scopes as `scope.<name>=<value>` parameters (GET) or a `scopes` object (POST). With `query`: items in relevance order, at most `topK` (1..200, default 20), then the budget; each item carries `retrieval: {score, rank, reasons}`; `key` (a key or a pattern such as `notification.*`), `kind` and `minScore` apply only with a query.';
+  'Hard filters first (scopes, sensitivity ceiling, valid now, not expired, superseded, retracted or forgotten); then the published summary only if it is current and not STALE, otherwise raw entries (`source` and `reason` say which and why). Scopes as `scope.<name>=<value>` parameters (GET) or a `scopes` object (POST). With `query`: items in relevance order, at most `topK` (1..200, default 20), then the budget; each item carries `retrieval: {score, rank, reasons}`; the `retrieval.semantic` of the answer says whether the semantic signal was used (`off`, `ready` with the model, or `failed` with a code: lexical only); `key` (a key or a pattern such as `notification.*`), `kind` and `minScore` apply only with a query.';
 
 export function readRoutes(services: ApiServices): RouteSpec[] {
   const { ledger, read } = services;

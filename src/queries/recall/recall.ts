@@ -101,7 +101,7 @@ export async function answerRecall(read: RecallReadSide, request: RecallRequest)
     openMemoryFields(
       read.keyStore,
       ref,
-      passing.map((v) => ({ memoryId: v.memory_id, value: v.value, content: v.content })),
+      passing.map((v) => ({ memoryId: v.memory_id, value: v.value, content: v.content, anticipatedQueries: v.anticipated_queries })),
     ),
     summaryAlias
       ? openPublishedOutput(read.keyStore, ref, summaryAlias.artifactId, view.alias!.artifact!.output!)

@@ -22,6 +22,8 @@ export interface CurrentVersion {
   readonly scopes: Record<string, string>;
   readonly value: Sealed | null;
   readonly content: Sealed | null;
+  /** Write-time query expansion, sealed (null: none, or erased). */
+  readonly anticipated_queries: Sealed | null;
   readonly polarity: string;
   readonly source_type: string;
   readonly source_refs: string[];
@@ -93,6 +95,7 @@ const VERSION_COLUMNS = [
   'scopes',
   'value',
   'content',
+  'anticipated_queries',
   'polarity',
   'source_type',
   'source_refs',

@@ -4,7 +4,10 @@
 // becomes the recall item it stands for, in rank order, with its
 // explanation. A hit on a side of an open conflict is always the whole
 // conflict item (withheld sides included); open conflicts on a key the
-// query reached show even when nothing cleared minScore.
+// query reached show even when nothing cleared minScore. With an embedder
+// (read.retrieval) the query's and the memories' vectors add the semantic
+// signal; without one, or when it fails on the query, ranking is lexical
+// and the report says which.
 import {
   buildRetrievalIndex,
   keyMatcher,
@@ -13,13 +16,14 @@ import {
   type RetrievalIndex,
   type RetrievalQuery,
 } from '../../../domain/retrieval/index.js';
+import type { EmbeddingFailureCode } from '../../../infrastructure/embeddings/port.js';
 import type { SubjectRef } from '../../../infrastructure/key-store/port.js';
+import type { ReadSide } from '../../read-side.js';
+import { semanticInputs } from '../../semantic/semantic-inputs.js';
 import { memoryItem, memoryLabels, type ConflictItem, type ItemMemo, type RecallItem } from '../items.js';
 import type { ReadableMemory } from '../readable.js';
 import type { ShownSummaryEntry } from '../summary-items.js';
 import { recallDocuments, summaryDocumentId } from './documents.js';
-import type { RetrievalIndexCache } from './index-cache.js';
-import type { RetrievalSignals } from './signals.js';
 
 export interface RelevanceInput {
   readonly ref: SubjectRef;
@@ -44,14 +48,16 @@ export interface RetrievalReport {
   readonly indexed: number;
   readonly considered: number;
   readonly signals: RetrievalAnswer['signals'];
+  /** The semantic signal: off (no embedder), ready (the query and the memories with a vector of `model`), or failed at query time (lexical only). */
+  readonly semantic:
+    | { readonly status: 'off' }
+    | { readonly status: 'ready'; readonly model: string; readonly vectors: number }
+    | { readonly status: 'failed'; readonly code: EmbeddingFailureCode };
   readonly hits: number;
   readonly belowMinScore: number;
 }
 
-export interface RelevanceDeps {
-  readonly retrievalIndexes?: RetrievalIndexCache;
-  readonly retrievalSignals?: RetrievalSignals;
-}
+export type RelevanceDeps = Pick<ReadSide, 'keyStore' | 'retrievalIndexes' | 'retrieval'>;
 
 export async function byRelevance(
   deps: RelevanceDeps,
@@ -62,14 +68,16 @@ export async function byRelevance(
   for (const c of input.conflicts)
     for (const m of c.members) (conflictsOf.get(m) ?? conflictsOf.set(m, []).get(m)!).push(c.item.conflictId);
   const labelsOf = (r: ReadableMemory) => memoryLabels(r.version, r.fields, input.memo);
-  const { documents, fingerprint } = recallDocuments(input.readable.values(), conflictsOf, input.summary, labelsOf, deps.retrievalSignals);
+  // Only memories carry vectors (a summary entry has none): a failed embedder leaves the ranking lexical, never the answer failed.
+  const semantic = await semanticInputs(deps, input.ref, query.query, [...input.readable.keys()]);
+  const ready = semantic.status === 'ready' ? semantic : undefined;
+  const { documents, fingerprint } = recallDocuments(input.readable.values(), conflictsOf, input.summary, labelsOf, ready);
   const build = () => buildRetrievalIndex(documents);
   const index: RetrievalIndex =
     deps.retrievalIndexes && input.revision !== null
       ? deps.retrievalIndexes.obtain(input.ref, input.revision, fingerprint, build)
       : build();
-  const queryVector = await deps.retrievalSignals?.queryVector?.(query.query);
-  const answer = retrieve(index, query, { now: input.now, ...(queryVector ? { queryVector } : {}) });
+  const answer = retrieve(index, query, { now: input.now, ...(ready ? { queryVector: ready.queryVector } : {}) });
 
   const summaryItems = new Map((input.summary?.entries ?? []).map((s) => [summaryDocumentId(input.summary!.artifactId, s.entry), s.item]));
   const conflictItems = new Map(input.conflicts.map((c) => [c.item.conflictId, c.item]));
@@ -108,6 +116,12 @@ export async function byRelevance(
       indexed: index.size,
       considered: answer.considered,
       signals: answer.signals,
+      semantic:
+        semantic.status === 'ready'
+          ? { status: 'ready', model: semantic.model, vectors: semantic.vectors.size }
+          : semantic.status === 'failed'
+            ? { status: 'failed', code: semantic.failure.code }
+            : { status: 'off' },
       hits: answer.hits.length,
       belowMinScore: answer.belowMinScore,
     },

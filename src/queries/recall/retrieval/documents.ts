@@ -13,7 +13,6 @@ import type { RetrievalDocument } from '../../../domain/retrieval/index.js';
 import type { ReadableMemory } from '../readable.js';
 import type { ShownSummaryEntry } from '../summary-items.js';
 import type { CurrentVersion } from '../subject-view.js';
-import type { DocumentExtras, RetrievalSignals } from './signals.js';
 
 export const summaryDocumentId = (artifactId: string, entry: ShownSummaryEntry['entry']) =>
   `#${entry.type === 'claim' ? 'c' : 'o'}:${artifactId}:${entry.index}`;
@@ -24,7 +23,7 @@ function memoryDocument(
   r: ReadableMemory,
   conflictIds: readonly string[] | undefined,
   labels: readonly string[],
-  extras: DocumentExtras | undefined,
+  vector: readonly number[] | undefined,
 ): RetrievalDocument {
   const v = r.version;
   return {
@@ -41,8 +40,8 @@ function memoryDocument(
     recordedAt: v.tx_from.toISOString(),
     ...(conflictIds && conflictIds.length > 0 ? { conflictIds } : {}),
     ...(labels.length > 0 ? { labels } : {}),
-    ...(extras?.anticipatedQueries ? { anticipatedQueries: extras.anticipatedQueries } : {}),
-    ...(extras?.vector ? { vector: extras.vector } : {}),
+    ...(r.fields.anticipatedQueries ? { anticipatedQueries: r.fields.anticipatedQueries } : {}),
+    ...(vector ? { vector } : {}),
   };
 }
 
@@ -85,15 +84,17 @@ export function recallDocuments(
   conflictsOf: ReadonlyMap<string, readonly string[]>,
   summary: { readonly artifactId: string; readonly entries: readonly ShownSummaryEntry[] } | undefined,
   labelsOf: (r: ReadableMemory) => readonly string[],
-  signals: RetrievalSignals | undefined,
+  semantic: { readonly model: string; readonly vectors: ReadonlyMap<string, readonly number[]> } | undefined,
 ): RecallDocuments {
   const documents: RetrievalDocument[] = [];
-  const hash = createHash('sha256').update(signals?.fingerprint ?? '');
+  // The model and which memories have a vector are part of what the index is:
+  // vectors arrive after the write, and again (of another model) after a re-index.
+  const hash = createHash('sha256').update(semantic ? `model:${semantic.model}` : 'lexical');
   for (const r of readable) {
-    const extras = signals?.documentExtras?.(r);
+    const vector = semantic?.vectors.get(r.version.memory_id);
     const conflictIds = conflictsOf.get(r.version.memory_id);
-    documents.push(memoryDocument(r, conflictIds, labelsOf(r), extras));
-    hash.update(`\u0000${r.version.memory_id}@${r.version.version}@${(conflictIds ?? []).join(',')}`);
+    documents.push(memoryDocument(r, conflictIds, labelsOf(r), vector));
+    hash.update(`\u0000${r.version.memory_id}@${r.version.version}@${(conflictIds ?? []).join(',')}@${vector ? vector.length : '-'}`);
   }
   for (const shown of summary?.entries ?? []) {
     const document = summaryDocument(summary!.artifactId, shown);
