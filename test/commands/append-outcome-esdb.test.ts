@@ -5,34 +5,12 @@
 // (src/commands/stream/handle-commands.ts) reloads, finds the command in the
 // stream's window and answers with its original result; nothing is written
 // twice (a raw client timeout, before the mapping, failed the command).
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { useLedgerOn } from '../support/ledger-on-store.js';
 import { recordMemory } from '../../src/commands/record.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
-import { openLedger, type OpenLedger } from '../../src/runtime/open-ledger.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { startEsdbWireDouble, type EsdbWireDouble } from '../support/esdb-wire-double/server.js';
 
-let double: EsdbWireDouble;
-let database: TestDatabase;
-let ledger: OpenLedger;
-
-beforeAll(async () => {
-  double = await startEsdbWireDouble({ serverFeatures: 'advertise-batch-append' });
-  database = await createTestDatabase('append_outcome');
-  ledger = await openLedger({
-    env: {
-      MEMLEDGER_EVENTSTORE_URL: double.url,
-      MEMLEDGER_DATABASE_URL: database.url,
-      MEMLEDGER_MASTER_KEY: randomBytes(32).toString('base64'),
-    },
-  });
-});
-afterAll(async () => {
-  await ledger?.close();
-  await database?.drop();
-  await double?.close();
-});
+const world = useLedgerOn('esdb', 'append_outcome');
 
 const entry = (text: string) => ({
   kind: 'profile',
@@ -44,14 +22,14 @@ const entry = (text: string) => ({
 it('retries an append of unknown outcome as it was and answers with the original result', async () => {
   const context = { tenant: 'acme', subject: 'timed-out', idempotencyKey: 'order-1' };
   const stream = subjectStreamName('acme', 'timed-out');
-  await recordMemory(ledger, { ...context, idempotencyKey: 'before' }, entry('email'));
-  double.faults.failNextAppend({ answer: 'timeout', written: true, inFlightMs: 150 });
+  await recordMemory(world.ledger, { ...context, idempotencyKey: 'before' }, entry('email'));
+  world.double.faults.failNextAppend({ answer: 'timeout', written: true, inFlightMs: 150 });
 
-  const outcome = await recordMemory(ledger, context, entry('sms'));
+  const outcome = await recordMemory(world.ledger, context, entry('sms'));
   expect(outcome.ok && outcome.result).toMatchObject({ decision: 'SUPERSEDES' });
-  const stored = await ledger.eventStore.readStream(stream);
+  const stored = await world.ledger.eventStore.readStream(stream);
   expect(stored.map((e) => e.type)).toEqual(['MemoryRecorded', 'MemorySuperseded', 'MemoryRecorded']);
   // The command's retry (same key) is answered from the log: the very same result.
-  expect(await recordMemory(ledger, context, entry('sms'))).toEqual(outcome);
-  expect(await ledger.eventStore.readStream(stream)).toHaveLength(3);
+  expect(await recordMemory(world.ledger, context, entry('sms'))).toEqual(outcome);
+  expect(await world.ledger.eventStore.readStream(stream)).toHaveLength(3);
 });
