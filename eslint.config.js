@@ -3,7 +3,10 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // Rules the code does not meet yet (mostly untyped rows and commander options):
-// warnings until the typed-database work turns them into errors (issue 14).
+// until the typed-database work turns them into errors (issue 14) they gate
+// nothing, so `npm run lint` leaves them off (they are half of its time) and
+// `npm run lint:pending` lists what they still find, as warnings.
+const pending = process.env.MEMLEDGER_LINT_PENDING === '1' ? 'warn' : 'off';
 const notYet = Object.fromEntries(
   [
     'no-unsafe-member-access',
@@ -19,7 +22,7 @@ const notYet = Object.fromEntries(
     'prefer-promise-reject-errors',
     'no-misused-promises',
     'await-thenable',
-  ].map((rule) => [`@typescript-eslint/${rule}`, 'warn']),
+  ].map((rule) => [`@typescript-eslint/${rule}`, pending]),
 );
 
 export default tseslint.config(
@@ -31,5 +34,7 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: notYet,
+    // The disable comments written for the pending rules are not unused while those rules are off.
+    linterOptions: { reportUnusedDisableDirectives: pending },
   },
 );
