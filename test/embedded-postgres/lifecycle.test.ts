@@ -5,7 +5,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireEmbeddedServer, EmbeddedServerError } from '../../src/infrastructure/embedded-postgres/index.js';
+import { ConfigError } from '../../src/infrastructure/config.js';
+import { acquireEmbeddedServer } from '../../src/infrastructure/embedded-postgres/index.js';
 import { freshFolder, occurrences, postmastersOf, processIsRunning, serverLog, startServerUser, uidOf } from './fixtures/server-users.js';
 
 const folders: string[] = [];
@@ -114,7 +115,9 @@ describe('the embedded server of a data folder', () => {
         () => null,
         (caught: unknown) => caught,
       );
-      expect(error).toBeInstanceOf(EmbeddedServerError);
+      // A configuration error (exit 2 / the field named), not a failure of the server.
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error).toMatchObject({ code: 'invalid_config', field: 'MEMLEDGER_DATA_DIR' });
       expect((error as Error).message).toContain(closed);
       expect(existsSync(dataDir)).toBe(false);
     } else {

@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
+import { ConfigError, ENV } from '../config.js';
 import { EmbeddedServerError } from './errors.js';
 
 const run = promisify(execFile);
@@ -78,9 +79,10 @@ export function ensureAncestorsReachable(dataDir: string, account: ServerAccount
   if (!account) return;
   for (let dir = dirname(dataDir); ; dir = dirname(dir)) {
     if (existsSync(dir) && !canTraverse(dir, account)) {
-      throw new EmbeddedServerError(
-        `the PostgreSQL OS user "${SERVER_OS_USER}" cannot reach the data folder ${dataDir}: ${dir} is closed to it (mode ${(statSync(dir).mode & 0o777).toString(8)}); allow traversal with "chmod o+x ${dir}" or set MEMLEDGER_DATA_DIR to a folder it can reach`,
-        dataDir,
+      // The operator's setting, not a failure of the server: answered as a configuration error (exit 2).
+      throw new ConfigError(
+        ENV.dataDir,
+        `the PostgreSQL OS user "${SERVER_OS_USER}" cannot reach the data folder ${dataDir}: ${dir} is closed to it (mode ${(statSync(dir).mode & 0o777).toString(8)}); allow traversal with "chmod o+x ${dir}" or set ${ENV.dataDir} to a folder it can reach`,
       );
     }
     if (dirname(dir) === dir) return;
