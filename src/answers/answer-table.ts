@@ -80,6 +80,8 @@ const ERRORS = {
   // A deployment matter (ACLs, a stream deleted by something else): not the caller's doing.
   event_store_access_denied: { http: 503, exit: EXIT.failure },
   stream_deleted: { http: 409, exit: EXIT.failure },
+  // `memledger eval`: a condition served a stale or unauthorized memory (a blocking regression; the report still goes to stdout).
+  evaluation_blocked: { http: 409, exit: EXIT.refused },
   internal: { http: 500, exit: EXIT.failure },
 } as const satisfies Record<string, Answer>;
 
