@@ -52,7 +52,7 @@ export const evalCaseSchema = z
     current_task: z.string().trim().min(1, { error: 'must not be empty' }),
     expected_active_memory: refs,
     /** The memories the task cannot be done without (default: all of expected_active_memory). */
-    required_memory: refs.optional(),
+    required_memory: z.array(ref).optional(),
     expected_invalidated_memory_ids: refs,
     /** Memories that must be served side by side as an open conflict. */
     expected_conflicts: z.array(z.array(ref).min(2)).default([]),
