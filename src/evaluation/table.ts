@@ -1,6 +1,7 @@
 // The report as a table for a person at a terminal: one row per metric, one
 // column per condition; "-" where a metric had nothing to judge.
 import type { ConditionMetrics } from '../domain/evaluation/metrics.js';
+import { CONDITION_INFO } from '../domain/evaluation/conditions.js';
 import type { EvaluationReport } from './run.js';
 
 const ROWS: ReadonlyArray<readonly [string, keyof ConditionMetrics, 'rate' | 'number']> = [
@@ -21,7 +22,7 @@ const cell = (value: number | null, format: 'rate' | 'number') =>
   value === null ? '-' : format === 'rate' ? value.toFixed(3) : Number.isInteger(value) ? String(value) : value.toFixed(1);
 
 export function renderTable(report: EvaluationReport): string {
-  const header = ['metric (K=' + report.k + ')', ...report.conditions.map((c) => `${c.condition} ${c.name}`)];
+  const header = ['metric (K=' + report.k + ')', ...report.conditions.map((c) => `${c.condition} ${CONDITION_INFO[c.condition].label}`)];
   const body = ROWS.map(([label, field, format]) => [label, ...report.conditions.map((c) => cell(c.metrics[field], format))]);
   const verdicts = ['verdict', ...report.conditions.map((c) => (c.blocking ? 'BLOCKING' : 'ok'))];
   const rows = [header, ...body, verdicts];

@@ -9,12 +9,13 @@ export type Condition = (typeof CONDITIONS)[number];
 
 export type Serving = 'none' | 'oracle' | 'production';
 
-export const CONDITION_INFO: Readonly<Record<Condition, { readonly name: string; readonly serving: Serving }>> = {
-  A: { name: 'no memory', serving: 'none' },
-  B: { name: 'oracle memory', serving: 'oracle' },
-  C: { name: 'production retrieval', serving: 'production' },
-  D: { name: 'stale or conflicting memory injected', serving: 'production' },
-  E: { name: 'unauthorized memory must be blocked', serving: 'production' },
+/** `label`: a table column's heading. */
+export const CONDITION_INFO: Readonly<Record<Condition, { readonly name: string; readonly label: string; readonly serving: Serving }>> = {
+  A: { name: 'no memory', label: 'none', serving: 'none' },
+  B: { name: 'oracle memory', label: 'oracle', serving: 'oracle' },
+  C: { name: 'production retrieval', label: 'production', serving: 'production' },
+  D: { name: 'stale or conflicting memory injected', label: 'stale/conflict', serving: 'production' },
+  E: { name: 'unauthorized memory must be blocked', label: 'unauthorized', serving: 'production' },
 };
 
 export function judgedOn(condition: Condition, c: EvalCase): boolean {
