@@ -8,6 +8,7 @@ import { recordMemory, supersedeMemory } from '../commands/record.js';
 import { namespaceParts, namespacesOf, type EvalCase } from '../domain/evaluation/case.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
 import type { Result } from '../domain/result/result.js';
+import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { readSideErasureChecks } from '../queries/erasure/index.js';
 import { catchUpWith, type OpenReadSide } from '../queries/read-side.js';
 
@@ -28,22 +29,11 @@ export interface PlayedCase {
   readonly sourceRefs: ReadonlyMap<string, readonly string[]>;
 }
 
-/** A history event the ledger refused: the case is wrong for this ledger (a bad case file, not a regression). */
-export class HistoryRefused extends Error {
-  override readonly name = 'HistoryRefused';
-  readonly code = 'invalid_input';
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 function unwrap<R>(outcome: Result<R>, caseId: string, index: number): R {
   if (outcome.ok) return outcome.result;
   const { code, message } = outcome.rejection;
-  throw new HistoryRefused(`history_events.${index}`, `case ${caseId}: history event ${index} was refused (${code}: ${message})`);
+  // The case does not fit this ledger (a bad case file, not a regression).
+  throw new InvalidInput(`history_events.${index}`, `of case ${caseId} was refused (${code}: ${message})`);
 }
 
 export async function playCase(ledger: Ledger, read: OpenReadSide, c: EvalCase, tenantPrefix: string): Promise<PlayedCase> {
