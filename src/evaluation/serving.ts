@@ -23,8 +23,13 @@ export const productionRetrieval: Retrieval = async (read, { played, query, k })
 async function oracle(read: RecallReadSide, c: EvalCase, played: PlayedCase): Promise<readonly RecallItem[]> {
   const all = (await recall(read, played.home)).items;
   const wanted = new Set(c.expected_active_memory.map((id) => played.memoryIds.get(id)));
+  // In the case's order; a conflict's other side does not move its item up.
   const rank = (item: RecallItem) =>
-    Math.min(...memoriesOf(item).map((p) => c.expected_active_memory.indexOf(played.caseIds.get(p.memoryId) ?? '')));
+    Math.min(
+      ...memoriesOf(item)
+        .map((p) => c.expected_active_memory.indexOf(played.caseIds.get(p.memoryId) ?? ''))
+        .filter((i) => i >= 0),
+    );
   return all.filter((item) => memoriesOf(item).some((p) => wanted.has(p.memoryId))).sort((a, b) => rank(a) - rank(b));
 }
 
