@@ -9,6 +9,7 @@ export type HttpProblemCode =
   | 'unauthenticated'
   | 'forbidden'
   | 'route_not_found'
+  | 'method_not_allowed'
   | 'unsupported_media_type'
   | 'body_too_large'
   | 'uri_too_long'
