@@ -104,6 +104,10 @@ describe('memledger mcp on stdio', () => {
     expect(recalled.body.items[0]!.retrieval.reasons.length).toBeGreaterThan(0);
     expect(recalled.body.items[0]!.provenance).toBeDefined();
 
+    const believed = await call('as_of', { subject: SUBJECT, systemTime: new Date().toISOString() });
+    expect((believed.body.beliefs as Array<{ memoryId: string }>).map((b) => b.memoryId)).toContain(memoryId);
+    expect((await call('list_conflicts', { subject: SUBJECT })).body).toEqual({ items: [] });
+
     const forgotten = await call('forget', { subject: SUBJECT, memoryId });
     expect(forgotten.result.isError, JSON.stringify(forgotten.body)).toBeFalsy();
     expect(forgotten.body).toMatchObject({ scope: 'memory', memoryIds: [memoryId], verification: { status: 'passed' } });
