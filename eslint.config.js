@@ -26,7 +26,9 @@ const notYet = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'console/dist/', 'coverage/', '.memledger/', 'bin/', 'eslint.config.js'] },
+  {
+    ignores: ['node_modules/', 'dist/', 'console/dist/', 'coverage/', '.memledger/', 'bin/', 'eslint.config.js', 'test/fixtures/consumer/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -14,6 +14,7 @@ import { MAX_ID_LENGTH } from '../domain/values/ids.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';
 import { decodeUtf8, INVALID_UTF8_REASON } from '../domain/validation/well-formed.js';
 import { DATABASE_UNAVAILABLE, problem, problemOf, PROBLEM_CONTENT_TYPE } from './problem.js';
+import { registerMcp } from './mcp-route.js';
 import { registerRoute, requestIdOf, type RouteSpec } from './route.js';
 import { artifactRoutes } from './routes/artifacts.js';
 import { auditRoutes } from './routes/audit.js';
@@ -100,6 +101,7 @@ export function buildApi(services: ApiServices, options: ApiOptions): FastifyIns
   const onInvalidResponse = (route: RouteSpec, error: unknown) =>
     app.log.error({ operationId: route.operationId, issues: (error as { issues?: unknown }).issues }, 'response does not match its schema');
   for (const route of routes) registerRoute(app, route, { auth, onInvalidResponse });
+  registerMcp(app, services, { auth, erasureChecks: apiErasureChecks });
   registerConsole(app, options.consoleDir);
 
   app.addHook('onSend', async (request, reply) => {

@@ -21,6 +21,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   forgetting: async () => (await import('./commands/forgetting.js')).registerForgettingCommands,
   server: async () => (await import('./commands/server.js')).registerServerCommands,
   eval: async () => (await import('./commands/eval.js')).registerEvalCommand,
+  mcp: async () => (await import('./commands/mcp.js')).registerMcpCommand,
 };
 
 /** The top-level command names each module registers. */
@@ -51,6 +52,7 @@ const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
   demo: 'demo',
   server: 'server',
   eval: 'eval',
+  mcp: 'mcp',
 };
 
 // The same path from src/cli and from the build's dist/cli.

@@ -47,8 +47,8 @@ const beliefAnswer = z.looseObject({
   from: z.enum(['memory_versions', 'event_stream']),
   beliefs: z.array(z.looseObject({ memoryId: z.string() })),
 });
-const asOfQuery = z.strictObject({ systemTime: instantSchema, validTime: instantSchema.optional() });
-const replayQuery = z.strictObject({ at: instantSchema, validTime: instantSchema.optional() });
+export const asOfQuery = z.strictObject({ systemTime: instantSchema, validTime: instantSchema.optional() });
+export const replayQuery = z.strictObject({ at: instantSchema, validTime: instantSchema.optional() });
 
 const RECALL_DESCRIPTION =
   'Hard filters first (scopes, sensitivity ceiling, valid now, not expired, superseded, retracted or forgotten); then the published summary only if it is current and not STALE, otherwise raw entries (`source` and `reason` say which and why). Scopes as `scope.<name>=<value>` parameters (GET) or a `scopes` object (POST). With `query`: items in relevance order, at most `topK` (1..200, default 20), then the budget; each item carries `retrieval: {score, rank, reasons}`; the `retrieval.semantic` of the answer says whether the semantic signal was used (`off`, `ready` with the model, or `failed` with a code: lexical only); `key` (a key or a pattern such as `notification.*`), `kind` and `minScore` apply only with a query.';

@@ -1,0 +1,81 @@
+// MCP over Streamable HTTP at /mcp on the service (issue 21), driven by the
+// SDK's own client: the tenant comes from the API key, so one tenant's key
+// cannot see (or write into) another tenant's memory; the key's role bounds
+// the tools; a missing key is the API's 401 problem; a bad input writes
+// nothing.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entry, problemOf, startTestService, type TestService } from '../api/service.js';
+
+let t: TestService;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  t = await startTestService('mcp_http', { config: { consolidationWorkers: 0 } });
+});
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  await t?.close();
+});
+
+interface ToolBody {
+  readonly [field: string]: unknown;
+  readonly memoryId?: string;
+  readonly items: ReadonlyArray<{ readonly memoryId?: string }>;
+}
+
+async function connect(key: string) {
+  const client = new Client({ name: 'memledger-http-test', version: '0.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+  );
+  clients.push(client);
+  return async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    return { isError: result.isError === true, body: result.structuredContent as ToolBody };
+  };
+}
+
+const said = (content: string, key: string) => entry(content, { kind: 'episodic', key, content });
+
+describe('MCP over Streamable HTTP', () => {
+  it("answers for the key's tenant only", async () => {
+    const acme = await connect(await t.key('acme', 'writer'));
+    const globex = await connect(await t.key('globex', 'writer'));
+
+    const mine = await acme('remember', { subject: 'u1', entry: said('The side door code is 4711 after six.', 'door.code') });
+    expect(mine.body).toMatchObject({ decision: 'NEW' });
+    const found = await acme('recall', { subject: 'u1', query: 'what is the door code?' });
+    expect(found.body.items.map((i) => i.memoryId)).toContain(mine.body.memoryId);
+
+    // Another tenant's subject of the same name does not exist for globex: the same answer as none at all.
+    const peek = await globex('recall', { subject: 'u1', query: 'what is the door code?' });
+    expect(peek).toMatchObject({ isError: true, body: { error: 'subject_not_found', field: 'subject' } });
+    const theirs = await globex('remember', { subject: 'u1', entry: said('The door code is 0000.', 'door.code') });
+    expect(theirs.body).toMatchObject({ decision: 'NEW' });
+    const own = await globex('recall', { subject: 'u1', query: 'what is the door code?' });
+    expect(JSON.stringify(own.body)).not.toContain('4711');
+    expect(own.body.items.map((i) => i.memoryId)).toEqual([theirs.body.memoryId]);
+    expect(JSON.stringify((await acme('recall', { subject: 'u1', query: 'door code' })).body)).not.toContain('0000');
+  });
+
+  it("keeps to the key's role, and a bad input writes nothing", async () => {
+    const reader = await connect(await t.key('acme', 'reader'));
+    const before = await t.eventCount();
+    const refused = await reader('remember', { subject: 'u2', entry: said('Anything.', 'note.one') });
+    expect(refused).toMatchObject({ isError: true, body: { error: 'forbidden', field: 'Authorization' } });
+    const writer = await connect(await t.key('acme', 'writer'));
+    const bad = await writer('remember', { subject: 'u2', entry: { ...said('Anything.', 'note.one'), confidence: 2 } });
+    expect(bad).toMatchObject({ isError: true, body: { error: 'invalid_input', field: 'entry.confidence' } });
+    expect(await t.eventCount()).toBe(before);
+  });
+
+  it('refuses a request without a key as the API does (401 problem)', async () => {
+    const response = await t.request('POST', '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(response.status).toBe(401);
+    expect(problemOf(response).code).toBe('unauthenticated');
+    expect(problemOf(await t.request('GET', '/mcp', { key: await t.key('acme', 'reader') }))).toMatchObject({ status: 405 });
+  });
+});
