@@ -2,28 +2,45 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// Rules the code does not meet yet (mostly untyped rows and commander options):
-// until the typed-database work turns them into errors (issue 14) they gate
-// nothing, so `npm run lint` leaves them off (they are half of its time) and
-// `npm run lint:pending` lists what they still find, as warnings.
+// Type-checked rules of recommendedTypeChecked, with the options memledger uses.
+const typed = {
+  'no-unsafe-member-access': [],
+  'no-unsafe-argument': [],
+  'no-explicit-any': [],
+  'no-unsafe-assignment': [],
+  'no-unnecessary-type-assertion': [],
+  'no-unsafe-call': [],
+  // Dropping a field by destructuring it away (`{ secret: _, ...rest }`) is how a copy leaves it out.
+  'no-unused-vars': [{ ignoreRestSiblings: true }],
+  'no-unsafe-return': [],
+  'require-await': [],
+  'unbound-method': [],
+  // A failure caught as `unknown` is handed on as it came (as only-throw-error allows by default).
+  'prefer-promise-reject-errors': [{ allowThrowingUnknown: true }],
+  'no-misused-promises': [],
+  'await-thenable': [],
+};
+const rulesAt = (level) =>
+  Object.fromEntries(Object.entries(typed).map(([rule, options]) => [`@typescript-eslint/${rule}`, [level, ...options]]));
+
+// Where those rules are not met yet (issue 14). Here they gate nothing, so
+// `npm run lint` leaves them off (they are half of its time) and
+// `npm run lint:pending` lists what they still find, as warnings; everywhere
+// else they are errors. The src folders (the untyped rows of Kysely<any>) go
+// when the typed kysely database (helper h14d) lands; the test folders as
+// their JSON answers and rows get types.
+const notYet = [
+  'src/projections/**',
+  'src/queries/**',
+  'src/domain/**',
+  'test/api/**',
+  'test/cli/**',
+  'test/consolidation/**',
+  'test/forgetting/**',
+  'test/projections/**',
+  'test/queries/**',
+];
 const pending = process.env.MEMLEDGER_LINT_PENDING === '1' ? 'warn' : 'off';
-const notYet = Object.fromEntries(
-  [
-    'no-unsafe-member-access',
-    'no-unsafe-argument',
-    'no-explicit-any',
-    'no-unsafe-assignment',
-    'no-unnecessary-type-assertion',
-    'no-unsafe-call',
-    'no-unused-vars',
-    'no-unsafe-return',
-    'require-await',
-    'unbound-method',
-    'prefer-promise-reject-errors',
-    'no-misused-promises',
-    'await-thenable',
-  ].map((rule) => [`@typescript-eslint/${rule}`, pending]),
-);
 
 export default tseslint.config(
   {
@@ -35,7 +52,11 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
-    rules: notYet,
+    rules: rulesAt('error'),
+  },
+  {
+    files: notYet,
+    rules: rulesAt(pending),
     // The disable comments written for the pending rules are not unused while those rules are off.
     linterOptions: { reportUnusedDisableDirectives: pending },
   },

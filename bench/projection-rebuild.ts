@@ -70,7 +70,7 @@ export const projectionRebuildBench: Bench = {
   },
 };
 
-async function countRows(db: Kysely<any>, schema: string): Promise<number> {
+async function countRows(db: Kysely<unknown>, schema: string): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(`${schema}.memory_versions`)}`.execute(db);
   return rows[0]!.n;
 }

@@ -84,7 +84,7 @@ async function measuredSubject(ledger: OpenLedger, subject: string): Promise<voi
   for (const target of active.slice(10, 20)) await retractMemory(ledger, context, target.memoryId, 'withdrawn');
 }
 
-export async function fillVersions(db: Kysely<any>, schema: string, rows: number, subjects: number): Promise<void> {
+export async function fillVersions(db: Kysely<unknown>, schema: string, rows: number, subjects: number): Promise<void> {
   const table = sql.table(`${schema}.memory_versions`);
   const chunk = 100_000;
   for (let from = 0; from < rows; from += chunk) {

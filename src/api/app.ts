@@ -56,8 +56,10 @@ export function apiRoutes(services: ApiServices, openApi: () => unknown, apiEras
 }
 
 export function buildApi(services: ApiServices, options: ApiOptions): FastifyInstance {
+  // Typed as fastify's logger, so that the instance is the plain FastifyInstance, not one specialised to pino's Logger.
+  const logger: FastifyBaseLogger = options.logger;
   const app = Fastify({
-    loggerInstance: options.logger as FastifyBaseLogger,
+    loggerInstance: logger,
     // One line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdOf,

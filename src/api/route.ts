@@ -74,7 +74,7 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
 export function defineRoute<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
   spec: RouteSpec<P, Q, B>,
 ): RouteSpec {
-  return spec as unknown as RouteSpec;
+  return spec;
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;

@@ -31,7 +31,7 @@ export async function openLedger(options: ResolveOptions & { readonly clock?: ()
   const embedder = embedderFromEnv(env);
   const expander = expanderFromEnv(env);
   const connections = await resolveConnections(options);
-  const closers: Array<() => Promise<void>> = [connections.release];
+  const closers: Array<() => Promise<void>> = [() => connections.release()];
   try {
     let eventStore: EventStore;
     if (connections.eventStore.kind === 'postgres') {

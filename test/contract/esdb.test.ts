@@ -23,7 +23,11 @@ interface Reachable {
 async function findEventStoreDB(): Promise<Reachable | { readonly skipped: string }> {
   const given = process.env.MEMLEDGER_TEST_ESDB_URL;
   if (given)
-    return { label: `MEMLEDGER_TEST_ESDB_URL (${given.replace(/\/\/[^@/]*@/, '//')})`, url: async () => given, stop: async () => {} };
+    return {
+      label: `MEMLEDGER_TEST_ESDB_URL (${given.replace(/\/\/[^@/]*@/, '//')})`,
+      url: () => Promise.resolve(given),
+      stop: async () => {},
+    };
   let testcontainers: typeof import('testcontainers');
   try {
     testcontainers = await import('testcontainers');

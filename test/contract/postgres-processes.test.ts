@@ -48,7 +48,7 @@ async function scalar(url: string, query: string, values: unknown[] = []): Promi
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return String(Object.values((await client.query(query, values)).rows[0] ?? { none: 'none' })[0]);
+    return String(Object.values((await client.query<Record<string, unknown>>(query, values)).rows[0] ?? { none: 'none' })[0]);
   } finally {
     await client.end();
   }

@@ -21,7 +21,7 @@ describe('associated data', () => {
         let expected: string | undefined;
         try {
           expected = canonicalize(object);
-        } catch (error) {
+        } catch {
           // Whatever the general serializer refuses stays refused.
           expect(() => associatedData(label, fields)).toThrow();
           return;

@@ -5,18 +5,23 @@
 // stream itself. Sweepers in several processes are safe: the command is
 // fenced by the stream revision, and a subject with nothing due appends nothing.
 import { setTimeout as pause } from 'node:timers/promises';
-import type { Kysely } from 'kysely';
 import { expireMemories } from '../../commands/lifecycle.js';
 import type { Ledger } from '../../commands/ledger.js';
 import { instantOf } from '../../domain/values/instant.js';
-import { memoryProjection, ProjectionNotBuilt, readActive, type MemoryProjectionDb } from '../../projections/index.js';
+import {
+  memoryProjection,
+  ProjectionNotBuilt,
+  readActive,
+  type MemoryProjectionDb,
+  type ProjectionDatabase,
+} from '../../projections/index.js';
 
 export interface SweepResult {
   readonly subjects: number;
   readonly expired: number;
 }
 
-export async function sweepOnce(ledger: Ledger, db: Kysely<any>): Promise<SweepResult> {
+export async function sweepOnce(ledger: Ledger, db: ProjectionDatabase['db']): Promise<SweepResult> {
   const now = instantOf(ledger.clock());
   let due: Array<{ tenant: string; subject: string }>;
   try {
@@ -44,7 +49,7 @@ export async function sweepOnce(ledger: Ledger, db: Kysely<any>): Promise<SweepR
 
 export async function runTtlSweeper(
   ledger: Ledger,
-  db: Kysely<any>,
+  db: ProjectionDatabase['db'],
   options: { readonly intervalMs: number; readonly signal: AbortSignal; readonly report: (result: SweepResult) => void },
 ): Promise<void> {
   while (!options.signal.aborted) {

@@ -3,6 +3,7 @@
 // reason on stderr (the result, with the artifact id, still goes to stdout);
 // a failed generation exits 1.
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { approveArtifact } from '../../commands/consolidation/approve.js';
 import { prepareConsolidation } from '../../commands/consolidation/prepare.js';
 import { publishArtifact, type PublishResult } from '../../commands/consolidation/publish.js';
@@ -14,6 +15,7 @@ import { runWorker } from '../../commands/consolidation/worker.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
 import { ANSWERS } from '../../answers/answer-table.js';
+import { opt, optionsOf, subjectSchema } from '../options.js';
 import { printError } from '../output.js';
 import { contextOf, run } from '../session.js';
 
@@ -81,6 +83,9 @@ function pauseHook(): RunHooks | undefined {
   };
 }
 
+/** What publish and approve declare (artifact()). */
+const artifactSchema = z.object({ tenant: opt.text, subject: opt.optionalText, artifact: opt.text });
+
 export function registerConsolidateCommands(program: Command): void {
   const consolidate = program
     .command('consolidate')
@@ -96,8 +101,9 @@ export function registerConsolidateCommands(program: Command): void {
   subject(consolidate.command('prepare').description('snapshot, generate and gate an artifact (not readable until published)'))
     .option('--through <H>', 'cover entries with sequence <= H (default: the last)')
     .option('--from-raw', 'build from raw entries even when the current summary could serve as parent')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(subjectSchema.extend({ through: opt.optionalText, fromRaw: opt.flag }), flags);
         const context = contextOf(o);
         const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
         const services = await consolidationServicesFromEnv(process.env);
@@ -111,16 +117,18 @@ export function registerConsolidateCommands(program: Command): void {
 
   artifact(
     consolidate.command('publish').description('switch the alias to a gated artifact, fenced by the subject stream revision'),
-  ).action((o) =>
+  ).action((flags) =>
     run(async (ledger) => {
+      const o = optionsOf(artifactSchema, flags);
       const context = artifactContext(o);
       const services = await consolidationServicesFromEnv(process.env, { tokenizer: false });
       return settle(await publishArtifact(await ledger(), services, context, requireId('artifact', o.artifact)), publishVerdict);
     }),
   );
 
-  artifact(consolidate.command('approve').description('shadow mode: approve a gated artifact and publish it')).action((o) =>
+  artifact(consolidate.command('approve').description('shadow mode: approve a gated artifact and publish it')).action((flags) =>
     run(async (ledger) => {
+      const o = optionsOf(artifactSchema, flags);
       const context = artifactContext(o);
       const services = await consolidationServicesFromEnv(process.env, { tokenizer: false });
       return settle(await approveArtifact(await ledger(), services, context, requireId('artifact', o.artifact)), publishVerdict);
@@ -130,8 +138,9 @@ export function registerConsolidateCommands(program: Command): void {
   subject(consolidate.command('run').description('prepare and publish; a refused switch is followed by forward recovery'))
     .option('--through <H>', 'cover entries with sequence <= H (default: the last)')
     .option('--from-raw', 'forward recovery: rebuild from the raw valid inputs')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(subjectSchema.extend({ through: opt.optionalText, fromRaw: opt.flag }), flags);
         const context = contextOf(o);
         const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
         const services = await consolidationServicesFromEnv(process.env);
@@ -153,8 +162,9 @@ export function registerConsolidateCommands(program: Command): void {
     .option('--tenant <tenant>', 'only this tenant (default: all)')
     .option('--threshold <N>', 'new entries since the alias coverage that make a subject due', '50')
     .option('--idle-exit-ms <ms>', 'exit after this long without a due subject')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(z.object({ tenant: opt.optionalText, threshold: opt.text, idleExitMs: opt.optionalText }), flags);
         const tenant = o.tenant === undefined ? undefined : requireId('tenant', o.tenant);
         const threshold = wholeNumber('threshold', o.threshold, 1, 1_000_000)!;
         const idleExitMs = wholeNumber('idle-exit-ms', o.idleExitMs, 0, 86_400_000);

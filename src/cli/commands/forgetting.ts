@@ -10,6 +10,7 @@
 //   retention set | list | remove | sweep   the tenant's retention rules,
 //              and the sweeper that archives (expires) and erases by them
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { forgetMemory, forgetSourceRef, forgetSubject, type ErasureOptions } from '../../commands/forget.js';
 import { sweepTenant } from '../../commands/forgetting/retention-sweep.js';
 import { forgetSourceRefEverywhere } from '../../commands/forgetting/source-ref-everywhere.js';
@@ -27,6 +28,7 @@ import { catchUpWith, openReadSide, type OpenReadSide } from '../../queries/read
 import type { OpenLedger } from '../../runtime/open-ledger.js';
 import { oneOf, optionalInstant, readText } from '../input.js';
 import { EXIT } from '../../answers/answer-table.js';
+import { opt, optionsOf, subjectSchema } from '../options.js';
 import { resultOf } from '../output.js';
 import { contextOf, run } from '../session.js';
 
@@ -109,13 +111,22 @@ export function registerForgettingCommands(program: Command): void {
     .option('--memory <id>', 'the memory to erase')
     .option('--source-ref <ref>', 'erase every entry recorded from this source ref (in the subject, or in every subject of the tenant)')
     .option('--reason <text>', 'why (stored in clear: name no personal content)')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(
+          subjectSchema.extend({
+            subject: opt.optionalText,
+            memory: opt.optionalText,
+            sourceRef: opt.optionalText,
+            reason: opt.optionalText,
+          }),
+          flags,
+        );
         if (o.memory !== undefined && o.sourceRef !== undefined) throw new InvalidInput('source-ref', 'cannot be combined with --memory');
         if (o.subject === undefined) {
           if (o.sourceRef === undefined)
             throw new InvalidInput('subject', 'is required, unless --source-ref alone erases the ref in every subject of the tenant');
-          return forgetEverywhere(await ledger(), o);
+          return forgetEverywhere(await ledger(), { ...o, sourceRef: o.sourceRef });
         }
         const context = contextOf(o);
         const memory = o.memory !== undefined ? requireId('memory', o.memory) : undefined;
@@ -137,8 +148,9 @@ export function registerForgettingCommands(program: Command): void {
     .description("a subject's deletion receipts: ids, counts, who asked, why, verification (never the content)")
     .requiredOption('--tenant <tenant>', 'tenant id')
     .requiredOption('--subject <subject>', 'subject id')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(subjectSchema, flags);
         const { tenant, subject } = contextOf(o);
         return subjectReceipts({ eventStore: (await ledger()).eventStore }, tenant, subject);
       }),
@@ -151,8 +163,9 @@ export function registerForgettingCommands(program: Command): void {
     .requiredOption('--subject <subject>', 'subject id')
     .requiredOption('--receipt <id>', 'the receipt id')
     .option('--plaintext-stdin', 'read texts to search for from stdin, one per line')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(subjectSchema.extend({ receipt: opt.text, plaintextStdin: opt.flag }), flags);
         const { tenant, subject } = contextOf(o);
         const receiptId = requireId('receipt', o.receipt);
         const plaintexts = o.plaintextStdin
@@ -191,8 +204,12 @@ function registerRetentionCommands(program: Command): void {
       '--archive-for <duration>',
       'how long an expired entry stays archived before it is erased (PT0S: erased as it expires; absent: kept archived)',
     )
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(
+          z.object({ tenant: opt.text, kind: opt.text, sensitivity: opt.text, ttl: opt.optionalText, archiveFor: opt.optionalText }),
+          flags,
+        );
         const tenant = tenantOf(o);
         const parsed = parseRetentionRule({
           kind: o.kind,
@@ -215,8 +232,9 @@ function registerRetentionCommands(program: Command): void {
   retention
     .command('list')
     .requiredOption('--tenant <tenant>', 'tenant id')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(z.object({ tenant: opt.text }), flags);
         const tenant = tenantOf(o);
         const store = await policies(ledger);
         try {
@@ -232,8 +250,9 @@ function registerRetentionCommands(program: Command): void {
     .requiredOption('--tenant <tenant>', 'tenant id')
     .option('--kind <kind>', `${MEMORY_KINDS.join(' | ')} | *`, ANY)
     .option('--sensitivity <level>', `${SENSITIVITIES.join(' | ')} | *`, ANY)
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(z.object({ tenant: opt.text, kind: opt.text, sensitivity: opt.text }), flags);
         const tenant = tenantOf(o);
         const kind = oneOf('kind', [...MEMORY_KINDS, ANY], o.kind);
         const sensitivity = oneOf('sensitivity', [...SENSITIVITIES, ANY], o.sensitivity);
@@ -252,8 +271,9 @@ function registerRetentionCommands(program: Command): void {
     .requiredOption('--tenant <tenant>', 'tenant id')
     .option('--subject <subject>', 'only this subject (default: every subject of the tenant)')
     .option('--now <instant>', 'the sweep time (default: now)')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(z.object({ tenant: opt.text, subject: opt.optionalText, now: opt.optionalText }), flags);
         const tenant = tenantOf(o);
         const subjects = o.subject !== undefined ? [requireId('subject', o.subject)] : undefined;
         const now = optionalInstant('now', o.now);

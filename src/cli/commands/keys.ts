@@ -2,6 +2,7 @@
 // HTTP API's keys (src/infrastructure/api-keys). create prints the key once;
 // only its digest is stored, so a lost key is revoked and replaced, never shown again.
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { ApiKeyStore } from '../../infrastructure/api-keys/api-key-store.js';
 import { API_ROLES, type ApiRole } from '../../infrastructure/api-keys/roles.js';
 import { resolveConnections } from '../../infrastructure/config.js';
@@ -9,6 +10,7 @@ import { migrateToLatest } from '../../infrastructure/postgres/migrate.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
 import { oneOf } from '../input.js';
+import { opt, optionsOf } from '../options.js';
 import { run } from '../session.js';
 
 /** The key table lives in the projections' PostgreSQL (the embedded server when nothing is configured). */
@@ -36,8 +38,9 @@ export function registerKeyCommands(program: Command): void {
     .requiredOption('--tenant <tenant>', 'the tenant the key speaks for')
     .requiredOption('--role <role>', API_ROLES.join(' | '))
     .option('--label <text>', 'what the key is for (shown by keys list)')
-    .action((o) =>
+    .action((flags) =>
       run(async () => {
+        const o = optionsOf(z.object({ tenant: opt.text, role: opt.text, label: opt.optionalText }), flags);
         const tenant = requireId('tenant', o.tenant);
         const role: ApiRole = oneOf('role', API_ROLES, o.role);
         if (o.label !== undefined && (o.label.trim() === '' || o.label.length > 200))
@@ -52,8 +55,9 @@ export function registerKeyCommands(program: Command): void {
     .command('list')
     .description('every key (ids, tenants, roles, when made and revoked; never the keys themselves)')
     .option('--tenant <tenant>', 'only this tenant')
-    .action((o) =>
+    .action((flags) =>
       run(async () => {
+        const o = optionsOf(z.object({ tenant: opt.optionalText }), flags);
         const tenant = o.tenant === undefined ? undefined : requireId('tenant', o.tenant);
         return withKeyStore((store) => store.list(tenant === undefined ? {} : { tenant }));
       }),
@@ -63,9 +67,10 @@ export function registerKeyCommands(program: Command): void {
     .command('revoke')
     .description('revoke a key: the service refuses it from then on (within its key cache time, MEMLEDGER_API_KEY_CACHE_MS)')
     .requiredOption('--key-id <id>', 'the key id (as keys list shows it)')
-    .action((o) =>
+    .action((flags) =>
       run(async () => {
-        const keyId = String(o.keyId ?? '').trim();
+        const o = optionsOf(z.object({ keyId: opt.text }), flags);
+        const keyId = o.keyId.trim();
         if (!/^[a-z0-9]{16}$/.test(keyId))
           throw new InvalidInput('key-id', 'must be a key id as keys list shows it (16 lowercase letters and digits)');
         return withKeyStore((store) => store.revoke(keyId, new Date()));

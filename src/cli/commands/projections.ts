@@ -4,6 +4,7 @@
 // lines otherwise.
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
+import { z } from 'zod';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { formatPosition, parsePosition, type Position } from '../../infrastructure/event-store/port.js';
 import {
@@ -20,6 +21,7 @@ import type { BatchProgress } from '../../projections/runtime/apply-loop.js';
 import { estimateTotalEvents } from '../../projections/runtime/progress.js';
 import { dropLeftovers } from '../../projections/runtime/schemas.js';
 import type { OpenLedger } from '../../runtime/open-ledger.js';
+import { opt, optionsOf } from '../options.js';
 import { run } from '../session.js';
 
 function batchSizeOf(value: string | undefined): number | undefined {
@@ -66,8 +68,9 @@ export function registerProjectionCommands(program: Command): void {
     .command('status')
     .description('per projection: version, schemas, checkpoint, head of the log, lag in events')
     .option('--projection <name>', 'only this projection')
-    .action((o) =>
+    .action((flags) =>
       withProjections(async (open) => {
+        const o = optionsOf(z.object({ projection: opt.optionalText }), flags);
         const definitions = selected(o.projection);
         const { ledger, db } = await open();
         const result = [];
@@ -82,8 +85,9 @@ export function registerProjectionCommands(program: Command): void {
     .option('--follow', 'keep running: apply new events as they are appended (stop with Ctrl-C)')
     .option('--batch-size <n>', 'events per transaction')
     .option('--projection <name>', 'only this projection')
-    .action((o) =>
+    .action((flags) =>
       withProjections(async (open) => {
+        const o = optionsOf(z.object({ follow: opt.flag, batchSize: opt.optionalText, projection: opt.optionalText }), flags);
         const batchSize = batchSizeOf(o.batchSize);
         const definitions = selected(o.projection);
         const { ledger, db } = await open();
@@ -125,8 +129,9 @@ export function registerProjectionCommands(program: Command): void {
     .description('rebuild from position 0 into a new schema while the current one serves, then swap them')
     .option('--batch-size <n>', 'events per transaction', '5000')
     .option('--projection <name>', 'only this projection')
-    .action((o) =>
+    .action((flags) =>
       withProjections(async (open) => {
+        const o = optionsOf(z.object({ batchSize: opt.text, projection: opt.optionalText }), flags);
         const batchSize = batchSizeOf(o.batchSize);
         const definitions = selected(o.projection);
         const { ledger, db } = await open();
@@ -150,10 +155,11 @@ export function registerProjectionCommands(program: Command): void {
     );
 }
 
+// Properties, not methods: start and batch are handed to the rebuild on their own.
 interface ProgressReporter {
-  start(start: { schema: string; head: string | null }): void;
-  batch(progress: BatchProgress): void;
-  stop(): void;
+  readonly start: (start: { schema: string; head: string | null }) => void;
+  readonly batch: (progress: BatchProgress) => void;
+  readonly stop: () => void;
 }
 
 /** A bar (cli-progress) when stderr is a terminal; a plain line every two seconds otherwise. */

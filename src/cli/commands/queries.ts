@@ -5,6 +5,7 @@
 // new one, or a STALE summary is visible through recall (the report still
 // goes to stdout).
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
@@ -23,6 +24,7 @@ import { requireTimeQuery, type TimeQueryInput } from '../../queries/time-query.
 import { verify } from '../../queries/verify/verify.js';
 import { EXIT } from '../../answers/answer-table.js';
 import { optionalInstant } from '../input.js';
+import { opt, optionsOf, subjectSchema } from '../options.js';
 import { printError } from '../output.js';
 import { contextOf, run } from '../session.js';
 
@@ -80,6 +82,19 @@ function scopesOf(pairs: readonly string[]): Record<string, string> {
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+/** What recall declares: --scope is collected into a list (none: []). */
+const recallSchema = subjectSchema.extend({
+  scope: z.array(opt.text),
+  budget: opt.optionalText,
+  maxSensitivity: opt.optionalText,
+  now: opt.optionalText,
+  query: opt.optionalText,
+  topK: opt.optionalText,
+  key: opt.optionalText,
+  kind: opt.optionalText,
+  minScore: opt.optionalText,
+});
+
 export function registerQueryCommands(program: Command): void {
   const subject = (cmd: Command) =>
     cmd.requiredOption('--tenant <tenant>', 'tenant id').requiredOption('--subject <subject>', 'subject id');
@@ -98,9 +113,10 @@ export function registerQueryCommands(program: Command): void {
     .option('--key <pattern>', 'with --query: only keys matching, e.g. notification.preference or notification.*')
     .option('--kind <kind>', 'with --query: only this kind (episodic, semantic, profile, procedural, constraint, permission)')
     .option('--min-score <x>', 'with --query: leave out items scoring below x (open conflicts on matched keys still show)')
-    .action((o) =>
+    .action((flags) =>
       withReadSide(
         (): RecallRequest => {
+          const o = optionsOf(recallSchema, flags);
           const context = contextOf(o);
           const scopes = scopesOf(o.scope);
           const given = {
@@ -125,9 +141,12 @@ export function registerQueryCommands(program: Command): void {
   subject(program.command('as-of').description('what the system believed at system time T about business time V (from memory_versions)'))
     .requiredOption('--system-time <instant>', 'T: everything committed at or before it')
     .option('--valid-time <instant>', 'V (default: T)')
-    .action((o) =>
+    .action((flags) =>
       withReadSide(
-        () => timeQuery(o, o.systemTime),
+        () => {
+          const o = optionsOf(subjectSchema.extend({ systemTime: opt.text, validTime: opt.optionalText }), flags);
+          return timeQuery(o, o.systemTime);
+        },
         (read, query) => asOf(read, query),
         { streams: (_read, query) => [subjectStreamName(query.tenant, query.subject)] },
       ),
@@ -136,8 +155,9 @@ export function registerQueryCommands(program: Command): void {
   subject(program.command('replay').description('the same answer as as-of, computed from the event stream alone (no projections)'))
     .requiredOption('--at <instant>', 'T: everything committed at or before it')
     .option('--valid-time <instant>', 'V (default: T)')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(subjectSchema.extend({ at: opt.text, validTime: opt.optionalText }), flags);
         const query = timeQuery(o, o.at);
         return replay(await ledger(), query);
       }),
@@ -149,24 +169,26 @@ export function registerQueryCommands(program: Command): void {
     .requiredOption('--tenant <tenant>', 'tenant id')
     .requiredOption('--artifact <id>', 'artifact id')
     .option('--format <format>', 'json (default) or prov-json (W3C PROV-JSON)', 'json')
-    .action((o) =>
+    .action((flags) =>
       withReadSide(
         () => {
+          const o = optionsOf(z.object({ tenant: opt.text, artifact: opt.text, format: opt.text }), flags);
           requireId('tenant', o.tenant);
           requireId('artifact', o.artifact);
           if (o.format !== 'json' && o.format !== 'prov-json') throw new InvalidInput('format', 'must be json or prov-json');
+          return o;
         },
-        async (read) => {
+        async (read, o) => {
           const graph = await lineage(read, o.tenant, o.artifact);
           return o.format === 'prov-json' ? toProvJson(graph) : graph;
         },
-        { streams: (read) => artifactStreams(read.eventStore, o.tenant, o.artifact) },
+        { streams: (read, o) => artifactStreams(read.eventStore, o.tenant, o.artifact) },
       ),
     );
 
-  subject(program.command('stale').description("the subject's STALE artifacts and the events that made them so")).action((o) =>
+  subject(program.command('stale').description("the subject's STALE artifacts and the events that made them so")).action((flags) =>
     withReadSide(
-      () => contextOf(o),
+      () => contextOf(optionsOf(subjectSchema, flags)),
       (read, context) => staleSet(read, context.tenant, context.subject),
       { streams: (_read, context) => [subjectStreamName(context.tenant, context.subject)] },
     ),
@@ -178,14 +200,16 @@ export function registerQueryCommands(program: Command): void {
     .requiredOption('--tenant <tenant>', 'tenant id')
     .requiredOption('--artifact <id>', 'artifact id')
     .option('--subject <subject>', 'the subject it is meant for (checked)')
-    .action((o) =>
+    .action((flags) =>
       withReadSide(
         () => {
+          const o = optionsOf(z.object({ tenant: opt.text, artifact: opt.text, subject: opt.optionalText }), flags);
           requireId('tenant', o.tenant);
           requireId('artifact', o.artifact);
           if (o.subject !== undefined) requireId('subject', o.subject);
+          return o;
         },
-        (read) => {
+        (read, o) => {
           // The current summarizer's contract: an artifact built by another prompt or model needs rehydration.
           const summarizer = summarizerFromEnv(process.env);
           return assess(read, {
@@ -195,7 +219,7 @@ export function registerQueryCommands(program: Command): void {
             contract: { promptVersion: summarizer.promptVersion, modelSnapshot: summarizer.modelSnapshot },
           });
         },
-        { streams: (read) => artifactStreams(read.eventStore, o.tenant, o.artifact) },
+        { streams: (read, o) => artifactStreams(read.eventStore, o.tenant, o.artifact) },
       ),
     );
 
@@ -208,13 +232,17 @@ export function registerQueryCommands(program: Command): void {
     .option('--sample <n>', 'subjects to sample (default 20)')
     .option('--seed <text>', 'which subjects the sample picks')
     .option('--now <instant>', 'judge validity and expiry at this time (default: now)')
-    .action((o) =>
+    .action((flags) =>
       withReadSide(
         () => {
+          const o = optionsOf(
+            z.object({ tenant: opt.text, sample: opt.optionalText, seed: opt.optionalText, now: opt.optionalText }),
+            flags,
+          );
           requireId('tenant', o.tenant);
-          return { sample: wholeNumber('sample', o.sample, 1, 10_000), now: optionalInstant('now', o.now) };
+          return { o, sample: wholeNumber('sample', o.sample, 1, 10_000), now: optionalInstant('now', o.now) };
         },
-        async (read, { sample, now }) => {
+        async (read, { o, sample, now }) => {
           const services = await consolidationServicesFromEnv(process.env);
           const report = await verify(read, services, {
             tenant: o.tenant,

@@ -11,6 +11,7 @@ import { openConflicts } from '../../domain/subject/state.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
 import { oneOf, optionalInstant, readJson, readText, requiredText } from '../input.js';
+import { opt, optionsOf, subjectSchema } from '../options.js';
 import { resultOf } from '../output.js';
 import { contextOf, run } from '../session.js';
 
@@ -23,8 +24,9 @@ const subjectOptions = (cmd: Command) =>
 export function registerWriteCommands(program: Command): void {
   subjectOptions(program.command('record').description('record a memory entry'))
     .requiredOption('--entry <json>', 'the entry: JSON, @file or - for stdin')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(subjectSchema.extend({ entry: opt.text }), flags);
         const context = contextOf(o);
         const entry = readJson('entry', o.entry);
         return resultOf(await recordMemory(await ledger(), context, entry));
@@ -34,8 +36,9 @@ export function registerWriteCommands(program: Command): void {
   subjectOptions(program.command('supersede').description('replace a memory with a newer entry'))
     .requiredOption('--memory <id>', 'the memory replaced')
     .requiredOption('--entry <json>', 'the new entry: JSON, @file or -')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(subjectSchema.extend({ memory: opt.text, entry: opt.text }), flags);
         const context = contextOf(o);
         const memory = requireId('memory', o.memory);
         const entry = readJson('entry', o.entry);
@@ -46,16 +49,18 @@ export function registerWriteCommands(program: Command): void {
   subjectOptions(program.command('retract').description('withdraw a memory'))
     .requiredOption('--memory <id>', 'the memory withdrawn')
     .requiredOption('--reason <text>', 'why')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(subjectSchema.extend({ memory: opt.text, reason: opt.text }), flags);
         const context = contextOf(o);
         const memory = requireId('memory', o.memory);
         return resultOf(await retractMemory(await ledger(), context, memory, requiredText('reason', o.reason)));
       }),
     );
 
-  const conflicts = subjectOptions(program.command('conflicts').description('list open conflicts, or resolve one')).action((o) =>
+  const conflicts = subjectOptions(program.command('conflicts').description('list open conflicts, or resolve one')).action((flags) =>
     run(async (ledger) => {
+      const o = optionsOf(subjectSchema, flags);
       const context = contextOf(o);
       const loaded = await (await ledger()).subjects.load(subjectStreamName(context.tenant, context.subject));
       return openConflicts(loaded.state).map((c) => ({ conflictId: c.conflictId, key: c.key, scopes: c.scopes, memoryIds: c.memoryIds }));
@@ -65,8 +70,9 @@ export function registerWriteCommands(program: Command): void {
     .requiredOption('--conflict <id>', 'conflict id')
     .requiredOption('--winner <id>', 'the memory that stays')
     .option('--reason <text>', 'why')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(subjectSchema.extend({ conflict: opt.text, winner: opt.text, reason: opt.optionalText }), flags);
         const context = contextOf(o);
         return resultOf(
           await resolveConflict(await ledger(), context, requireId('conflict', o.conflict), requireId('winner', o.winner), o.reason),
@@ -78,8 +84,9 @@ export function registerWriteCommands(program: Command): void {
     .requiredOption('--source <ref>', 'source ref')
     .requiredOption('--level <level>', TRUST_LEVELS.join(' | '))
     .option('--reason <text>', 'why')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(subjectSchema.extend({ source: opt.text, level: opt.text, reason: opt.optionalText }), flags);
         const context = contextOf(o);
         const level = oneOf('level', TRUST_LEVELS, o.level);
         return resultOf(await changeTrust(await ledger(), context, requiredText('source', o.source), level, o.reason));
@@ -90,10 +97,11 @@ export function registerWriteCommands(program: Command): void {
     .option('--ref <pattern...>', 'source refs, or prefixes ending with *')
     .option('--source-type <type...>', SOURCE_TYPES.join(' | '))
     .requiredOption('--reason <text>', 'why')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(subjectSchema.extend({ ref: opt.optionalList, sourceType: opt.optionalList, reason: opt.text }), flags);
         const context = contextOf(o);
-        const sourceTypes = ((o.sourceType ?? []) as string[]).map((t) => oneOf('source-type', SOURCE_TYPES, t));
+        const sourceTypes = (o.sourceType ?? []).map((t) => oneOf('source-type', SOURCE_TYPES, t));
         return resultOf(
           await escalateTaintPolicy(await ledger(), context, {
             refPatterns: o.ref ?? [],
@@ -106,8 +114,9 @@ export function registerWriteCommands(program: Command): void {
 
   subjectOptions(program.command('expire').description('the TTL sweeper, once: expire entries whose expiresAt has passed'))
     .option('--now <instant>', 'the sweep time (default: now)')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(subjectSchema.extend({ now: opt.optionalText }), flags);
         const context = contextOf(o);
         return resultOf(await expireMemories(await ledger(), context, optionalInstant('now', o.now)));
       }),
@@ -120,8 +129,9 @@ export function registerWriteCommands(program: Command): void {
     .requiredOption('--subject <subject>', 'subject id')
     .requiredOption('--file <path>', 'JSON lines file, or - for stdin')
     .option('--batch-size <n>', 'entries per append', '500')
-    .action((o) =>
+    .action((flags) =>
       run(async (ledger) => {
+        const o = optionsOf(subjectSchema.extend({ file: opt.text, batchSize: opt.text }), flags);
         const context = contextOf(o);
         const batchSize = Number(o.batchSize);
         if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)

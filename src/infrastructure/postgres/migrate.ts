@@ -30,7 +30,7 @@ export async function migrateToLatest(connectionString: string): Promise<string[
     try {
       const migrator = new Migrator({
         db,
-        provider: { getMigrations: async () => ({ ...migrations }) },
+        provider: { getMigrations: () => Promise.resolve({ ...migrations }) },
         migrationTableName: 'memledger_migration',
         migrationLockTableName: 'memledger_migration_lock',
       });

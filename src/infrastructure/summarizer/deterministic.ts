@@ -6,13 +6,13 @@ export function deterministicSummarizer(): Summarizer {
   return {
     modelSnapshot: DETERMINISTIC_MODEL,
     promptVersion: DETERMINISTIC_PROMPT,
-    async summarize(request) {
+    summarize(request) {
       const output = summarizeDeterministically({
         inputs: request.inputs,
         conflicts: request.conflicts,
         ...(request.parent ? { parent: request.parent } : {}),
       });
-      return { ok: true, output };
+      return Promise.resolve({ ok: true, output });
     },
   };
 }

@@ -104,7 +104,7 @@ export class EsdbSubscription implements Subscription {
       return Promise.resolve({ done: false, value: event });
     }
     if (this.failure !== undefined) {
-      const failure = this.failure;
+      const failure: unknown = this.failure; // not narrowed to {}: handed on as it came
       this.failure = undefined;
       return Promise.reject(failure);
     }

@@ -38,7 +38,7 @@ function isJson(value: unknown): boolean {
     case 'object': {
       if (value === null) return true;
       if (Array.isArray(value)) return value.every(isJson);
-      const prototype = Object.getPrototypeOf(value);
+      const prototype: unknown = Object.getPrototypeOf(value);
       if (prototype !== Object.prototype && prototype !== null) return false;
       for (const key in value) if (!isJson((value as Record<string, unknown>)[key])) return false;
       return true;
@@ -94,7 +94,7 @@ export interface AppendInput {
 export function parseAppend(stream: unknown, events: unknown, options: unknown): AppendInput {
   return {
     stream: parse(streamName, stream, 'stream'),
-    events: parse(eventsSchema, events, 'events') as NewEvent[],
+    events: parse(eventsSchema, events, 'events'),
     expectedRevision: parse(
       expectedRevisionSchema,
       (options as { expectedRevision?: unknown } | undefined)?.expectedRevision,

@@ -49,12 +49,13 @@ export class LogSubscription implements Subscription {
     return this.#iterator;
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     this.#closed = true;
     this.#stopListening();
     this.#wake?.();
     this.onClose(this);
+    return Promise.resolve();
   }
 
   async *#events(): AsyncGenerator<StoredEvent> {
