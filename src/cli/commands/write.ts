@@ -13,6 +13,7 @@ import { requireId } from '../../domain/values/ids.js';
 import { oneOf, optionalInstant, readJson, readText, requiredText } from '../input.js';
 import { resultOf } from '../output.js';
 import { contextOf, run } from '../session.js';
+import { withWriterOptions, writeRequestOf, writerContext } from '../writer-options.js';
 
 const subjectOptions = (cmd: Command) =>
   cmd
@@ -21,25 +22,27 @@ const subjectOptions = (cmd: Command) =>
     .option('--idempotency-key <key>', 'retries with the same key append nothing new');
 
 export function registerWriteCommands(program: Command): void {
-  subjectOptions(program.command('record').description('record a memory entry'))
+  withWriterOptions(subjectOptions(program.command('record').description('record a memory entry (through the write gate)')))
     .requiredOption('--entry <json>', 'the entry: JSON, @file or - for stdin')
     .action((o) =>
       run(async (ledger) => {
-        const context = contextOf(o);
+        const context = writerContext(contextOf(o), o);
+        const request = writeRequestOf(o);
         const entry = readJson('entry', o.entry);
-        return resultOf(await recordMemory(await ledger(), context, entry));
+        return resultOf(await recordMemory(await ledger(), context, entry, request));
       }),
     );
 
-  subjectOptions(program.command('supersede').description('replace a memory with a newer entry'))
+  withWriterOptions(subjectOptions(program.command('supersede').description('replace a memory with a newer entry')))
     .requiredOption('--memory <id>', 'the memory replaced')
     .requiredOption('--entry <json>', 'the new entry: JSON, @file or -')
     .action((o) =>
       run(async (ledger) => {
-        const context = contextOf(o);
+        const context = writerContext(contextOf(o), o);
+        const request = writeRequestOf(o);
         const memory = requireId('memory', o.memory);
         const entry = readJson('entry', o.entry);
-        return resultOf(await supersedeMemory(await ledger(), context, memory, entry));
+        return resultOf(await supersedeMemory(await ledger(), context, memory, entry, request));
       }),
     );
 
@@ -120,9 +123,10 @@ export function registerWriteCommands(program: Command): void {
     .requiredOption('--subject <subject>', 'subject id')
     .requiredOption('--file <path>', 'JSON lines file, or - for stdin')
     .option('--batch-size <n>', 'entries per append', '500')
+    .option('--as <writer>', 'who writes, bounding the source type: user | writer | reviewer | admin (default: the operator)')
     .action((o) =>
       run(async (ledger) => {
-        const context = contextOf(o);
+        const context = writerContext(contextOf(o), o);
         const batchSize = Number(o.batchSize);
         if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)
           throw new InvalidInput('batch-size', 'must be a whole number from 1 to 10000');
