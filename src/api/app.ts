@@ -23,6 +23,7 @@ import { importRoutes, NDJSON } from './routes/import.js';
 import { memoryRoutes } from './routes/memories.js';
 import { operationRoutes } from './routes/operations.js';
 import { policyRoutes } from './routes/policy.js';
+import { writePolicyRoutes } from './routes/write-policy.js';
 import { readRoutes } from './routes/reads.js';
 import type { ApiServices } from './services.js';
 
@@ -47,6 +48,7 @@ export function apiRoutes(services: ApiServices, openApi: () => unknown, apiEras
     ...readRoutes(services),
     ...erasureRoutes(services, apiErasureChecks),
     ...policyRoutes(services),
+    ...writePolicyRoutes(services),
     ...consolidationRoutes(services),
     ...artifactRoutes(services),
     ...auditRoutes(services),

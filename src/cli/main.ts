@@ -20,11 +20,13 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   demo: async () => (await import('./commands/demo.js')).registerDemoCommand,
   forgetting: async () => (await import('./commands/forgetting.js')).registerForgettingCommands,
   server: async () => (await import('./commands/server.js')).registerServerCommands,
+  policy: async () => (await import('./commands/write-policy.js')).registerWritePolicyCommands,
 };
 
 /** The top-level command names each module registers. */
 const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
   record: 'write',
+  policy: 'policy',
   import: 'write',
   supersede: 'write',
   retract: 'write',

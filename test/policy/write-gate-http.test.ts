@@ -141,3 +141,37 @@ describe('the write gate over HTTP', () => {
     expect(again.body).toEqual({ ...first.body, replayed: true });
   });
 });
+
+describe('the tenant write policy over HTTP', () => {
+  it('shows the built-in default, refuses a bad document naming the field, sets version 1, and writes under it', async () => {
+    const shown = await t.request('GET', '/v1/policy', { key: admin });
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatchObject({ tenant: 'acme', version: 0, builtIn: true, policy: { name: 'memledger-default-2026-12' } });
+
+    const before = await t.eventCount();
+    const bad = await t.request('POST', '/v1/policy', {
+      key: admin,
+      body: { rules: [{ id: 'short', then: { decision: 'accept_with_ttl', ttl: 'soon' } }] },
+    });
+    expect(bad.status).toBe(400);
+    expect(problemOf(bad)).toMatchObject({ code: 'invalid_input', field: 'rules.0.then.ttl' });
+    const byWriter = await t.request('POST', '/v1/policy', { key: writer, body: { consentRequiredAt: 'personal' } });
+    expect(byWriter.status).toBe(403);
+    expect(await t.eventCount()).toBe(before);
+
+    const set = await t.request('POST', '/v1/policy', { key: admin, body: { ...shown.body.policy, consentRequiredAt: 'personal' } });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ version: 1, builtIn: false, policy: { consentRequiredAt: 'personal' } });
+
+    const noConsent = await record('u-consent', entry('mail', { key: 'contact.email', content: 'mail me at bo.gate@example.org' }));
+    expect(noConsent.status).toBe(422);
+    expect(problemOf(noConsent)).toMatchObject({ code: 'consent_required', field: 'consentRef' });
+    const consented = await record(
+      'u-consent',
+      entry('mail', { key: 'contact.email', content: 'mail me at bo.gate@example.org', consentRef: 'consent://c-1' }),
+    );
+    expect(consented.status).toBe(201);
+    expect(consented.body.gate).toMatchObject({ policyVersion: 1, ruleId: 'fallback' });
+    expect((await t.request('GET', '/v1/policy', { key: auditor })).body.version).toBe(1);
+  });
+});
