@@ -24,6 +24,7 @@ import { memoryRoutes } from './routes/memories.js';
 import { operationRoutes } from './routes/operations.js';
 import { policyRoutes } from './routes/policy.js';
 import { writePolicyRoutes } from './routes/write-policy.js';
+import { candidateRoutes } from './routes/candidates.js';
 import { readRoutes } from './routes/reads.js';
 import type { ApiServices } from './services.js';
 
@@ -49,6 +50,7 @@ export function apiRoutes(services: ApiServices, openApi: () => unknown, apiEras
     ...erasureRoutes(services, apiErasureChecks),
     ...policyRoutes(services),
     ...writePolicyRoutes(services),
+    ...candidateRoutes(services),
     ...consolidationRoutes(services),
     ...artifactRoutes(services),
     ...auditRoutes(services),

@@ -89,14 +89,14 @@ async function writeEntry(
       : { type: 'SupersedeMemory', memoryId: replaces, newMemoryId: memoryId, conflictId, entry: sealed.entry, gate, now };
   });
   if (!outcome.ok) return outcome;
-  const result = recordResult(outcome.result);
+  const result = recordResultOf(outcome.result);
   if (result.memoryId === memoryId && result.decision !== 'CANDIDATE')
     await embedMemories(ledger, context, [{ memoryId, fields: entry }]).catch(() => undefined);
   return { ok: true, result };
 }
 
-/** The answer of a record, from the decision, or on a replay from the events appended the first time. */
-function recordResult(effect: SubjectEffect): RecordResult {
+/** The answer of a record (or an accepted candidate), from the decision, or on a replay from the events appended the first time. */
+export function recordResultOf(effect: SubjectEffect): RecordResult {
   const gated = gateOf(effect);
   return gated ? { ...decidedResult(effect), gate: gated } : decidedResult(effect);
 }

@@ -48,6 +48,7 @@ describe('the event catalog', () => {
         'GenerationFailed',
         'ConsolidationRejected',
         'ArtifactApproved',
+        'WritePolicySet',
       ].sort(),
     );
     expect(Object.keys(CURRENT_SCHEMA_VERSIONS).sort()).toEqual(Object.keys(EVENT_SCHEMAS).sort());

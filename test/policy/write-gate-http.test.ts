@@ -175,3 +175,40 @@ describe('the tenant write policy over HTTP', () => {
     expect((await t.request('GET', '/v1/policy', { key: auditor })).body.version).toBe(1);
   });
 });
+
+describe('candidates over HTTP', () => {
+  it('a reviewer lists, accepts (the normal write decision, linked to the proposal) and rejects candidates; a writer may not', async () => {
+    const model = { type: 'model_inference', refs: ['agent://run-9'] };
+    const first = await record('u-review', entry('yes', { kind: 'permission', key: 'billing.refunds', source: model }));
+    const second = await record('u-review', entry('no', { kind: 'permission', key: 'billing.deletes', source: model }));
+    expect([first.status, second.status]).toEqual([202, 202]);
+    expect((await t.request('GET', '/v1/subjects/u-review/candidates', { key: writer })).status).toBe(403);
+
+    const listed = await t.request('GET', '/v1/subjects/u-review/candidates', { key: admin });
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((c: { memoryId: string }) => c.memoryId)).toEqual([first.body.memoryId, second.body.memoryId]);
+    expect(listed.body[0]).toMatchObject({ status: 'pending', key: 'billing.refunds', gate: { ruleId: 'security-change-review' } });
+
+    const accepted = await t.request('POST', `/v1/subjects/u-review/candidates/${first.body.memoryId}/accept`, { key: admin });
+    expect(accepted.status).toBe(201);
+    expect(accepted.body).toMatchObject({ decision: 'NEW', memoryId: first.body.memoryId, sequence: 1 });
+    const again = await t.request('POST', `/v1/subjects/u-review/candidates/${first.body.memoryId}/accept`, { key: admin });
+    expect(problemOf(again)).toMatchObject({ status: 409, code: 'proposal_not_pending' });
+
+    const rejected = await t.request('POST', `/v1/subjects/u-review/candidates/${second.body.memoryId}/reject`, {
+      key: admin,
+      body: { reason: 'not what the user said' },
+    });
+    expect(rejected.status).toBe(200);
+    const all = await t.request('GET', '/v1/subjects/u-review/candidates?status=all', { key: admin });
+    expect(all.body.map((c: { status: string }) => c.status)).toEqual(['accepted', 'rejected']);
+    const recorded = (await events('u-review')).filter((e) => e.type === 'MemoryRecorded');
+    expect(recorded.map((e) => e.data.proposal)).toEqual([first.body.memoryId]);
+    expect((await events('u-review')).map((e) => e.type)).toEqual([
+      'MemoryProposed',
+      'MemoryProposed',
+      'MemoryRecorded',
+      'ProposalRejected',
+    ]);
+  });
+});
