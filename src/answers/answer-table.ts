@@ -41,6 +41,14 @@ const REJECTIONS: Readonly<Record<RejectionCode, Answer>> = {
   winner_not_in_conflict: refused(422),
   winner_not_active: refused(409),
   nothing_to_escalate: refused(422),
+  // The write gate: what the caller sent may not be stored as sent (a secret, a source type above its key, a missing consentRef): bad input, nothing written.
+  secret_detected: { http: 422, exit: EXIT.badInput },
+  source_type_above_credential: { http: 403, exit: EXIT.badInput },
+  consent_required: { http: 422, exit: EXIT.badInput },
+  // The tenant's write policy refuses the entry itself.
+  policy_rejected: refused(422),
+  proposal_not_found: refused(404),
+  proposal_not_pending: refused(409),
   input_forgotten: refused(409),
   nothing_to_consolidate: refused(409),
   gate_failed: refused(422),

@@ -24,6 +24,8 @@ import { importRoutes, NDJSON } from './routes/import.js';
 import { memoryRoutes } from './routes/memories.js';
 import { operationRoutes } from './routes/operations.js';
 import { policyRoutes } from './routes/policy.js';
+import { writePolicyRoutes } from './routes/write-policy.js';
+import { candidateRoutes } from './routes/candidates.js';
 import { readRoutes } from './routes/reads.js';
 import type { ApiServices } from './services.js';
 
@@ -48,6 +50,8 @@ export function apiRoutes(services: ApiServices, openApi: () => unknown, apiEras
     ...readRoutes(services),
     ...erasureRoutes(services, apiErasureChecks),
     ...policyRoutes(services),
+    ...writePolicyRoutes(services),
+    ...candidateRoutes(services),
     ...consolidationRoutes(services),
     ...artifactRoutes(services),
     ...auditRoutes(services),

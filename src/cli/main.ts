@@ -22,11 +22,13 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   server: async () => (await import('./commands/server.js')).registerServerCommands,
   eval: async () => (await import('./commands/eval.js')).registerEvalCommand,
   mcp: async () => (await import('./commands/mcp.js')).registerMcpCommand,
+  policy: async () => (await import('./commands/write-policy.js')).registerWritePolicyCommands,
 };
 
 /** The top-level command names each module registers. */
 const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
   record: 'write',
+  policy: 'policy',
   import: 'write',
   supersede: 'write',
   retract: 'write',

@@ -6,6 +6,7 @@ import type { EventStore } from '../infrastructure/event-store/port.js';
 import type { QueryExpander } from '../infrastructure/expansion/port.js';
 import type { KeyStore } from '../infrastructure/key-store/port.js';
 import type { VectorStore } from '../infrastructure/vectors/port.js';
+import type { VersionedWritePolicy, WriterCredential } from '../domain/policy/index.js';
 import type { SubjectRepository } from './subject/subject-repository.js';
 
 export interface Ledger {
@@ -15,6 +16,13 @@ export interface Ledger {
   readonly clock: () => Date;
   /** Absent (or without an embedder): no vectors, retrieval is lexical only. */
   readonly retrieval?: RetrievalPorts;
+  /** The tenants' write policies (src/commands/policy); absent: every tenant has the built-in default. */
+  readonly writePolicies?: WritePolicySource;
+}
+
+/** Where the write gate reads a tenant's current write policy; undefined: none was set. */
+export interface WritePolicySource {
+  current(tenant: string): Promise<VersionedWritePolicy | undefined>;
 }
 
 /** The model ports of retrieval (issue 16) and where vectors are kept. */
@@ -41,4 +49,6 @@ export interface CommandContext {
   readonly givenKey?: GivenKey;
   readonly actor?: string;
   readonly correlationId?: string;
+  /** What the writer's key (or the CLI's actor) may claim as source type; absent: the operator's own process, bounded by nothing. */
+  readonly credential?: WriterCredential;
 }

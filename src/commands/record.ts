@@ -1,7 +1,9 @@
-// record and supersede: parse the client's entry, fill its anticipated
-// queries when it has none and an expander is configured, seal it, decide
-// the write (NEW, DUPLICATE, SUPERSEDES, CONFLICTS) and append; then embed
-// the new memory (write first, embed after: see retrieval/vector-index.ts).
+// record and supersede: parse the client's entry, pass it through the write
+// gate (a refusal leaves no event and no key; a candidate is proposed for
+// review, never recorded), fill its anticipated queries when it has none and
+// an expander is configured, seal it, decide the write (NEW, DUPLICATE,
+// SUPERSEDES, CONFLICTS) and append; then embed the new memory (write first,
+// embed after: see retrieval/vector-index.ts).
 import { requireEntry } from '../domain/entry/entry.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
 import { requireId } from '../domain/values/ids.js';
@@ -13,11 +15,19 @@ import { executeSubjectCommand, type SubjectEffect } from './subject/execute.js'
 import { withAnticipatedQueries } from './retrieval/expand-entry.js';
 import { embedMemories } from './retrieval/vector-index.js';
 import { sealEntry } from './subject/seal-entry.js';
+import { gateEntry, writePolicyFor, type WriteRequestOptions } from './policy/gate-write.js';
+import type { GateRecord } from '../domain/events/write-gate-events.js';
+
+/** CANDIDATE: the gate held the write for review (MemoryProposed); memoryId is the id it takes when accepted. */
+export type RecordDecision = WriteOutcome | 'CANDIDATE';
 
 export interface RecordResult {
   readonly memoryId: string;
+  /** 0 for a CANDIDATE (it has no place in the sequence until accepted). */
   readonly sequence: number;
-  readonly decision: WriteOutcome;
+  readonly decision: RecordDecision;
+  /** The write gate's audit as the event records it: policy version, the rule that decided, detections, reasons. */
+  readonly gate?: GateRecord;
   /** Entries the new one superseded. */
   readonly supersedes: readonly string[];
   readonly conflictId?: string;
@@ -27,8 +37,13 @@ export interface RecordResult {
   readonly replayed: boolean;
 }
 
-export async function recordMemory(ledger: Ledger, context: CommandContext, entryInput: unknown): Promise<Result<RecordResult>> {
-  return writeEntry(ledger, context, entryInput, undefined);
+export async function recordMemory(
+  ledger: Ledger,
+  context: CommandContext,
+  entryInput: unknown,
+  options: WriteRequestOptions = {},
+): Promise<Result<RecordResult>> {
+  return writeEntry(ledger, context, entryInput, undefined, options);
 }
 
 export async function supersedeMemory(
@@ -36,8 +51,9 @@ export async function supersedeMemory(
   context: CommandContext,
   memoryId: string,
   entryInput: unknown,
+  options: WriteRequestOptions = {},
 ): Promise<Result<RecordResult>> {
-  return writeEntry(ledger, context, entryInput, requireId('memory', memoryId));
+  return writeEntry(ledger, context, entryInput, requireId('memory', memoryId), options);
 }
 
 async function writeEntry(
@@ -45,9 +61,13 @@ async function writeEntry(
   context: CommandContext,
   entryInput: unknown,
   replaces: string | undefined,
+  options: WriteRequestOptions,
 ): Promise<Result<RecordResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
-  const entry = await withAnticipatedQueries(ledger.retrieval?.expander, requireEntry(entryInput));
+  const given = requireEntry(entryInput);
+  const gated = gateEntry(given, context, options, await writePolicyFor(ledger, context.tenant), ledger.clock());
+  if (gated.status === 'refused') return gated.rejection;
+  const entry = await withAnticipatedQueries(ledger.retrieval?.expander, gated.entry);
   const commandId = context.idempotencyKey ?? newCommandId();
   const memoryId = derivedId('m', commandId, 'memory');
   const conflictId = derivedId('c', commandId, 'conflict');
@@ -57,21 +77,40 @@ async function writeEntry(
   const request = {
     operation: replaces === undefined ? 'record' : 'supersede',
     ...(replaces !== undefined ? { memoryId: replaces } : {}),
-    entry,
+    entry: given,
+    ...(options.marks && options.marks.length > 0 ? { marks: [...options.marks].sort() } : {}),
   };
-  const outcome = await executeSubjectCommand(ledger, { stream, commandId, request, ...actorOf(context) }, (_loaded, now) =>
-    replaces === undefined
-      ? { type: 'RecordMemory', memoryId, conflictId, entry: sealed.entry, now }
-      : { type: 'SupersedeMemory', memoryId: replaces, newMemoryId: memoryId, conflictId, entry: sealed.entry, now },
-  );
+  const { gate } = gated;
+  const outcome = await executeSubjectCommand(ledger, { stream, commandId, request, ...actorOf(context) }, (_loaded, now) => {
+    if (gated.status === 'candidate')
+      return { type: 'ProposeMemory', memoryId, entry: sealed.entry, gate, expiresAt: gated.expiresAt, now };
+    return replaces === undefined
+      ? { type: 'RecordMemory', memoryId, conflictId, entry: sealed.entry, gate, now }
+      : { type: 'SupersedeMemory', memoryId: replaces, newMemoryId: memoryId, conflictId, entry: sealed.entry, gate, now };
+  });
   if (!outcome.ok) return outcome;
-  const result = recordResult(outcome.result);
-  if (result.memoryId === memoryId) await embedMemories(ledger, context, [{ memoryId, fields: entry }]).catch(() => undefined);
+  const result = recordResultOf(outcome.result);
+  if (result.memoryId === memoryId && result.decision !== 'CANDIDATE')
+    await embedMemories(ledger, context, [{ memoryId, fields: entry }]).catch(() => undefined);
   return { ok: true, result };
 }
 
-/** The answer of a record, from the decision, or on a replay from the events appended the first time. */
-function recordResult(effect: SubjectEffect): RecordResult {
+/** The answer of a record (or an accepted candidate), from the decision, or on a replay from the events appended the first time. */
+export function recordResultOf(effect: SubjectEffect): RecordResult {
+  const gated = gateOf(effect);
+  return gated ? { ...decidedResult(effect), gate: gated } : decidedResult(effect);
+}
+
+function gateOf(effect: SubjectEffect): GateRecord | undefined {
+  for (const { event } of effect.events) {
+    if (event.type === 'MemoryRecorded' || event.type === 'MemoryCorroborated' || event.type === 'MemoryProposed') {
+      if (event.data.gate) return event.data.gate;
+    }
+  }
+  return undefined;
+}
+
+function decidedResult(effect: SubjectEffect): RecordResult {
   const last = effect.events.at(-1);
   const recordedAt = last ? last.stored.recordedAt.toISOString() : new Date(0).toISOString();
   const revision = last ? last.stored.streamRevision : effect.revision;
@@ -90,6 +129,9 @@ function recordResult(effect: SubjectEffect): RecordResult {
     };
   }
   let result: Omit<RecordResult, 'revision' | 'recordedAt' | 'replayed'> | undefined;
+  const proposed = effect.events.find(({ event }) => event.type === 'MemoryProposed');
+  if (proposed?.event.type === 'MemoryProposed')
+    return { memoryId: proposed.event.data.memoryId, sequence: 0, decision: 'CANDIDATE', supersedes: [], revision, recordedAt, replayed };
   const supersedes: string[] = [];
   let conflictId: string | undefined;
   for (const { event } of effect.events) {
@@ -102,8 +144,8 @@ function recordResult(effect: SubjectEffect): RecordResult {
       result = { memoryId: event.data.memoryId, sequence: entry?.sequence ?? 0, decision: 'DUPLICATE', supersedes };
     }
   }
-  if (!result) throw new Error('a record command appended no MemoryRecorded or MemoryCorroborated');
-  const decision: WriteOutcome =
+  if (!result) throw new Error('a record command appended no MemoryRecorded, MemoryCorroborated or MemoryProposed');
+  const decision: RecordDecision =
     result.decision === 'DUPLICATE' ? 'DUPLICATE' : conflictId ? 'CONFLICTS' : supersedes.length > 0 ? 'SUPERSEDES' : 'NEW';
   return { ...result, decision, ...(conflictId ? { conflictId } : {}), revision, recordedAt, replayed };
 }

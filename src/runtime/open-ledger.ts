@@ -3,6 +3,7 @@
 // configured. The CLI and the HTTP service both start here.
 import type { Ledger } from '../commands/ledger.js';
 import { SubjectRepository } from '../commands/subject/subject-repository.js';
+import { WritePolicies } from '../commands/policy/write-policies.js';
 import { resolveConnections, readConfig, type ResolveOptions } from '../infrastructure/config.js';
 import { MEMLEDGER_STREAM_PREFIXES } from '../domain/events/stream-names.js';
 import type { EventStore } from '../infrastructure/event-store/port.js';
@@ -49,11 +50,13 @@ export async function openLedger(options: ResolveOptions & { readonly clock?: ()
     closers.unshift(() => keyStore.close());
     const vectors = new PostgresVectorStore(connections.databaseUrl);
     closers.unshift(() => vectors.close());
+    const clock = options.clock ?? (() => new Date());
     return {
       eventStore,
       keyStore,
       subjects: new SubjectRepository(eventStore),
-      clock: options.clock ?? (() => new Date()),
+      clock,
+      writePolicies: new WritePolicies(eventStore, clock),
       retrieval: { vectors, ...(embedder ? { embedder } : {}), ...(expander ? { expander } : {}) },
       databaseUrl: connections.databaseUrl,
       revive: () => connections.revive(),

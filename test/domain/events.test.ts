@@ -39,12 +39,16 @@ describe('the event catalog', () => {
         'SubjectForgotten',
         'SummaryAliasSwitched',
         'DeletionReceiptIssued',
+        'MemoryProposed',
+        'ProposalRejected',
+        'ProposalExpired',
         'ArtifactGenerated',
         'GatePassed',
         'GateFailed',
         'GenerationFailed',
         'ConsolidationRejected',
         'ArtifactApproved',
+        'WritePolicySet',
       ].sort(),
     );
     expect(Object.keys(CURRENT_SCHEMA_VERSIONS).sort()).toEqual(Object.keys(EVENT_SCHEMAS).sort());

@@ -15,7 +15,10 @@ import type { ApiServices } from '../services.js';
 import { resultOf } from './outcome.js';
 import { requireSubject } from './subject-exists.js';
 
-const recorded = (result: RecordResult) => ({ status: result.decision === 'DUPLICATE' ? 200 : 201, body: result });
+const recorded = (result: RecordResult) => ({
+  status: result.decision === 'DUPLICATE' ? 200 : result.decision === 'CANDIDATE' ? 202 : 201,
+  body: result,
+});
 
 /**
  * A write into a forgotten subject is refused as subject_forgotten everywhere. These two routes answered
@@ -29,6 +32,7 @@ function asPromised<R>(outcome: Result<R>): Result<R> {
 const recordResponses = {
   201: { description: 'a new entry (NEW, SUPERSEDES or CONFLICTS)', schema: recordResultSchema },
   200: { description: 'a DUPLICATE: the existing entry was corroborated', schema: recordResultSchema },
+  202: { description: 'a CANDIDATE: the write policy held the entry for review (not recalled until accepted)', schema: recordResultSchema },
 };
 
 export function memoryRoutes(services: ApiServices): RouteSpec[] {
@@ -39,7 +43,8 @@ export function memoryRoutes(services: ApiServices): RouteSpec[] {
       path: '/v1/subjects/{subject}/memories',
       operationId: 'recordMemory',
       summary: 'Record a memory entry',
-      description: 'Decides NEW, DUPLICATE, SUPERSEDES or CONFLICTS against the active entries with the same key and scopes.',
+      description:
+        'Passes the write gate (secrets refused 422, a source type above the key 403, the policy may hold a CANDIDATE 202), then decides NEW, DUPLICATE, SUPERSEDES or CONFLICTS against the active entries with the same key and scopes.',
       tag: 'memories',
       permission: 'memories:write',
       idempotent: true,

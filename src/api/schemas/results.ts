@@ -1,5 +1,6 @@
 // Response bodies of the write routes, as the commands return them.
 import { z } from 'zod';
+import { gateRecordSchema } from '../../domain/events/write-gate-events.js';
 import { ERASURE_SCOPES } from '../../domain/events/subject-events.js';
 import { WRITE_OUTCOMES } from '../../domain/subject/decision.js';
 
@@ -8,7 +9,9 @@ const instantText = z.iso.datetime({ offset: true });
 export const recordResultSchema = z.object({
   memoryId: z.string(),
   sequence: z.number().int(),
-  decision: z.enum(WRITE_OUTCOMES),
+  decision: z.enum([...WRITE_OUTCOMES, 'CANDIDATE']),
+  /** The write gate: the policy version, the rule that decided, and why (absent on a replay). */
+  gate: gateRecordSchema.optional(),
   supersedes: z.array(z.string()),
   conflictId: z.string().optional(),
   revision: z.number().int(),
@@ -87,7 +90,7 @@ export const erasureReverificationSchema = z.object({
 
 export const importResultSchema = z.object({
   lines: z.number().int(),
-  decisions: z.record(z.enum(WRITE_OUTCOMES), z.number().int()),
+  decisions: z.record(z.enum([...WRITE_OUTCOMES, 'CANDIDATE']), z.number().int()),
   alreadyImported: z.number().int(),
   rejected: z.array(z.looseObject({ line: z.number().int(), code: z.string(), message: z.string(), field: z.string().optional() })),
   batches: z.number().int(),

@@ -94,7 +94,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
     };
     const eventStore = timedEventStore(ledger.eventStore, metrics.appendDuration);
     // Appends go through the timed store; folded reads keep the ledger's repository (and its cache).
-    const measured: Ledger = { eventStore, keyStore: ledger.keyStore, subjects: ledger.subjects, clock: ledger.clock };
+    const measured: Ledger = {
+      eventStore,
+      keyStore: ledger.keyStore,
+      subjects: ledger.subjects,
+      clock: ledger.clock,
+      ...(ledger.writePolicies ? { writePolicies: ledger.writePolicies } : {}),
+    };
 
     const read = {
       projections: projections.db,

@@ -14,6 +14,7 @@ import { oneOf, optionalInstant, readJson, readText, requiredText } from '../inp
 import { opt, optionsOf, subjectSchema } from '../options.js';
 import { resultOf } from '../output.js';
 import { contextOf, run } from '../session.js';
+import { withWriterOptions, writeRequestOf, writerContext, writerFlags } from '../writer-options.js';
 
 const subjectOptions = (cmd: Command) =>
   cmd
@@ -22,27 +23,29 @@ const subjectOptions = (cmd: Command) =>
     .option('--idempotency-key <key>', 'retries with the same key append nothing new');
 
 export function registerWriteCommands(program: Command): void {
-  subjectOptions(program.command('record').description('record a memory entry'))
+  withWriterOptions(subjectOptions(program.command('record').description('record a memory entry (through the write gate)')))
     .requiredOption('--entry <json>', 'the entry: JSON, @file or - for stdin')
     .action((flags) =>
       run(async (ledger) => {
-        const o = optionsOf(subjectSchema.extend({ entry: opt.text }), flags);
-        const context = contextOf(o);
+        const o = optionsOf(subjectSchema.extend({ entry: opt.text, ...writerFlags }), flags);
+        const context = writerContext(contextOf(o), o);
+        const request = writeRequestOf(o);
         const entry = readJson('entry', o.entry);
-        return resultOf(await recordMemory(await ledger(), context, entry));
+        return resultOf(await recordMemory(await ledger(), context, entry, request));
       }),
     );
 
-  subjectOptions(program.command('supersede').description('replace a memory with a newer entry'))
+  withWriterOptions(subjectOptions(program.command('supersede').description('replace a memory with a newer entry')))
     .requiredOption('--memory <id>', 'the memory replaced')
     .requiredOption('--entry <json>', 'the new entry: JSON, @file or -')
     .action((flags) =>
       run(async (ledger) => {
-        const o = optionsOf(subjectSchema.extend({ memory: opt.text, entry: opt.text }), flags);
-        const context = contextOf(o);
+        const o = optionsOf(subjectSchema.extend({ memory: opt.text, entry: opt.text, ...writerFlags }), flags);
+        const context = writerContext(contextOf(o), o);
+        const request = writeRequestOf(o);
         const memory = requireId('memory', o.memory);
         const entry = readJson('entry', o.entry);
-        return resultOf(await supersedeMemory(await ledger(), context, memory, entry));
+        return resultOf(await supersedeMemory(await ledger(), context, memory, entry, request));
       }),
     );
 
@@ -129,10 +132,11 @@ export function registerWriteCommands(program: Command): void {
     .requiredOption('--subject <subject>', 'subject id')
     .requiredOption('--file <path>', 'JSON lines file, or - for stdin')
     .option('--batch-size <n>', 'entries per append', '500')
+    .option('--as <writer>', 'who writes, bounding the source type: user | writer | reviewer | admin (default: the operator)')
     .action((flags) =>
       run(async (ledger) => {
-        const o = optionsOf(subjectSchema.extend({ file: opt.text, batchSize: opt.text }), flags);
-        const context = contextOf(o);
+        const o = optionsOf(subjectSchema.extend({ file: opt.text, batchSize: opt.text, as: opt.optionalText }), flags);
+        const context = writerContext(contextOf(o), o);
         const batchSize = Number(o.batchSize);
         if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)
           throw new InvalidInput('batch-size', 'must be a whole number from 1 to 10000');

@@ -1,10 +1,11 @@
 // The whole event catalog: every type, its schema and its current version.
 import { ARTIFACT_EVENT_SCHEMAS, type ArtifactEvent } from './artifact-events.js';
 import { SUBJECT_EVENT_SCHEMAS, type SubjectEvent } from './subject-events.js';
+import { POLICY_EVENT_SCHEMAS, type PolicyEvent } from '../policy/stream/events.js';
 
-export const EVENT_SCHEMAS = { ...SUBJECT_EVENT_SCHEMAS, ...ARTIFACT_EVENT_SCHEMAS } as const;
+export const EVENT_SCHEMAS = { ...SUBJECT_EVENT_SCHEMAS, ...ARTIFACT_EVENT_SCHEMAS, ...POLICY_EVENT_SCHEMAS } as const;
 export type EventType = keyof typeof EVENT_SCHEMAS;
-export type DomainEvent = SubjectEvent | ArtifactEvent;
+export type DomainEvent = SubjectEvent | ArtifactEvent | PolicyEvent;
 
 /** Bump a type's version when its shape changes, and register an upcaster from the old one. */
 export const CURRENT_SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
@@ -21,12 +22,16 @@ export const CURRENT_SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
   SubjectForgotten: 1,
   SummaryAliasSwitched: 1,
   DeletionReceiptIssued: 1,
+  MemoryProposed: 1,
+  ProposalRejected: 1,
+  ProposalExpired: 1,
   ArtifactGenerated: 1,
   GatePassed: 1,
   GateFailed: 1,
   GenerationFailed: 1,
   ConsolidationRejected: 1,
   ArtifactApproved: 1,
+  WritePolicySet: 1,
 };
 
 export function isEventType(type: string): type is EventType {
@@ -39,4 +44,8 @@ export function isSubjectEvent(event: DomainEvent): event is SubjectEvent {
 
 export function isArtifactEvent(event: DomainEvent): event is ArtifactEvent {
   return Object.prototype.hasOwnProperty.call(ARTIFACT_EVENT_SCHEMAS, event.type);
+}
+
+export function isPolicyEvent(event: DomainEvent): event is PolicyEvent {
+  return Object.prototype.hasOwnProperty.call(POLICY_EVENT_SCHEMAS, event.type);
 }

@@ -11,6 +11,7 @@ import { valueTypeSchema } from '../values/value.js';
 import { aliasTupleSchema } from './alias.js';
 import { clearTextSchema, countSchema, sequenceSchema } from './fields.js';
 import { keyedHashSchema, sealedSchema } from './sealed.js';
+import { gateRecordSchema, WRITE_GATE_EVENT_SCHEMAS } from './write-gate-events.js';
 
 export const memoryRecordedSchema = z.strictObject({
   memoryId: memoryIdSchema,
@@ -36,6 +37,10 @@ export const memoryRecordedSchema = z.strictObject({
   validTo: instantSchema.optional(),
   expiresAt: instantSchema.optional(),
   consentRef: sourceRefSchema.optional(),
+  /** The write gate's audit (absent: recorded before the gate existed). */
+  gate: gateRecordSchema.optional(),
+  /** The candidate (MemoryProposed) a reviewer accepted into this entry. */
+  proposal: memoryIdSchema.optional(),
 });
 
 export const memoryCorroboratedSchema = z.strictObject({
@@ -43,6 +48,8 @@ export const memoryCorroboratedSchema = z.strictObject({
   source: sourceSchema,
   confidence: z.number().min(0).max(1).optional(),
   corroboratedAt: instantSchema,
+  gate: gateRecordSchema.optional(),
+  proposal: memoryIdSchema.optional(),
 });
 
 export const SUPERSESSION_CAUSES = ['newer_statement', 'explicit', 'conflict_resolution'] as const;
@@ -198,6 +205,7 @@ export const SUBJECT_EVENT_SCHEMAS = {
   SubjectForgotten: subjectForgottenSchema,
   SummaryAliasSwitched: summaryAliasSwitchedSchema,
   DeletionReceiptIssued: deletionReceiptIssuedSchema,
+  ...WRITE_GATE_EVENT_SCHEMAS,
 } as const;
 
 export type SubjectEventType = keyof typeof SUBJECT_EVENT_SCHEMAS;

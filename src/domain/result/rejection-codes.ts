@@ -28,6 +28,13 @@ export const REJECTION_CODES = [
   'winner_not_in_conflict',
   'winner_not_active',
   'nothing_to_escalate',
+  // The write gate (src/domain/policy): a write refused before anything is written, and candidate review.
+  'secret_detected',
+  'source_type_above_credential',
+  'consent_required',
+  'policy_rejected',
+  'proposal_not_found',
+  'proposal_not_pending',
   // Consolidation.
   'input_forgotten',
   'nothing_to_consolidate',

@@ -7,6 +7,7 @@ import { sourceRefSchema, sourceTypeSchema, trustLevelSchema } from '../entry/so
 import { clearTextSchema } from '../events/fields.js';
 import { manifestSchema } from '../events/manifest.js';
 import { deletionReceiptIssuedSchema, refPatternSchema } from '../events/subject-events.js';
+import { gateRecordSchema } from '../events/write-gate-events.js';
 import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema } from '../values/ids.js';
 import { instantSchema } from '../values/instant-schema.js';
 
@@ -18,6 +19,10 @@ export const recordMemorySchema = z.strictObject({
   /** Used only when the decision is CONFLICTS. */
   conflictId: conflictIdSchema,
   entry: sealedEntrySchema,
+  /** The write gate's audit, recorded on the event. */
+  gate: gateRecordSchema.optional(),
+  /** A reviewer accepting a candidate: its memory id (then equal to memoryId). */
+  proposal: memoryIdSchema.optional(),
   now,
 });
 
@@ -29,6 +34,30 @@ export const supersedeMemorySchema = z.strictObject({
   /** Used only when the new entry disagrees with another active entry of the slot. */
   conflictId: conflictIdSchema,
   entry: sealedEntrySchema,
+  gate: gateRecordSchema.optional(),
+  now,
+});
+
+/** A write the gate held for review: a candidate, never an entry until accepted. */
+export const proposeMemorySchema = z.strictObject({
+  type: z.literal('ProposeMemory'),
+  memoryId: memoryIdSchema,
+  entry: sealedEntrySchema,
+  gate: gateRecordSchema,
+  expiresAt: instantSchema,
+  now,
+});
+
+export const rejectProposalSchema = z.strictObject({
+  type: z.literal('RejectProposal'),
+  memoryId: memoryIdSchema,
+  reason: clearTextSchema.optional(),
+  now,
+});
+
+/** The sweeper: pending candidates past their expiry. */
+export const expireProposalsSchema = z.strictObject({
+  type: z.literal('ExpireProposals'),
   now,
 });
 
@@ -138,6 +167,9 @@ export const subjectCommandSchema = z.discriminatedUnion('type', [
   issueDeletionReceiptSchema,
   expireByRetentionSchema,
   switchSummaryAliasSchema,
+  proposeMemorySchema,
+  rejectProposalSchema,
+  expireProposalsSchema,
 ]);
 
 export type SubjectCommand = z.output<typeof subjectCommandSchema>;

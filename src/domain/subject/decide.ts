@@ -7,6 +7,7 @@ import { decideResolveConflict } from './conflict-resolution.js';
 import type { DecideResult } from './decision.js';
 import { decideEraseMemories, decideEraseSubject, decideExpireByRetention, decideIssueReceipt } from './erasure.js';
 import { decideExpire, decideForgetMemory, decideForgetSubject, decideRetract } from './lifecycle.js';
+import { decideExpireProposals, decidePropose, decideRejectProposal } from './proposals.js';
 import type { SubjectState } from './state.js';
 import { decideChangeTrust, decideEscalateTaint } from './trust-policy.js';
 import { decideRecord, decideSupersede } from './write-decision.js';
@@ -41,6 +42,12 @@ export function decide(state: SubjectState, command: SubjectCommand): DecideResu
       return decideExpireByRetention(state, command);
     case 'SwitchSummaryAlias':
       return decideSwitchAlias(state, command);
+    case 'ProposeMemory':
+      return decidePropose(state, command);
+    case 'RejectProposal':
+      return decideRejectProposal(state, command);
+    case 'ExpireProposals':
+      return decideExpireProposals(state, command);
     default:
       return unhandled(command);
   }

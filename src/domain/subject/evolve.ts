@@ -5,6 +5,7 @@ import { EPOCH_ADVANCING_EVENTS, type SubjectEvent, type SubjectEventData } from
 import type { ConflictState, EntryState, EntryStatus, SubjectState } from './state.js';
 import { initialState } from './state.js';
 import { PersistentMap } from '../persistent-map/persistent-map.js';
+import { proposalEnded, proposalsForgotten, proposed } from './proposals.js';
 
 export function evolve(state: SubjectState, event: SubjectEvent): SubjectState {
   const next = apply(state, event);
@@ -20,13 +21,16 @@ export function fold(events: Iterable<SubjectEvent>, from: SubjectState = initia
 
 function apply(state: SubjectState, event: SubjectEvent): SubjectState {
   switch (event.type) {
-    case 'MemoryRecorded':
-      return recorded(state, event.data);
+    case 'MemoryRecorded': {
+      const next = recorded(state, event.data);
+      return event.data.proposal ? proposalEnded(next, event.data.proposal, 'accepted', event.data.memoryId) : next;
+    }
     case 'MemoryCorroborated': {
       const entry = state.entries.get(event.data.memoryId);
-      return entry
+      const next = entry
         ? { ...state, entries: state.entries.set(entry.memoryId, { ...entry, corroborations: entry.corroborations + 1 }) }
         : state;
+      return event.data.proposal ? proposalEnded(next, event.data.proposal, 'accepted', event.data.memoryId) : next;
     }
     case 'MemorySuperseded':
       return leave(state, event.data.memoryId, 'superseded', { supersededBy: event.data.supersededBy, validTo: event.data.validTo });
@@ -69,6 +73,12 @@ function apply(state: SubjectState, event: SubjectEvent): SubjectState {
       };
     case 'DeletionReceiptIssued':
       return state;
+    case 'MemoryProposed':
+      return proposed(state, event.data);
+    case 'ProposalRejected':
+      return proposalEnded(state, event.data.memoryId, 'rejected');
+    case 'ProposalExpired':
+      return proposalEnded(state, event.data.memoryId, 'expired');
   }
 }
 
@@ -185,5 +195,6 @@ function subjectForgotten(state: SubjectState): SubjectState {
     activeBySlot: PersistentMap.empty(),
     expiring: PersistentMap.empty(),
     forgotten: true,
+    proposals: proposalsForgotten(state),
   };
 }

@@ -14,9 +14,9 @@ import { PersistentMap } from '../persistent-map/persistent-map.js';
 import { conflictIdSchema, memoryIdSchema } from '../values/ids.js';
 import { instantSchema } from '../values/instant-schema.js';
 import { valueTypeSchema } from '../values/value.js';
-import { ENTRY_STATUSES, type ConflictState, type EntryState, type SubjectState } from './state.js';
+import { ENTRY_STATUSES, PROPOSAL_STATUSES, type ConflictState, type EntryState, type ProposalState, type SubjectState } from './state.js';
 
-export const STATE_SNAPSHOT_VERSION = 1;
+export const STATE_SNAPSHOT_VERSION = 2;
 
 const entrySnapshot = z.strictObject({
   memoryId: memoryIdSchema,
@@ -51,6 +51,16 @@ const conflictSnapshot = z.strictObject({
   winner: memoryIdSchema.optional(),
 });
 
+const proposalSnapshot = z.strictObject({
+  memoryId: memoryIdSchema,
+  kind: memoryKindSchema,
+  key: memoryKeySchema,
+  proposedAt: instantSchema,
+  expiresAt: instantSchema,
+  status: z.enum(PROPOSAL_STATUSES),
+  acceptedAs: memoryIdSchema.optional(),
+});
+
 export const stateSnapshotSchema = z.strictObject({
   version: z.literal(STATE_SNAPSHOT_VERSION),
   highWaterMark: countSchema,
@@ -63,6 +73,8 @@ export const stateSnapshotSchema = z.strictObject({
   taintPolicy: z.strictObject({ version: countSchema, refPatterns: z.array(z.string()), sourceTypes: z.array(sourceTypeSchema) }),
   alias: aliasTupleSchema.nullable(),
   forgotten: z.boolean(),
+  /** In memory id order. */
+  proposals: z.array(proposalSnapshot),
 });
 export type StateSnapshot = z.input<typeof stateSnapshotSchema>;
 
@@ -88,6 +100,7 @@ export function toStateSnapshot(state: SubjectState): StateSnapshot {
     },
     alias: state.alias,
     forgotten: state.forgotten,
+    proposals: [...state.proposals.values()].sort((a, b) => byText(a.memoryId, b.memoryId)),
   };
 }
 
@@ -118,6 +131,7 @@ export function fromStateSnapshot(input: unknown): SubjectState | undefined {
     taintPolicy: snapshot.taintPolicy,
     alias: snapshot.alias,
     forgotten: snapshot.forgotten,
+    proposals: PersistentMap.from(snapshot.proposals.map((p) => [p.memoryId, withoutUndefined(p) as ProposalState] as const)),
   };
 }
 

@@ -59,6 +59,21 @@ export interface TaintPolicy {
   readonly sourceTypes: readonly SourceType[];
 }
 
+/** A write the gate held for review (MemoryProposed): pending until a reviewer accepts or rejects it, or it expires. */
+export const PROPOSAL_STATUSES = ['pending', 'accepted', 'rejected', 'expired', 'forgotten'] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+export interface ProposalState {
+  readonly memoryId: string;
+  readonly kind: MemoryKind;
+  readonly key: string;
+  readonly proposedAt: Instant;
+  readonly expiresAt: Instant;
+  readonly status: ProposalStatus;
+  /** The memory the accepted write recorded or corroborated. */
+  readonly acceptedAs?: string;
+}
+
 export interface SubjectState {
   /** H: the sequence of the last MemoryRecorded (0 before any). */
   readonly highWaterMark: number;
@@ -77,6 +92,8 @@ export interface SubjectState {
   readonly taintPolicy: TaintPolicy;
   readonly alias: AliasTuple | null;
   readonly forgotten: boolean;
+  /** Candidates, by the memory id they take when accepted. */
+  readonly proposals: PersistentMap<ProposalState>;
 }
 
 export function initialState(): SubjectState {
@@ -92,6 +109,7 @@ export function initialState(): SubjectState {
     taintPolicy: { version: 0, refPatterns: [], sourceTypes: [] },
     alias: null,
     forgotten: false,
+    proposals: PersistentMap.empty(),
   };
 }
 

@@ -25,20 +25,27 @@ import type { SubjectCommandOf } from './commands.js';
 import { reject } from '../result/result.js';
 import { accept, type DecideResult, type WriteDecision } from './decision.js';
 import { activeEntriesInSlot, type EntryState, type SubjectState } from './state.js';
+import { pendingProposal } from './proposals.js';
 import { effectiveTrust } from './trust.js';
 
 interface Candidate {
   readonly memoryId: string;
   readonly entry: SealedEntry;
+  /** What the write gate recorded, and the proposal this write accepts. */
+  readonly audit: Pick<SubjectEventData<'MemoryRecorded'>, 'gate' | 'proposal'>;
   readonly validFrom: Instant;
   readonly trust: TrustLevel;
   readonly slot: string;
 }
 
-function candidate(state: SubjectState, memoryId: string, entry: SealedEntry, now: Instant): Candidate {
+function candidate(state: SubjectState, memoryId: string, entry: SealedEntry, now: Instant, audit: Candidate['audit'] = {}): Candidate {
   return {
     memoryId,
     entry,
+    audit: {
+      ...(audit.gate !== undefined ? { gate: audit.gate } : {}),
+      ...(audit.proposal !== undefined ? { proposal: audit.proposal } : {}),
+    },
     validFrom: entry.validFrom ?? now,
     trust: effectiveTrust(state, entry.source),
     slot: slotOf(entry.key, entry.scopes),
@@ -91,6 +98,7 @@ function recordedEvent(state: SubjectState, c: Candidate): SubjectEvent {
     ...(entry.validTo !== undefined ? { validTo: entry.validTo } : {}),
     ...(entry.expiresAt !== undefined ? { expiresAt: entry.expiresAt } : {}),
     ...(entry.consentRef !== undefined ? { consentRef: entry.consentRef } : {}),
+    ...c.audit,
   };
   return { type: 'MemoryRecorded', data };
 }
@@ -138,7 +146,12 @@ function outcome(
 }
 
 export function decideRecord(state: SubjectState, command: SubjectCommandOf<'RecordMemory'>): DecideResult {
-  const c = candidate(state, command.memoryId, command.entry, command.now);
+  const c = candidate(state, command.memoryId, command.entry, command.now, command);
+  if (command.proposal !== undefined) {
+    const proposal = pendingProposal(state, command.proposal);
+    if ('ok' in proposal) return proposal;
+    if (command.memoryId !== command.proposal) return reject('memory_id_taken', 'an accepted candidate keeps its memory id', 'memoryId');
+  }
   const invalid = checkCandidate(state, c, 'memoryId');
   if (invalid) return invalid;
   const competitors = activeEntriesInSlot(state, c.slot).filter((e) => overlaps(e, c));
@@ -151,6 +164,7 @@ export function decideRecord(state: SubjectState, command: SubjectCommandOf<'Rec
         source: c.entry.source,
         ...(c.entry.confidence !== undefined ? { confidence: c.entry.confidence } : {}),
         corroboratedAt: command.now,
+        ...c.audit,
       },
     };
     return accept([event], {
@@ -174,7 +188,7 @@ export function decideRecord(state: SubjectState, command: SubjectCommandOf<'Rec
  * recorded as a conflict, never superseded implicitly.
  */
 export function decideSupersede(state: SubjectState, command: SubjectCommandOf<'SupersedeMemory'>): DecideResult {
-  const c = candidate(state, command.newMemoryId, command.entry, command.now);
+  const c = candidate(state, command.newMemoryId, command.entry, command.now, command);
   const invalid = checkCandidate(state, c, 'newMemoryId');
   if (invalid) return invalid;
   const target = state.entries.get(command.memoryId);

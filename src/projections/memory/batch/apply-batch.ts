@@ -79,5 +79,10 @@ function applyOne(
       return graph.aliasSwitched(at, event.data.artifactId);
     case 'DeletionReceiptIssued':
       return graph.receiptIssued(at, tenant, subject, event.data);
+    // Candidates are never memory (issue 17): the memory read models leave them out.
+    case 'MemoryProposed':
+    case 'ProposalRejected':
+    case 'ProposalExpired':
+      return;
   }
 }

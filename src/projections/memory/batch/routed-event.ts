@@ -2,7 +2,7 @@
 // stream. Events of other streams, and events whose type does not belong to
 // their stream, are passed over (they still move the checkpoint).
 import type { ArtifactEvent } from '../../../domain/events/artifact-events.js';
-import { isSubjectEvent } from '../../../domain/events/catalog.js';
+import { isArtifactEvent, isSubjectEvent } from '../../../domain/events/catalog.js';
 import { decodeStoredEvent } from '../../../domain/events/decode.js';
 import { parseArtifactStreamName, parseSubjectStreamName } from '../../../domain/events/stream-names.js';
 import type { SubjectEvent } from '../../../domain/events/subject-events.js';
@@ -23,7 +23,7 @@ export function routeEvents(events: readonly StoredEvent[]): RoutedEvent[] {
     const event = decodeStoredEvent(stored);
     if (subjectStream && isSubjectEvent(event)) {
       routed.push({ kind: 'subject', ...subjectStream, event, at: pointOf(stored) });
-    } else if (artifactStream && !isSubjectEvent(event)) {
+    } else if (artifactStream && isArtifactEvent(event)) {
       routed.push({ kind: 'artifact', artifactId: artifactStream.artifactId, event, at: pointOf(stored) });
     }
   }
