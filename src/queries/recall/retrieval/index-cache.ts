@@ -9,6 +9,7 @@
 // outright (dropSubject) before it verifies. Bounded: least recently used
 // indexes go first, beyond a number of subjects or of documents in all.
 import type { RetrievalIndex } from '../../../domain/retrieval/index.js';
+import { OpenedCorpora } from './opened-corpus.js';
 
 export interface IndexCacheLimits {
   /** Indexes kept (one subject may have a few: readers with other scopes see other documents). */
@@ -31,8 +32,12 @@ export class RetrievalIndexCache {
   // A Map iterates in insertion order: re-inserting on use makes the first entry the least recently used.
   readonly #entries = new Map<string, Cached>();
   #documents = 0;
+  /** What the indexes are built from: the subjects' opened memories (opened-corpus.ts), under the same erasure rules. */
+  readonly corpora: OpenedCorpora;
 
-  constructor(readonly limits: IndexCacheLimits = DEFAULT_INDEX_CACHE_LIMITS) {}
+  constructor(readonly limits: IndexCacheLimits = DEFAULT_INDEX_CACHE_LIMITS) {
+    this.corpora = new OpenedCorpora(limits.documents);
+  }
 
   /** The index for this subject at this revision and fingerprint, built by `build` when not cached. */
   obtain(ref: { tenant: string; subject: string }, revision: number, fingerprint: string, build: () => RetrievalIndex): RetrievalIndex {
@@ -55,10 +60,10 @@ export class RetrievalIndexCache {
     return index;
   }
 
-  /** Drops the subject's indexes built before `revision` (all of them without one): an erasure does, before it is verified. Returns how many. */
+  /** Drops the subject's indexes and opened corpus from before `revision` (all without one): an erasure does, before it is verified. Returns how many. */
   dropSubject(ref: { tenant: string; subject: string }, revision = Number.POSITIVE_INFINITY): number {
     const subjectKey = subjectKeyOf(ref);
-    let dropped = 0;
+    let dropped = this.corpora.drop(ref, revision);
     for (const [key, cached] of this.#entries) {
       if (cached.subjectKey === subjectKey && cached.revision < revision) {
         this.#delete(key);

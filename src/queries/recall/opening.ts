@@ -1,0 +1,81 @@
+// Opening what passed recall's hard filters (issue 16, speed): a memory
+// the subject's corpus opened before, at the same version and under the
+// same key, is reused; the others are opened with their keys, looked up in
+// one call. A reused memory's key is not looked up before ranking; the keys
+// of what recall serves are, after (servedKeysLive): an erasure destroys
+// keys before its tombstones reach the projection, and a memory whose key
+// is gone is never served from memory.
+import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
+import { memoryKeysOf, openMemoryFields } from '../opened/memory-fields.js';
+import type { RecallItem } from './items.js';
+import type { OpenedMemory } from './retrieval/opened-corpus.js';
+import type { CurrentVersion } from './subject-view.js';
+
+export interface OpenedPassing {
+  readonly opened: Map<string, OpenedMemory>;
+  /** Passing memories that could not be opened (key gone, fields erased). */
+  readonly unreadable: readonly string[];
+  /** Memories taken from the corpus without a key lookup in this recall. */
+  readonly reused: ReadonlySet<string>;
+}
+
+export async function openPassing(
+  keys: KeyStore,
+  ref: SubjectRef,
+  passing: readonly CurrentVersion[],
+  held: ReadonlyMap<string, OpenedMemory> | undefined,
+): Promise<OpenedPassing> {
+  const opened = new Map<string, OpenedMemory>();
+  const reused = new Set<string>();
+  const toOpen: CurrentVersion[] = [];
+  for (const v of passing) {
+    const known = held?.get(v.memory_id);
+    if (known && v.value !== null && known.version.version === v.version && known.keyId === v.value.keyId) {
+      // The version object of this read: trust may have changed since the fields were opened.
+      opened.set(v.memory_id, { ...known, version: v });
+      reused.add(v.memory_id);
+    } else toOpen.push(v);
+  }
+  const fields = await openMemoryFields(
+    keys,
+    ref,
+    toOpen.map((v) => ({ memoryId: v.memory_id, value: v.value, content: v.content, anticipatedQueries: v.anticipated_queries })),
+  );
+  const unreadable: string[] = [];
+  for (const v of toOpen) {
+    const f = fields.get(v.memory_id)!;
+    if (f.status === 'readable') opened.set(v.memory_id, { version: v, fields: f, keyId: v.value!.keyId });
+    else unreadable.push(v.memory_id);
+  }
+  return { opened, unreadable, reused };
+}
+
+/** The memories an item shows the fields of. */
+function shownMemories(item: RecallItem): string[] {
+  switch (item.type) {
+    case 'memory':
+      return [item.memoryId];
+    case 'conflict':
+      return item.sides.flatMap((s) => ('withheld' in s ? [] : [s.memoryId]));
+    case 'claim':
+    case 'open_item':
+      // A summary's text is opened with the artifact's key in every recall: an erasure destroys it with the memories'.
+      return [];
+  }
+}
+
+/** True when every reused memory among the served items still has the key its fields were opened with. */
+export async function servedKeysLive(
+  keys: KeyStore,
+  ref: SubjectRef,
+  items: readonly RecallItem[],
+  opened: OpenedPassing,
+): Promise<boolean> {
+  const ids = [...new Set(items.flatMap(shownMemories))].filter((id) => opened.reused.has(id));
+  if (ids.length === 0) return true;
+  const lookups = await memoryKeysOf(keys, ref, ids);
+  return ids.every((id) => {
+    const lookup = lookups.get(id);
+    return lookup?.status === 'found' && lookup.key.keyId === opened.opened.get(id)!.keyId;
+  });
+}
