@@ -22,6 +22,7 @@ import { erasureRoutes } from './routes/erasure.js';
 import { importRoutes, NDJSON } from './routes/import.js';
 import { memoryRoutes } from './routes/memories.js';
 import { operationRoutes } from './routes/operations.js';
+import { vectorRoutes } from './routes/vectors.js';
 import { policyRoutes } from './routes/policy.js';
 import { readRoutes } from './routes/reads.js';
 import type { ApiServices } from './services.js';
@@ -50,6 +51,7 @@ export function apiRoutes(services: ApiServices, openApi: () => unknown, apiEras
     ...consolidationRoutes(services),
     ...artifactRoutes(services),
     ...auditRoutes(services),
+    ...vectorRoutes(services),
     ...operationRoutes(services, openApi),
   ];
 }

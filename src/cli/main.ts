@@ -20,6 +20,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   demo: async () => (await import('./commands/demo.js')).registerDemoCommand,
   forgetting: async () => (await import('./commands/forgetting.js')).registerForgettingCommands,
   server: async () => (await import('./commands/server.js')).registerServerCommands,
+  reindex: async () => (await import('./commands/reindex.js')).registerReindexCommand,
 };
 
 /** The top-level command names each module registers. */
@@ -49,6 +50,7 @@ const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
   serve: 'serve',
   demo: 'demo',
   server: 'server',
+  reindex: 'reindex',
 };
 
 // The same path from src/cli and from the build's dist/cli.

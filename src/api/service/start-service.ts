@@ -94,7 +94,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
     };
     const eventStore = timedEventStore(ledger.eventStore, metrics.appendDuration);
     // Appends go through the timed store; folded reads keep the ledger's repository (and its cache).
-    const measured: Ledger = { eventStore, keyStore: ledger.keyStore, subjects: ledger.subjects, clock: ledger.clock };
+    const retrieval = ledger.retrieval ? { retrieval: ledger.retrieval } : {};
+    // The model ports too: a write embeds its memory, recall uses the semantic signal, reindex has an embedder.
+    const measured: Ledger = { eventStore, keyStore: ledger.keyStore, subjects: ledger.subjects, clock: ledger.clock, ...retrieval };
 
     const read = {
       projections: projections.db,
@@ -104,6 +106,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       clock: ledger.clock,
       countTokens: consolidation.countTokens,
       retrievalIndexes: new RetrievalIndexCache(),
+      ...retrieval,
     };
     const freshness = new ReadYourWrites(ledger.eventStore, projections.db, PROJECTIONS);
     const ownKeys = new OwnRequestKeys();
