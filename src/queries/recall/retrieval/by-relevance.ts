@@ -15,6 +15,7 @@ import {
   type RetrievalAnswer,
   type RetrievalIndex,
   type RetrievalQuery,
+  updateRetrievalIndex,
 } from '../../../domain/retrieval/index.js';
 import type { EmbeddingFailureCode } from '../../../infrastructure/embeddings/port.js';
 import type { SubjectRef } from '../../../infrastructure/key-store/port.js';
@@ -75,9 +76,11 @@ export async function byRelevance(
   const ready = semantic.status === 'ready' ? semantic : undefined;
   const { documents, fingerprint } = recallDocuments(input.readable.values(), conflictsOf, input.summary, labelsOf, ready, input.documents);
   const build = () => buildRetrievalIndex(documents);
+  // A write changes a document or a few: updating costs those, a build all of them.
+  const update = (previous: RetrievalIndex) => updateRetrievalIndex(previous, documents, Math.max(64, documents.length / 4));
   const index: RetrievalIndex =
     deps.retrievalIndexes && input.revision !== null
-      ? deps.retrievalIndexes.obtain(input.ref, input.revision, fingerprint, build)
+      ? deps.retrievalIndexes.obtain(input.ref, input.revision, fingerprint, build, update)
       : build();
   const answer = retrieve(index, query, { now: input.now, ...(ready ? { queryVector: ready.queryVector } : {}) });
 

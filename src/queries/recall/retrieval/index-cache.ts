@@ -39,18 +39,39 @@ export class RetrievalIndexCache {
     this.corpora = new OpenedCorpora(limits.documents);
   }
 
-  /** The index for this subject at this revision and fingerprint, built by `build` when not cached. */
-  obtain(ref: { tenant: string; subject: string }, revision: number, fingerprint: string, build: () => RetrievalIndex): RetrievalIndex {
+  /**
+   * The index for this subject at this revision and fingerprint: cached; or
+   * `update` of the subject's most recently used index, which leaves the
+   * cache (its BM25 part moves into the updated one); or built by `build`.
+   */
+  obtain(
+    ref: { tenant: string; subject: string },
+    revision: number,
+    fingerprint: string,
+    build: () => RetrievalIndex,
+    update?: (previous: RetrievalIndex) => RetrievalIndex | undefined,
+  ): RetrievalIndex {
     const subjectKey = subjectKeyOf(ref);
-    for (const [key, cached] of this.#entries) if (cached.subjectKey === subjectKey && cached.revision < revision) this.#delete(key);
     const key = `${subjectKey}\u0000${revision}\u0000${fingerprint}`;
+    let latest: { readonly key: string; readonly index: RetrievalIndex } | undefined;
+    for (const [k, cached] of this.#entries) {
+      if (cached.subjectKey !== subjectKey || k === key || cached.revision > revision) continue;
+      // Use order: the last one met is the most recently used.
+      latest = { key: k, index: cached.index };
+      if (cached.revision < revision) this.#delete(k);
+    }
     const known = this.#entries.get(key);
     if (known) {
       this.#entries.delete(key);
       this.#entries.set(key, known);
       return known.index;
     }
-    const index = build();
+    let index: RetrievalIndex | undefined;
+    if (latest && update) {
+      this.#delete(latest.key);
+      index = update(latest.index);
+    }
+    index ??= build();
     if (index.size > this.limits.documents) return index;
     this.#entries.set(key, { subjectKey, revision, index });
     this.#documents += index.size;
