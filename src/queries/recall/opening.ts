@@ -6,10 +6,13 @@
 // keys before its tombstones reach the projection, and a memory whose key
 // is gone is never served from memory.
 import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
-import { memoryKeysOf, openMemoryFields } from '../opened/memory-fields.js';
+import { memoryKeysOf, openMemoryFields, type PersonalFields } from '../opened/memory-fields.js';
 import type { RecallItem } from './items.js';
 import type { OpenedMemory } from './retrieval/opened-corpus.js';
 import type { CurrentVersion } from './subject-view.js';
+
+/** Memories opened between two turns of the event loop. */
+const OPEN_CHUNK = 500;
 
 export interface OpenedPassing {
   readonly opened: Map<string, OpenedMemory>;
@@ -32,15 +35,22 @@ export async function openPassing(
     const known = held?.get(v.memory_id);
     if (known && v.value !== null && known.version.version === v.version && known.keyId === v.value.keyId) {
       // The version object of this read: trust may have changed since the fields were opened.
-      opened.set(v.memory_id, { ...known, version: v });
+      opened.set(v.memory_id, known.version === v ? known : { ...known, version: v });
       reused.add(v.memory_id);
     } else toOpen.push(v);
   }
-  const fields = await openMemoryFields(
-    keys,
-    ref,
-    toOpen.map((v) => ({ memoryId: v.memory_id, value: v.value, content: v.content, anticipatedQueries: v.anticipated_queries })),
-  );
+  const fields = new Map<string, PersonalFields>();
+  for (let i = 0; i < toOpen.length; i += OPEN_CHUNK) {
+    // A cold subject of thousands opens for seconds: in chunks, letting the process answer other requests (and its pools' timers) between them.
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    const chunk = toOpen.slice(i, i + OPEN_CHUNK);
+    const opened = await openMemoryFields(
+      keys,
+      ref,
+      chunk.map((v) => ({ memoryId: v.memory_id, value: v.value, content: v.content, anticipatedQueries: v.anticipated_queries })),
+    );
+    for (const [id, f] of opened) fields.set(id, f);
+  }
   const unreadable: string[] = [];
   for (const v of toOpen) {
     const f = fields.get(v.memory_id)!;

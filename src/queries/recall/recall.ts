@@ -207,6 +207,9 @@ function keepCorpus(
     corpora.drop(ref);
     return undefined;
   }
+  const same = held && held.schema === view.schema && held.revision === view.clock.revision;
+  // Nothing opened that the corpus does not hold (the warm case): it stays as it is.
+  if (same && [...opened].every(([id, memory]) => held.opened.get(id) === memory)) return held.documents;
   const kept = new Map(opened);
   for (const [id, memory] of held?.opened ?? []) {
     const current = byId.get(id);

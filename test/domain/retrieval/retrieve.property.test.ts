@@ -145,7 +145,9 @@ describe('retrieval properties', () => {
     fc.assert(
       fc.property(fc.tuple(subjectArb, subjectArb, fates), questionArb, ([before, others, fate], q) => {
         const after = [
-          ...before.flatMap((d, i) => (fate[i] === 'keep' ? [d] : fate[i] === 'change' ? [{ ...others[i % others.length]!, id: d.id }] : [])),
+          ...before.flatMap((d, i) =>
+            fate[i] === 'keep' ? [d] : fate[i] === 'change' ? [{ ...others[i % others.length]!, id: d.id }] : [],
+          ),
           ...others.slice(0, 3).map((d) => ({ ...d, id: `n-${d.id}` })),
         ];
         const updated = updateRetrievalIndex(buildRetrievalIndex(before), after, Number.POSITIVE_INFINITY)!;
