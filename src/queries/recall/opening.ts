@@ -8,8 +8,8 @@
 import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
 import { memoryKeysOf, openMemoryFields, type PersonalFields } from '../opened/memory-fields.js';
 import type { RecallItem } from './items.js';
-import type { OpenedMemory } from './retrieval/opened-corpus.js';
-import type { CurrentVersion } from './subject-view.js';
+import type { OpenedCorpora, OpenedCorpus, OpenedMemory } from './retrieval/opened-corpus.js';
+import type { CurrentVersion, SubjectView } from './subject-view.js';
 
 /** Memories opened between two turns of the event loop. */
 const OPEN_CHUNK = 500;
@@ -88,4 +88,36 @@ export async function servedKeysLive(
     const lookup = lookups.get(id);
     return lookup?.status === 'found' && lookup.key.keyId === opened.opened.get(id)!.keyId;
   });
+}
+
+/**
+ * Keeps what this recall opened, with what the corpus held of memories
+ * still current at the same version (another reader's), for the next
+ * recall; a forgotten subject keeps nothing. Returns the documents memo.
+ */
+export function keepCorpus(
+  corpora: OpenedCorpora,
+  ref: { tenant: string; subject: string },
+  view: SubjectView,
+  held: OpenedCorpus | undefined,
+  opened: ReadonlyMap<string, OpenedMemory>,
+  byId: ReadonlyMap<string, CurrentVersion>,
+): OpenedCorpus['documents'] | undefined {
+  if (!view.clock || view.clock.forgotten) {
+    corpora.drop(ref);
+    return undefined;
+  }
+  const same = held && held.schema === view.schema && held.revision === view.clock.revision;
+  // Nothing opened that the corpus does not hold (the warm case): it stays as it is.
+  if (same && [...opened].every(([id, memory]) => held.opened.get(id) === memory)) return held.documents;
+  const kept = new Map(opened);
+  for (const [id, memory] of held?.opened ?? []) {
+    const current = byId.get(id);
+    if (!kept.has(id) && current && current.version === memory.version.version) kept.set(id, { ...memory, version: current });
+  }
+  const documents =
+    held && held.schema === view.schema && held.revision === view.clock.revision ? held.documents : new Map(held?.documents ?? []);
+  for (const id of documents.keys()) if (!kept.has(id)) documents.delete(id);
+  corpora.keep(ref, { schema: view.schema, revision: view.clock.revision, versions: view.versions, opened: kept, documents });
+  return documents;
 }

@@ -22,9 +22,9 @@ import {
   type ItemMemo,
   type RecallItem,
 } from './items.js';
-import { openPassing, servedKeysLive } from './opening.js';
+import { keepCorpus, openPassing, servedKeysLive } from './opening.js';
 import { pack } from './packing.js';
-import type { OpenedCorpora, OpenedCorpus, OpenedMemory } from './retrieval/opened-corpus.js';
+import type { OpenedCorpora } from './retrieval/opened-corpus.js';
 import { SubjectProjectionFaulted } from '../projection-faulted.js';
 import type { ReadableMemory } from './readable.js';
 import { requireRecallInput, type RecallInput, type RecallRequest } from './request.js';
@@ -188,38 +188,6 @@ async function answerFrom(
   };
   const served = packed.included.map((p) => p.item);
   return { answer, servedKeysLive: await servedKeysLive(read.keyStore, ref, served, opening) };
-}
-
-/**
- * Keeps what this recall opened, with what the corpus held of memories
- * still current at the same version (another reader's), for the next
- * recall; a forgotten subject keeps nothing. Returns the documents memo.
- */
-function keepCorpus(
-  corpora: OpenedCorpora,
-  ref: { tenant: string; subject: string },
-  view: SubjectView,
-  held: OpenedCorpus | undefined,
-  opened: ReadonlyMap<string, OpenedMemory>,
-  byId: ReadonlyMap<string, CurrentVersion>,
-): OpenedCorpus['documents'] | undefined {
-  if (!view.clock || view.clock.forgotten) {
-    corpora.drop(ref);
-    return undefined;
-  }
-  const same = held && held.schema === view.schema && held.revision === view.clock.revision;
-  // Nothing opened that the corpus does not hold (the warm case): it stays as it is.
-  if (same && [...opened].every(([id, memory]) => held.opened.get(id) === memory)) return held.documents;
-  const kept = new Map(opened);
-  for (const [id, memory] of held?.opened ?? []) {
-    const current = byId.get(id);
-    if (!kept.has(id) && current && current.version === memory.version.version) kept.set(id, { ...memory, version: current });
-  }
-  const documents =
-    held && held.schema === view.schema && held.revision === view.clock.revision ? held.documents : new Map(held?.documents ?? []);
-  for (const id of documents.keys()) if (!kept.has(id)) documents.delete(id);
-  corpora.keep(ref, { schema: view.schema, revision: view.clock.revision, versions: view.versions, opened: kept, documents });
-  return documents;
 }
 
 /** Open conflicts that still have two active members and apply to the reader's scopes. */

@@ -1,7 +1,9 @@
 // Retrieval indexes kept in memory per subject (issue 16 item 6; the
 // figures behind the choice are in bench/retrieval-speed.ts: building an
 // index costs far more than asking it). An index is built from what recall
-// decrypts and is never written anywhere. It is keyed by the subject's
+// decrypts (the subject's opened corpus, opened-corpus.ts, kept here too),
+// or updated from the subject's previous one after a write, and is never
+// written anywhere. It is keyed by the subject's
 // stream revision and a fingerprint of the documents it holds (the hard
 // filters' result for one reader): any event of the subject — a forget
 // among them — makes every older index unreachable, and a lookup at a newer
