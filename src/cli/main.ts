@@ -16,11 +16,11 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   projections: async () => (await import('./commands/projections.js')).registerProjectionCommands,
   queries: async () => (await import('./commands/queries.js')).registerQueryCommands,
   keys: async () => (await import('./commands/keys.js')).registerKeyCommands,
+  reindex: async () => (await import('./commands/reindex.js')).registerReindexCommand,
   serve: async () => (await import('./commands/serve.js')).registerServeCommand,
   demo: async () => (await import('./commands/demo.js')).registerDemoCommand,
   forgetting: async () => (await import('./commands/forgetting.js')).registerForgettingCommands,
   server: async () => (await import('./commands/server.js')).registerServerCommands,
-  reindex: async () => (await import('./commands/reindex.js')).registerReindexCommand,
 };
 
 /** The top-level command names each module registers. */
@@ -47,10 +47,10 @@ const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
   assess: 'queries',
   verify: 'queries',
   keys: 'keys',
+  reindex: 'reindex',
   serve: 'serve',
   demo: 'demo',
   server: 'server',
-  reindex: 'reindex',
 };
 
 // The same path from src/cli and from the build's dist/cli.
