@@ -23,6 +23,7 @@ import { erasureRoutes } from './routes/erasure.js';
 import { importRoutes, NDJSON } from './routes/import.js';
 import { memoryRoutes } from './routes/memories.js';
 import { operationRoutes } from './routes/operations.js';
+import { vectorRoutes } from './routes/vectors.js';
 import { policyRoutes } from './routes/policy.js';
 import { writePolicyRoutes } from './routes/write-policy.js';
 import { candidateRoutes } from './routes/candidates.js';
@@ -55,6 +56,7 @@ export function apiRoutes(services: ApiServices, openApi: () => unknown, apiEras
     ...consolidationRoutes(services),
     ...artifactRoutes(services),
     ...auditRoutes(services),
+    ...vectorRoutes(services),
     ...operationRoutes(services, openApi),
   ];
 }

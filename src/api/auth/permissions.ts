@@ -7,7 +7,7 @@
 //   auditor  reader's, plus the audit reads: as-of, replay, events, stale,
 //            lineage (and nothing that writes)
 //   admin    everything: also trust and taint policy, forgetting a whole
-//            subject, approving shadow-mode artifacts
+//            subject, approving shadow-mode artifacts, re-indexing vectors
 import type { ApiRole } from '../../infrastructure/api-keys/roles.js';
 
 export const PERMISSIONS = [
@@ -18,6 +18,7 @@ export const PERMISSIONS = [
   'consolidation:approve',
   'policy:write',
   'subjects:forget',
+  'retrieval:reindex',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

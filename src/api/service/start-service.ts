@@ -94,13 +94,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
     };
     const eventStore = timedEventStore(ledger.eventStore, metrics.appendDuration);
     // Appends go through the timed store; folded reads keep the ledger's repository (and its cache).
-    const measured: Ledger = {
-      eventStore,
-      keyStore: ledger.keyStore,
-      subjects: ledger.subjects,
-      clock: ledger.clock,
-      ...(ledger.writePolicies ? { writePolicies: ledger.writePolicies } : {}),
-    };
+    // Everything else the ledger carries comes along (its repository and cache, the write policies, the
+    // model ports: a write embeds its memory, recall uses the semantic signal, reindex has an embedder).
+    const measured: Ledger = { ...ledger, eventStore };
 
     const read = {
       projections: projections.db,
@@ -110,6 +106,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       clock: ledger.clock,
       countTokens: consolidation.countTokens,
       retrievalIndexes: new RetrievalIndexCache(),
+      ...(ledger.retrieval ? { retrieval: ledger.retrieval } : {}),
     };
     const freshness = new ReadYourWrites(ledger.eventStore, projections.db, PROJECTIONS);
     const ownKeys = new OwnRequestKeys();

@@ -3,6 +3,7 @@
 // subject revision), then retrieve(index, query, { now }) per question.
 export type { RetrievalDocument } from './corpus/document.js';
 export { buildRetrievalIndex, type RetrievalIndex } from './corpus/retrieval-index.js';
+export { updateRetrievalIndex } from './corpus/index-update.js';
 export type { ConflictHit, ConflictSideHit, MemoryHit, RetrievalAnswer, RetrievalHit } from './hits.js';
 export { DEFAULT_RETRIEVAL_POLICY, type RetrievalPolicy, type SignalName } from './ranking/policy.js';
 export { sumOfContributions, type ReasonCode, type RetrievalExplanation, type RetrievalReason } from './ranking/reasons.js';

@@ -1,8 +1,9 @@
-// The erasure check of recall's in-memory retrieval indexes (issue 16): the
-// erased subject's indexes built before the erasure's tombstones are
-// dropped (no recall could be served from them again, but they hold the
-// erased text), then every index still cached is searched for the erased
-// memory ids, content and hashes. Runs in the process that holds the cache
+// The erasure check of recall's in-memory retrieval indexes and the opened
+// corpora they are built from (issue 16): the erased subject's indexes and
+// corpus from before the erasure's tombstones are dropped (no recall could
+// be served from them again, but they hold the erased text), then every
+// index and corpus still cached is searched for the erased memory ids,
+// content and hashes. Runs in the process that holds the cache
 // (the service, or the CLI's own read side, whose cache starts empty).
 import { findNeedles } from '../../commands/forgetting/needles.js';
 import { passedOrFailed, type ErasureCheck } from '../../commands/forgetting/verification.js';
@@ -35,6 +36,18 @@ export function retrievalIndexCheck(read: ReadSide): ErasureCheck {
         searched += 1;
         for (const { document } of index.documents.values()) {
           if (erased.has(document.id)) findings += 1;
+          findings += findNeedles(JSON.stringify(document), target.needles);
+        }
+      }
+      // What the indexes are built from: the opened memories and their documents.
+      for (const { corpus } of cache.corpora.corpora()) {
+        searched += 1;
+        for (const [id, memory] of corpus.opened) {
+          if (erased.has(id)) findings += 1;
+          findings += findNeedles(JSON.stringify(memory.fields), target.needles);
+        }
+        for (const [id, { document }] of corpus.documents) {
+          if (erased.has(id)) findings += 1;
           findings += findNeedles(JSON.stringify(document), target.needles);
         }
       }

@@ -10,7 +10,6 @@ import type { Scopes } from '../../domain/entry/scopes.js';
 import { trustRank, type TrustLevel } from '../../domain/entry/source.js';
 import type { Sensitivity } from '../../domain/entry/vocabulary.js';
 import { openPublishedOutput } from '../opened/artifact-output.js';
-import { openMemoryFields } from '../opened/memory-fields.js';
 import type { ReadSide } from '../read-side.js';
 import { emptyFilterCounts, filterReason, inScope, type FilterReason } from './hard-filters.js';
 import {
@@ -23,7 +22,9 @@ import {
   type ItemMemo,
   type RecallItem,
 } from './items.js';
+import { keepCorpus, openPassing, servedKeysLive } from './opening.js';
 import { pack } from './packing.js';
+import type { OpenedCorpora } from './retrieval/opened-corpus.js';
 import { SubjectProjectionFaulted } from '../projection-faulted.js';
 import type { ReadableMemory } from './readable.js';
 import { requireRecallInput, type RecallInput, type RecallRequest } from './request.js';
@@ -73,9 +74,24 @@ export async function recall(read: RecallReadSide, input: RecallInput): Promise<
 
 /** Recall for a request already parsed at a boundary (requireRecallRequest). */
 export async function answerRecall(read: RecallReadSide, request: RecallRequest): Promise<RecallAnswer> {
+  const corpora = read.retrievalIndexes?.corpora;
+  const first = await answerFrom(read, request, corpora);
+  if (first.servedKeysLive) return first.answer;
+  // A key destroyed under what the corpus opened (an erasure under way): drop it, open everything again with its keys.
+  read.retrievalIndexes!.dropSubject({ tenant: request.tenant, subject: request.subject });
+  return (await answerFrom(read, request, undefined)).answer;
+}
+
+async function answerFrom(
+  read: RecallReadSide,
+  request: RecallRequest,
+  corpora: OpenedCorpora | undefined,
+): Promise<{ answer: RecallAnswer; servedKeysLive: boolean }> {
   const now = request.now ?? read.clock().toISOString();
   const ref = { tenant: request.tenant, subject: request.subject };
-  const view = withCurrentTrust(await readSubjectView(read.projections, request.tenant, request.subject));
+  const held = corpora?.current(ref);
+  const raw = await readSubjectView(read.projections, request.tenant, request.subject, held ? () => held : undefined);
+  const view = raw.versionsKnown ? { ...raw, versions: held!.versions } : withCurrentTrust(raw);
   // A forgotten subject answers as forgotten whatever was passed over before; otherwise the rows may miss a fact.
   if (view.faults.length > 0 && view.clock?.forgotten !== true)
     throw new SubjectProjectionFaulted(request.tenant, request.subject, view.faults);
@@ -97,26 +113,19 @@ export async function answerRecall(read: RecallReadSide, request: RecallRequest)
   const conflicts = forgotten ? [] : openConflictsFor(view, byId, request.scopes);
 
   const summaryAlias = choice.source === 'summary' ? choice.alias : undefined;
-  const [opened, output] = await Promise.all([
-    openMemoryFields(
-      read.keyStore,
-      ref,
-      passing.map((v) => ({ memoryId: v.memory_id, value: v.value, content: v.content, anticipatedQueries: v.anticipated_queries })),
-    ),
+  const [opening, output] = await Promise.all([
+    openPassing(read.keyStore, ref, passing, held?.opened),
     summaryAlias
       ? openPublishedOutput(read.keyStore, ref, summaryAlias.artifactId, view.alias!.artifact!.output!)
       : Promise.resolve(undefined),
   ]);
   if (summaryAlias && !output) choice = unreadableSummary(summaryAlias);
-  const readable = new Map<string, ReadableMemory>();
-  for (const v of passing) {
-    const fields = opened.get(v.memory_id)!;
-    if (fields.status === 'readable') readable.set(v.memory_id, { version: v, fields });
-    else {
-      reasons.set(v.memory_id, 'unreadable');
-      excluded.unreadable += 1;
-    }
+  const readable: ReadonlyMap<string, ReadableMemory> = opening.opened;
+  for (const id of opening.unreadable) {
+    reasons.set(id, 'unreadable');
+    excluded.unreadable += 1;
   }
+  const documents = corpora ? keepCorpus(corpora, ref, view, held, opening.opened, byId) : undefined;
 
   const scoped = (identity: string) => `${request.tenant}\u0000${request.subject}\u0000${identity}`;
   const memo: ItemMemo = {
@@ -138,7 +147,7 @@ export async function answerRecall(read: RecallReadSide, request: RecallRequest)
   if (request.retrieval) {
     const ranked = await byRelevance(
       read,
-      { ref, revision: view.clock?.revision ?? null, now, readable, conflicts: conflictItems, summary, memo },
+      { ref, revision: view.clock?.revision ?? null, now, readable, conflicts: conflictItems, summary, memo, documents },
       request.retrieval,
     );
     ordered = ranked.items;
@@ -159,7 +168,7 @@ export async function answerRecall(read: RecallReadSide, request: RecallRequest)
     prioritised.map((item) => ({ item, tokens: item.tokens, mandatory: item.type === 'conflict' })),
     request.budget,
   );
-  return {
+  const answer: RecallAnswer = {
     tenant: request.tenant,
     subject: request.subject,
     now,
@@ -177,6 +186,8 @@ export async function answerRecall(read: RecallReadSide, request: RecallRequest)
     excluded,
     notice: RECALL_NOTICE,
   };
+  const served = packed.included.map((p) => p.item);
+  return { answer, servedKeysLive: await servedKeysLive(read.keyStore, ref, served, opening) };
 }
 
 /** Open conflicts that still have two active members and apply to the reader's scopes. */

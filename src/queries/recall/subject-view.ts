@@ -82,6 +82,10 @@ export interface SubjectView {
   readonly conflicts: readonly ConflictView[];
   /** In sequence order. */
   readonly versions: readonly CurrentVersion[];
+  /** The projection schema the view was read from (what a cached copy of the versions is only good for). */
+  readonly schema: string;
+  /** True when the versions were not read: the caller holds them at this schema and revision (`versions` is empty then). */
+  readonly versionsKnown: boolean;
   /** Events of the subject's stream the projection could not apply (recall refuses while there are any). */
   readonly faults: readonly ProjectionFault[];
 }
@@ -111,14 +115,31 @@ const VERSION_COLUMNS = [
   'opened_by_type',
 ] as const;
 
-export function readSubjectView(projections: Kysely<any>, tenant: string, subject: string): Promise<SubjectView> {
+/** Versions a caller already holds: at this schema and subject revision the statement does not read them again. */
+export interface KnownVersions {
+  readonly schema: string;
+  readonly revision: number;
+}
+
+export function readSubjectView(
+  projections: Kysely<any>,
+  tenant: string,
+  subject: string,
+  known?: (schema: string) => KnownVersions | undefined,
+): Promise<SubjectView> {
   return readActiveStatement(projections, async (tables, schema) => {
-    const row = await subjectStatement(tables, schema, tenant, subject).executeTakeFirstOrThrow();
-    return { result: toView(row), schemaState: row.schema_state };
+    const held = known?.(schema);
+    const revision = held?.schema === schema ? held.revision : undefined;
+    const row = await subjectStatement(tables, schema, tenant, subject, revision).executeTakeFirstOrThrow();
+    const view = toView(row, schema);
+    return {
+      result: { ...view, versionsKnown: revision !== undefined && view.clock?.revision === revision },
+      schemaState: row.schema_state,
+    };
   });
 }
 
-function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, tenant: string, subject: string) {
+function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, tenant: string, subject: string, knownRevision?: number) {
   return tables.selectNoFrom((eb) => [
     jsonObjectFrom(
       eb
@@ -177,6 +198,20 @@ function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, te
         .where('subject', '=', subject)
         .where('tx_to', 'is', null)
         .where('status', '=', 'active')
+        // Same snapshot as the clock read beside it: at the revision the caller holds, the versions are the ones it has.
+        .$if(knownRevision !== undefined, (qb) =>
+          qb.where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('subject_clock')
+                  .select('subject')
+                  .where('tenant', '=', tenant)
+                  .where('subject', '=', subject)
+                  .where('stream_revision', '=', String(knownRevision)),
+              ),
+            ),
+          ),
+        )
         .orderBy('sequence'),
     ).as('versions'),
     streamFaults(eb, tenant, subject).as('faults'),
@@ -189,9 +224,10 @@ type SubjectRow = Awaited<ReturnType<ReturnType<typeof subjectStatement>['execut
 /** JSON carries instants as text: back to Date, as the typed tables have them. */
 const date = (text: string | null): Date | null => (text === null ? null : new Date(text));
 
-function toView(row: SubjectRow): SubjectView {
+function toView(row: SubjectRow, schema: string): Omit<SubjectView, 'versionsKnown'> {
   const a = row.alias;
   return {
+    schema,
     clock: row.clock
       ? {
           inputEpoch: row.clock.input_epoch,

@@ -12,6 +12,7 @@ import {
   sumOfContributions,
   type RetrievalDocument,
   type RetrievalPolicy,
+  updateRetrievalIndex,
 } from '../../../src/domain/retrieval/index.js';
 import { TRUST_LEVELS } from '../../../src/domain/entry/source.js';
 import { MEMORY_KINDS, SENSITIVITIES } from '../../../src/domain/entry/vocabulary.js';
@@ -135,6 +136,34 @@ describe('retrieval properties', () => {
         });
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('an index updated after a write answers as one built from the same documents', () => {
+    // A write: some documents stay (the same objects), some leave, some change, some are new.
+    const fates = fc.array(fc.constantFrom('keep', 'drop', 'change'), { minLength: 25, maxLength: 25 });
+    fc.assert(
+      fc.property(fc.tuple(subjectArb, subjectArb, fates), questionArb, ([before, others, fate], q) => {
+        const after = [
+          ...before.flatMap((d, i) =>
+            fate[i] === 'keep' ? [d] : fate[i] === 'change' ? [{ ...others[i % others.length]!, id: d.id }] : [],
+          ),
+          ...others.slice(0, 3).map((d) => ({ ...d, id: `n-${d.id}` })),
+        ];
+        const updated = updateRetrievalIndex(buildRetrievalIndex(before), after, Number.POSITIVE_INFINITY)!;
+        const built = buildRetrievalIndex(after);
+        expect(updated.ids).toEqual(built.ids);
+        expect(updated.terms).toEqual(built.terms);
+        expect(updated.keyTerms).toEqual(built.keyTerms);
+        expect(updated.slots).toEqual(built.slots);
+        expect(updated.conflicts).toEqual(built.conflicts);
+        const query = requireRetrievalQuery({ query: q.query, topK: q.topK, ...(q.key !== undefined ? { key: q.key } : {}) });
+        const context = { now: NOW, ...(q.vector ? { queryVector: q.vector } : {}) };
+        const [a, b] = [retrieve(updated, query, context), retrieve(built, query, context)];
+        expect(a.hits.map((h) => [idsOf(h), h.retrieval.rank])).toEqual(b.hits.map((h) => [idsOf(h), h.retrieval.rank]));
+        a.hits.forEach((h, i) => expect(h.retrieval.score).toBeCloseTo(b.hits[i]!.retrieval.score, 9));
+      }),
+      { numRuns: 150 },
     );
   });
 });

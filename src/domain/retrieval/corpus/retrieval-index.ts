@@ -54,32 +54,20 @@ function group(into: Map<string, string[]>, name: string, id: string): void {
   else into.set(name, [id]);
 }
 
-export function buildRetrievalIndex(documents: readonly RetrievalDocument[]): RetrievalIndex {
-  const sorted = [...documents].sort((a, b) => compareIds(a.id, b.id));
-  const indexed = new Map<string, IndexedDocument>();
-  const records: LexicalRecord[] = [];
-  const slots = new Map<string, string[]>();
-  const conflicts = new Map<string, string[]>();
-  let dimensions: number | undefined;
-  for (const document of sorted) {
-    if (indexed.has(document.id)) throw new InvalidInput('documents.id', `${document.id} appears twice`);
-    const recordedAt = instant(document.recordedAt, 'documents.recordedAt')!;
-    const confirmedAt = instant(document.confirmedAt, 'documents.confirmedAt') ?? recordedAt;
-    if (document.vector) {
-      dimensions ??= document.vector.length;
-      if (document.vector.length !== dimensions) throw new InvalidInput('documents.vector', `must all have ${dimensions} dimensions`);
-      if (!isFiniteVector(document.vector)) throw new InvalidInput('documents.vector', 'must hold finite numbers');
-    }
-    const content = document.content === undefined ? [] : tokenize(document.content);
-    const value = document.value === undefined ? [] : tokenize(document.value);
-    const key = tokenize(document.key);
-    const anticipated = (document.anticipatedQueries ?? []).flatMap((q) => tokenize(q));
-    records.push({ id: document.id, fields: { content, key, value, anticipated } });
-    const scope = document.scope ?? '';
-    const slot = document.kind === 'episodic' ? undefined : `${document.key}\u0000${scope}`;
-    if (slot !== undefined) group(slots, slot, document.id);
-    for (const conflictId of new Set(document.conflictIds ?? [])) group(conflicts, conflictId, document.id);
-    indexed.set(document.id, {
+/** One document's part of an index: what retrieval reads of it, and what BM25 indexes. */
+export function indexDocument(document: RetrievalDocument): { readonly indexed: IndexedDocument; readonly record: LexicalRecord } {
+  const recordedAt = instant(document.recordedAt, 'documents.recordedAt')!;
+  const confirmedAt = instant(document.confirmedAt, 'documents.confirmedAt') ?? recordedAt;
+  if (document.vector && !isFiniteVector(document.vector)) throw new InvalidInput('documents.vector', 'must hold finite numbers');
+  const content = document.content === undefined ? [] : tokenize(document.content);
+  const value = document.value === undefined ? [] : tokenize(document.value);
+  const key = tokenize(document.key);
+  const anticipated = (document.anticipatedQueries ?? []).flatMap((q) => tokenize(q));
+  const scope = document.scope ?? '';
+  const slot = document.kind === 'episodic' ? undefined : `${document.key}\u0000${scope}`;
+  return {
+    record: { id: document.id, fields: { content, key, value, anticipated } },
+    indexed: {
       document,
       statementTerms: new Set([...content, ...value]),
       keyTerms: [...new Set(key)],
@@ -87,17 +75,48 @@ export function buildRetrievalIndex(documents: readonly RetrievalDocument[]): Re
       statement: slot === undefined ? undefined : `${slot}\u0000${document.polarity ?? 'affirmed'}\u0000${value.join(' ')}`,
       observedAt: Math.max(recordedAt, confirmedAt),
       vectorNorm: document.vector ? Math.hypot(...document.vector) : 0,
-    });
+    },
+  };
+}
+
+/** Every term of a record's fields, once: what the term statistics count. */
+export const recordTerms = (r: LexicalRecord): ReadonlySet<string> =>
+  new Set([...r.fields.content, ...r.fields.key, ...r.fields.value, ...r.fields.anticipated]);
+
+/** The vectors' common length; refused when they differ. */
+export function commonDimensions(documents: Iterable<IndexedDocument>): number | undefined {
+  let dimensions: number | undefined;
+  for (const { document } of documents) {
+    if (!document.vector) continue;
+    dimensions ??= document.vector.length;
+    if (document.vector.length !== dimensions) throw new InvalidInput('documents.vector', `must all have ${dimensions} dimensions`);
+  }
+  return dimensions;
+}
+
+export function buildRetrievalIndex(documents: readonly RetrievalDocument[]): RetrievalIndex {
+  const sorted = [...documents].sort((a, b) => compareIds(a.id, b.id));
+  const indexed = new Map<string, IndexedDocument>();
+  const records: LexicalRecord[] = [];
+  const slots = new Map<string, string[]>();
+  const conflicts = new Map<string, string[]>();
+  for (const document of sorted) {
+    if (indexed.has(document.id)) throw new InvalidInput('documents.id', `${document.id} appears twice`);
+    const { indexed: one, record } = indexDocument(document);
+    records.push(record);
+    if (one.slot !== undefined) group(slots, one.slot, document.id);
+    for (const conflictId of new Set(document.conflictIds ?? [])) group(conflicts, conflictId, document.id);
+    indexed.set(document.id, one);
   }
   return {
     size: indexed.size,
     documents: indexed,
     ids: [...indexed.keys()],
     lexical: buildLexicalIndex(records),
-    terms: termStatistics(records.map((r) => new Set([...r.fields.content, ...r.fields.key, ...r.fields.value, ...r.fields.anticipated]))),
+    terms: termStatistics(records.map(recordTerms)),
     keyTerms: termStatistics([...indexed.values()].map((d) => new Set(d.keyTerms))),
     slots,
     conflicts,
-    dimensions,
+    dimensions: commonDimensions(indexed.values()),
   };
 }

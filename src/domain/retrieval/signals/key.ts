@@ -30,8 +30,22 @@ export function keyMatches(
   const distinctive = index.size / 2;
   const coverage = new Map<string, { strength: number; terms: string[] }>();
   const matches: SignalMatch[] = [];
+  // Whether the query names a key term, once per term: without a key filter a key naming none has strength 0 (the common case, cheap).
+  const namedTerms = new Map<string, boolean>();
+  const isNamed = (term: string) => {
+    let known = namedTerms.get(term);
+    if (known === undefined) namedTerms.set(term, (known = named(term, queryTerms, policy.lexical.prefixMinLength)));
+    return known;
+  };
+  const weights = new Map<string, number>();
+  const weight = (term: string) => {
+    let w = weights.get(term);
+    if (w === undefined) weights.set(term, (w = idf(index.keyTerms, term)));
+    return w;
+  };
   for (const id of accepted) {
     const { keyTerms, document } = index.documents.get(id)!;
+    if (filterStrength === 0 && !keyTerms.some(isNamed)) continue;
     let memo = coverage.get(document.key);
     if (!memo) {
       let all = 0;
@@ -39,9 +53,9 @@ export function keyMatches(
       let distinct = false;
       const terms: string[] = [];
       for (const term of keyTerms) {
-        const w = idf(index.keyTerms, term);
+        const w = weight(term);
         all += w;
-        if (!named(term, queryTerms, policy.lexical.prefixMinLength)) continue;
+        if (!isNamed(term)) continue;
         hit += w;
         terms.push(term);
         if ((index.keyTerms.frequency.get(term) ?? 0) <= distinctive) distinct = true;

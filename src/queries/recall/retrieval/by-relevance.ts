@@ -15,6 +15,7 @@ import {
   type RetrievalAnswer,
   type RetrievalIndex,
   type RetrievalQuery,
+  updateRetrievalIndex,
 } from '../../../domain/retrieval/index.js';
 import type { EmbeddingFailureCode } from '../../../infrastructure/embeddings/port.js';
 import type { SubjectRef } from '../../../infrastructure/key-store/port.js';
@@ -23,7 +24,7 @@ import { semanticInputs } from '../../semantic/semantic-inputs.js';
 import { memoryItem, memoryLabels, type ConflictItem, type ItemMemo, type RecallItem } from '../items.js';
 import type { ReadableMemory } from '../readable.js';
 import type { ShownSummaryEntry } from '../summary-items.js';
-import { recallDocuments, summaryDocumentId } from './documents.js';
+import { recallDocuments, summaryDocumentId, type DocumentMemo } from './documents.js';
 
 export interface RelevanceInput {
   readonly ref: SubjectRef;
@@ -35,6 +36,8 @@ export interface RelevanceInput {
   readonly conflicts: ReadonlyArray<{ readonly item: ConflictItem; readonly members: readonly string[] }>;
   readonly summary: { readonly artifactId: string; readonly entries: readonly ShownSummaryEntry[] } | undefined;
   readonly memo: ItemMemo;
+  /** The subject corpus's documents, remembered across recalls (absent: made for this recall only). */
+  readonly documents?: DocumentMemo;
 }
 
 /** What the answer says about the ranking (the query itself is not echoed). */
@@ -71,11 +74,13 @@ export async function byRelevance(
   // Only memories carry vectors (a summary entry has none): a failed embedder leaves the ranking lexical, never the answer failed.
   const semantic = await semanticInputs(deps, input.ref, query.query, [...input.readable.keys()]);
   const ready = semantic.status === 'ready' ? semantic : undefined;
-  const { documents, fingerprint } = recallDocuments(input.readable.values(), conflictsOf, input.summary, labelsOf, ready);
+  const { documents, fingerprint } = recallDocuments(input.readable.values(), conflictsOf, input.summary, labelsOf, ready, input.documents);
   const build = () => buildRetrievalIndex(documents);
+  // A write changes a document or a few: updating costs those, a build all of them.
+  const update = (previous: RetrievalIndex) => updateRetrievalIndex(previous, documents, Math.max(64, documents.length / 4));
   const index: RetrievalIndex =
     deps.retrievalIndexes && input.revision !== null
-      ? deps.retrievalIndexes.obtain(input.ref, input.revision, fingerprint, build)
+      ? deps.retrievalIndexes.obtain(input.ref, input.revision, fingerprint, build, update)
       : build();
   const answer = retrieve(index, query, { now: input.now, ...(ready ? { queryVector: ready.queryVector } : {}) });
 

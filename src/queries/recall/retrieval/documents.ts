@@ -79,22 +79,34 @@ export interface RecallDocuments {
   readonly fingerprint: string;
 }
 
+/** Documents made before, by memory id, with what each was made from. */
+export type DocumentMemo = Map<string, { readonly made: string; readonly document: RetrievalDocument }>;
+
 export function recallDocuments(
   readable: Iterable<ReadableMemory>,
   conflictsOf: ReadonlyMap<string, readonly string[]>,
   summary: { readonly artifactId: string; readonly entries: readonly ShownSummaryEntry[] } | undefined,
   labelsOf: (r: ReadableMemory) => readonly string[],
   semantic: { readonly model: string; readonly vectors: ReadonlyMap<string, readonly number[]> } | undefined,
+  memo: DocumentMemo = new Map(),
 ): RecallDocuments {
   const documents: RetrievalDocument[] = [];
   // The model and which memories have a vector are part of what the index is:
   // vectors arrive after the write, and again (of another model) after a re-index.
   const hash = createHash('sha256').update(semantic ? `model:${semantic.model}` : 'lexical');
   for (const r of readable) {
-    const vector = semantic?.vectors.get(r.version.memory_id);
-    const conflictIds = conflictsOf.get(r.version.memory_id);
-    documents.push(memoryDocument(r, conflictIds, labelsOf(r), vector));
-    hash.update(`\u0000${r.version.memory_id}@${r.version.version}@${(conflictIds ?? []).join(',')}@${vector ? vector.length : '-'}`);
+    const id = r.version.memory_id;
+    const vector = semantic?.vectors.get(id);
+    const conflictIds = conflictsOf.get(id);
+    // Trust and labels are the version's at one revision; a vector is the memory's under one model.
+    const made = `${id}@${r.version.version}@${r.version.trust}@${(conflictIds ?? []).join(',')}@${vector ? `${semantic!.model}:${vector.length}` : '-'}`;
+    let known = memo.get(id);
+    if (known?.made !== made) {
+      known = { made, document: memoryDocument(r, conflictIds, labelsOf(r), vector) };
+      memo.set(id, known);
+    }
+    documents.push(known.document);
+    hash.update(`\u0000${made}`);
   }
   for (const shown of summary?.entries ?? []) {
     const document = summaryDocument(summary!.artifactId, shown);

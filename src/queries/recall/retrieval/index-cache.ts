@@ -1,7 +1,9 @@
 // Retrieval indexes kept in memory per subject (issue 16 item 6; the
 // figures behind the choice are in bench/retrieval-speed.ts: building an
 // index costs far more than asking it). An index is built from what recall
-// decrypts and is never written anywhere. It is keyed by the subject's
+// decrypts (the subject's opened corpus, opened-corpus.ts, kept here too),
+// or updated from the subject's previous one after a write, and is never
+// written anywhere. It is keyed by the subject's
 // stream revision and a fingerprint of the documents it holds (the hard
 // filters' result for one reader): any event of the subject — a forget
 // among them — makes every older index unreachable, and a lookup at a newer
@@ -9,6 +11,7 @@
 // outright (dropSubject) before it verifies. Bounded: least recently used
 // indexes go first, beyond a number of subjects or of documents in all.
 import type { RetrievalIndex } from '../../../domain/retrieval/index.js';
+import { OpenedCorpora } from './opened-corpus.js';
 
 export interface IndexCacheLimits {
   /** Indexes kept (one subject may have a few: readers with other scopes see other documents). */
@@ -31,21 +34,46 @@ export class RetrievalIndexCache {
   // A Map iterates in insertion order: re-inserting on use makes the first entry the least recently used.
   readonly #entries = new Map<string, Cached>();
   #documents = 0;
+  /** What the indexes are built from: the subjects' opened memories (opened-corpus.ts), under the same erasure rules. */
+  readonly corpora: OpenedCorpora;
 
-  constructor(readonly limits: IndexCacheLimits = DEFAULT_INDEX_CACHE_LIMITS) {}
+  constructor(readonly limits: IndexCacheLimits = DEFAULT_INDEX_CACHE_LIMITS) {
+    this.corpora = new OpenedCorpora(limits.documents);
+  }
 
-  /** The index for this subject at this revision and fingerprint, built by `build` when not cached. */
-  obtain(ref: { tenant: string; subject: string }, revision: number, fingerprint: string, build: () => RetrievalIndex): RetrievalIndex {
+  /**
+   * The index for this subject at this revision and fingerprint: cached; or
+   * `update` of the subject's most recently used index, which leaves the
+   * cache (its BM25 part moves into the updated one); or built by `build`.
+   */
+  obtain(
+    ref: { tenant: string; subject: string },
+    revision: number,
+    fingerprint: string,
+    build: () => RetrievalIndex,
+    update?: (previous: RetrievalIndex) => RetrievalIndex | undefined,
+  ): RetrievalIndex {
     const subjectKey = subjectKeyOf(ref);
-    for (const [key, cached] of this.#entries) if (cached.subjectKey === subjectKey && cached.revision < revision) this.#delete(key);
     const key = `${subjectKey}\u0000${revision}\u0000${fingerprint}`;
+    let latest: { readonly key: string; readonly index: RetrievalIndex } | undefined;
+    for (const [k, cached] of this.#entries) {
+      if (cached.subjectKey !== subjectKey || k === key || cached.revision > revision) continue;
+      // Use order: the last one met is the most recently used.
+      latest = { key: k, index: cached.index };
+      if (cached.revision < revision) this.#delete(k);
+    }
     const known = this.#entries.get(key);
     if (known) {
       this.#entries.delete(key);
       this.#entries.set(key, known);
       return known.index;
     }
-    const index = build();
+    let index: RetrievalIndex | undefined;
+    if (latest && update) {
+      this.#delete(latest.key);
+      index = update(latest.index);
+    }
+    index ??= build();
     if (index.size > this.limits.documents) return index;
     this.#entries.set(key, { subjectKey, revision, index });
     this.#documents += index.size;
@@ -55,10 +83,10 @@ export class RetrievalIndexCache {
     return index;
   }
 
-  /** Drops the subject's indexes built before `revision` (all of them without one): an erasure does, before it is verified. Returns how many. */
+  /** Drops the subject's indexes and opened corpus from before `revision` (all without one): an erasure does, before it is verified. Returns how many. */
   dropSubject(ref: { tenant: string; subject: string }, revision = Number.POSITIVE_INFINITY): number {
     const subjectKey = subjectKeyOf(ref);
-    let dropped = 0;
+    let dropped = this.corpora.drop(ref, revision);
     for (const [key, cached] of this.#entries) {
       if (cached.subjectKey === subjectKey && cached.revision < revision) {
         this.#delete(key);

@@ -1,0 +1,123 @@
+// Opening what passed recall's hard filters (issue 16, speed): a memory
+// the subject's corpus opened before, at the same version and under the
+// same key, is reused; the others are opened with their keys, looked up in
+// one call. A reused memory's key is not looked up before ranking; the keys
+// of what recall serves are, after (servedKeysLive): an erasure destroys
+// keys before its tombstones reach the projection, and a memory whose key
+// is gone is never served from memory.
+import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
+import { memoryKeysOf, openMemoryFields, type PersonalFields } from '../opened/memory-fields.js';
+import type { RecallItem } from './items.js';
+import type { OpenedCorpora, OpenedCorpus, OpenedMemory } from './retrieval/opened-corpus.js';
+import type { CurrentVersion, SubjectView } from './subject-view.js';
+
+/** Memories opened between two turns of the event loop. */
+const OPEN_CHUNK = 500;
+
+export interface OpenedPassing {
+  readonly opened: Map<string, OpenedMemory>;
+  /** Passing memories that could not be opened (key gone, fields erased). */
+  readonly unreadable: readonly string[];
+  /** Memories taken from the corpus without a key lookup in this recall. */
+  readonly reused: ReadonlySet<string>;
+}
+
+export async function openPassing(
+  keys: KeyStore,
+  ref: SubjectRef,
+  passing: readonly CurrentVersion[],
+  held: ReadonlyMap<string, OpenedMemory> | undefined,
+): Promise<OpenedPassing> {
+  const opened = new Map<string, OpenedMemory>();
+  const reused = new Set<string>();
+  const toOpen: CurrentVersion[] = [];
+  for (const v of passing) {
+    const known = held?.get(v.memory_id);
+    if (known && v.value !== null && known.version.version === v.version && known.keyId === v.value.keyId) {
+      // The version object of this read: trust may have changed since the fields were opened.
+      opened.set(v.memory_id, known.version === v ? known : { ...known, version: v });
+      reused.add(v.memory_id);
+    } else toOpen.push(v);
+  }
+  const fields = new Map<string, PersonalFields>();
+  for (let i = 0; i < toOpen.length; i += OPEN_CHUNK) {
+    // A cold subject of thousands opens for seconds: in chunks, letting the process answer other requests (and its pools' timers) between them.
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    const chunk = toOpen.slice(i, i + OPEN_CHUNK);
+    const opened = await openMemoryFields(
+      keys,
+      ref,
+      chunk.map((v) => ({ memoryId: v.memory_id, value: v.value, content: v.content, anticipatedQueries: v.anticipated_queries })),
+    );
+    for (const [id, f] of opened) fields.set(id, f);
+  }
+  const unreadable: string[] = [];
+  for (const v of toOpen) {
+    const f = fields.get(v.memory_id)!;
+    if (f.status === 'readable') opened.set(v.memory_id, { version: v, fields: f, keyId: v.value!.keyId });
+    else unreadable.push(v.memory_id);
+  }
+  return { opened, unreadable, reused };
+}
+
+/** The memories an item shows the fields of. */
+function shownMemories(item: RecallItem): string[] {
+  switch (item.type) {
+    case 'memory':
+      return [item.memoryId];
+    case 'conflict':
+      return item.sides.flatMap((s) => ('withheld' in s ? [] : [s.memoryId]));
+    case 'claim':
+    case 'open_item':
+      // A summary's text is opened with the artifact's key in every recall: an erasure destroys it with the memories'.
+      return [];
+  }
+}
+
+/** True when every reused memory among the served items still has the key its fields were opened with. */
+export async function servedKeysLive(
+  keys: KeyStore,
+  ref: SubjectRef,
+  items: readonly RecallItem[],
+  opened: OpenedPassing,
+): Promise<boolean> {
+  const ids = [...new Set(items.flatMap(shownMemories))].filter((id) => opened.reused.has(id));
+  if (ids.length === 0) return true;
+  const lookups = await memoryKeysOf(keys, ref, ids);
+  return ids.every((id) => {
+    const lookup = lookups.get(id);
+    return lookup?.status === 'found' && lookup.key.keyId === opened.opened.get(id)!.keyId;
+  });
+}
+
+/**
+ * Keeps what this recall opened, with what the corpus held of memories
+ * still current at the same version (another reader's), for the next
+ * recall; a forgotten subject keeps nothing. Returns the documents memo.
+ */
+export function keepCorpus(
+  corpora: OpenedCorpora,
+  ref: { tenant: string; subject: string },
+  view: SubjectView,
+  held: OpenedCorpus | undefined,
+  opened: ReadonlyMap<string, OpenedMemory>,
+  byId: ReadonlyMap<string, CurrentVersion>,
+): OpenedCorpus['documents'] | undefined {
+  if (!view.clock || view.clock.forgotten) {
+    corpora.drop(ref);
+    return undefined;
+  }
+  const same = held && held.schema === view.schema && held.revision === view.clock.revision;
+  // Nothing opened that the corpus does not hold (the warm case): it stays as it is.
+  if (same && [...opened].every(([id, memory]) => held.opened.get(id) === memory)) return held.documents;
+  const kept = new Map(opened);
+  for (const [id, memory] of held?.opened ?? []) {
+    const current = byId.get(id);
+    if (!kept.has(id) && current && current.version === memory.version.version) kept.set(id, { ...memory, version: current });
+  }
+  const documents =
+    held && held.schema === view.schema && held.revision === view.clock.revision ? held.documents : new Map(held?.documents ?? []);
+  for (const id of documents.keys()) if (!kept.has(id)) documents.delete(id);
+  corpora.keep(ref, { schema: view.schema, revision: view.clock.revision, versions: view.versions, opened: kept, documents });
+  return documents;
+}

@@ -1,0 +1,157 @@
+// A warm recall (issue 16, speed): the subject's opened corpus is reused at
+// the same revision — no version read again, no memory opened again — and
+// stays exact: a write after a cached recall is seen, a forgotten memory or
+// one whose key was destroyed is never served, and every hard filter (scopes,
+// sensitivity, expiry, kind, key) judges each recall anew. Keys are counted
+// through the real PostgreSQL key store, wrapped: a memory is opened only
+// with the key recall asks it for.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forgetMemory } from '../../src/commands/forget.js';
+import { recordMemory } from '../../src/commands/record.js';
+import type { KeyStore } from '../../src/infrastructure/key-store/port.js';
+import { readSideErasureChecks } from '../../src/queries/erasure/index.js';
+import { INDEX_CACHE_PATH } from '../../src/queries/erasure/index-cache-check.js';
+import type { RecallItem } from '../../src/queries/recall/items.js';
+import { recall, type RecallReadSide } from '../../src/queries/recall/recall.js';
+import { RetrievalIndexCache } from '../../src/queries/recall/retrieval/index-cache.js';
+import { ctx, ok, openReadWorld, type ReadWorld } from './support/read-world.js';
+
+let world: ReadWorld;
+beforeAll(async () => {
+  world = await openReadWorld('queries_recall_warm');
+});
+afterAll(async () => world?.close());
+
+/** The real key store; counts the memory keys recall asks for (each opens one memory's fields, or checks one served). */
+function countingKeys(keys: KeyStore): { store: KeyStore; asked: () => number } {
+  let asked = 0;
+  const store = new Proxy(keys, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (prop === 'memoryKeys')
+        return (ref: Parameters<KeyStore['memoryKeys']>[0], ids: readonly string[]) => {
+          asked += ids.length;
+          return target.memoryKeys(ref, ids);
+        };
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { store, asked: () => asked };
+}
+
+function readSide(): { read: RecallReadSide & { retrievalIndexes: RetrievalIndexCache }; asked: () => number } {
+  const { store, asked } = countingKeys(world.read.keyStore);
+  return { read: { ...world.read, keyStore: store, retrievalIndexes: new RetrievalIndexCache() }, asked };
+}
+
+const said = (key: string, content: string, extra: Record<string, unknown> = {}) => ({
+  kind: 'episodic',
+  key,
+  value: { type: 'text', text: content },
+  content,
+  source: { type: 'user_assertion', refs: [`msg://${key}`] },
+  ...extra,
+});
+const record = async (subject: string, entry: unknown) => ok(await recordMemory(world.t.ledger, ctx(subject), entry)).memoryId;
+const shown = (items: readonly RecallItem[]) =>
+  items.flatMap((i) => (i.type === 'memory' ? [i.memoryId] : i.type === 'conflict' ? i.sides.map((s) => s.memoryId) : []));
+
+describe('a warm recall', () => {
+  it('opens no memory again: it asks only for the keys of what it serves, and after a write for the new memory too', async () => {
+    const s = 'w-count';
+    for (let i = 0; i < 40; i++) await record(s, said(`chat.t${i}`, `Turn ${i}: we spoke about the garden and week ${i}.`));
+    await world.catchUp(ctx(s));
+    const { read, asked } = readSide();
+    const ask = (query: string) => recall(read, { tenant: 'acme', subject: s, query, topK: 3 });
+
+    const cold = await ask('garden week');
+    expect(cold.items).toHaveLength(3);
+    expect(asked()).toBe(40 + 0); // every passing memory opened once; nothing reused yet, nothing to check
+    const before = asked();
+    const warm = await ask('garden week');
+    expect(warm.items).toEqual(cold.items);
+    expect(asked() - before).toBe(3); // the three served, checked; none opened
+
+    const fresh = await record(s, said('chat.new', 'The courier Zephyrine left the parcel at the back door.'));
+    await world.catchUp(ctx(s));
+    const mark = asked();
+    const after = await ask('where did Zephyrine leave the parcel');
+    expect(after.items[0]).toMatchObject({ type: 'memory', memoryId: fresh });
+    // Only the new memory is opened; the served others are checked.
+    expect(asked() - mark).toBeLessThanOrEqual(1 + after.items.length);
+    expect(asked() - mark).toBeGreaterThanOrEqual(1);
+  });
+
+  it('never serves a memory whose key an erasure destroyed before its tombstone reached the projection', async () => {
+    const s = 'w-window';
+    const secret = await record(s, said('chat.t1', 'The gate code is heron-5521.'));
+    await record(s, said('chat.t2', 'The gate opens at seven.'));
+    await world.catchUp(ctx(s));
+    const { read } = readSide();
+    const ask = () => recall(read, { tenant: 'acme', subject: s, query: 'gate code', topK: 5 });
+    expect(shown((await ask()).items)).toContain(secret);
+    // The erasure's first step alone: keys destroyed, no tombstone yet (the subject's revision has not moved).
+    await world.t.ledger.keyStore.forgetMemories(ctx(s), [secret]);
+    const answer = await ask();
+    expect(shown(answer.items)).not.toContain(secret);
+    expect(JSON.stringify(answer)).not.toContain('heron-5521');
+    expect(answer.excluded.unreadable).toBe(1);
+    expect([...read.retrievalIndexes.corpora.corpora()].flatMap(({ corpus }) => [...corpus.opened.keys()])).not.toContain(secret);
+  });
+
+  it('forget after a cached recall: gone from the next answer, the corpus and the indexes, and the erasure check says so', async () => {
+    const s = 'w-forget';
+    const phone = await record(s, said('chat.t1', 'Call me on the number ending 8830 after six.'));
+    await record(s, said('chat.t2', 'Evenings after six suit me for calls.'));
+    await world.catchUp(ctx(s));
+    const { read } = readSide();
+    const ask = () => recall(read, { tenant: 'acme', subject: s, query: 'when to call', topK: 5 });
+    expect(shown((await ask()).items)).toContain(phone);
+    const held = () => [...read.retrievalIndexes.corpora.corpora()].some(({ corpus }) => corpus.opened.has(phone));
+    expect(held()).toBe(true);
+    const receipt = ok(
+      await forgetMemory(world.t.ledger, ctx(s), phone, 'asked to forget', {
+        checks: readSideErasureChecks(read as never),
+        beforeVerify: () => world.catchUp(ctx(s)),
+      }),
+    );
+    expect(receipt.verification!.checks.find((c) => c.path === INDEX_CACHE_PATH)).toMatchObject({ status: 'passed' });
+    expect(held()).toBe(false);
+    const after = await ask();
+    expect(shown(after.items)).not.toContain(phone);
+    expect(JSON.stringify(after)).not.toContain('8830');
+  });
+
+  it('judges every hard filter anew at the same revision: scopes, sensitivity, expiry, kind and key', async () => {
+    const s = 'w-filters';
+    const eu = await record(s, said('pref.eu', 'Ship the parcel to the Lisbon depot.', { scopes: { project: 'eu' } }));
+    const us = await record(s, said('pref.us', 'Ship the parcel to the Boston depot.', { scopes: { project: 'us' } }));
+    const secret = await record(s, said('pref.secret', 'Ship the parcel with the restricted courier.', { sensitivity: 'restricted' }));
+    const soon = await record(s, said('pref.soon', 'Ship the parcel before the holiday.', { expiresAt: '2026-07-10T00:00:00Z' }));
+    const rule = await record(s, {
+      ...said('policy.parcel', 'Every parcel ships insured.'),
+      kind: 'constraint',
+      value: { type: 'boolean', value: true },
+    });
+    await world.catchUp(ctx(s));
+    const { read, asked } = readSide();
+    const ask = (extra: Record<string, unknown>) =>
+      recall(read, { tenant: 'acme', subject: s, query: 'ship the parcel', topK: 10, now: '2026-07-02T00:00:00Z', ...extra });
+
+    const all = shown((await ask({ scopes: { project: 'eu' }, maxSensitivity: 'restricted' })).items);
+    expect(all).toEqual(expect.arrayContaining([eu, secret, soon, rule]));
+    expect(all).not.toContain(us);
+    const warmFrom = asked();
+    const us2 = shown((await ask({ scopes: { project: 'us' } })).items);
+    expect(us2).toEqual(expect.arrayContaining([us, soon, rule]));
+    expect(us2).not.toContain(eu);
+    expect(us2).not.toContain(secret);
+    const later = await ask({ scopes: { project: 'eu' }, maxSensitivity: 'restricted', now: '2026-07-11T00:00:00Z' });
+    expect(shown(later.items)).not.toContain(soon);
+    expect(later.excluded.expired).toBe(1);
+    expect(shown((await ask({ scopes: { project: 'eu' }, kind: 'constraint' })).items)).toEqual([rule]);
+    expect(shown((await ask({ scopes: { project: 'eu' }, key: 'pref.*' })).items)).not.toContain(rule);
+    // All of it from memory: the keys asked for are those of what was served (us was opened for its first reader).
+    expect(asked() - warmFrom).toBeLessThanOrEqual(1 + 4 + 3 + 1 + 3);
+  });
+});
