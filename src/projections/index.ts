@@ -3,13 +3,17 @@
 import type { Kysely } from 'kysely';
 import type { EventStore } from '../infrastructure/event-store/port.js';
 import { openProjectionDatabase } from './database.js';
+import { conflictsTrustProjection } from './conflicts-trust/definition.js';
 import { memoryProjection } from './memory/definition.js';
 import { catchUpProjection, type CatchUpOptions, type CatchUpResult } from './runtime/catch-up.js';
 import type { ProjectionDefinition } from './runtime/projection.js';
 
-export const PROJECTIONS: readonly ProjectionDefinition[] = [memoryProjection];
+/** The read models, each its own schema, version, checkpoint and rebuild. A new one is one more definition here. */
+export const PROJECTIONS: readonly ProjectionDefinition[] = [memoryProjection, conflictsTrustProjection];
 
 export { memoryProjection } from './memory/definition.js';
+export { conflictsTrustProjection } from './conflicts-trust/definition.js';
+export type { ConflictsTrustDb } from './conflicts-trust/tables.js';
 export type { MemoryProjectionDb } from './memory/tables.js';
 export { openProjectionDatabase, type ProjectionDatabase } from './database.js';
 export { catchUpProjection, type CatchUpOptions, type CatchUpResult } from './runtime/catch-up.js';

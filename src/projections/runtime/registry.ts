@@ -2,7 +2,7 @@
 // table every projection schema holds, with their typed definitions.
 import { sql, type ColumnType, type Kysely, type Selectable } from 'kysely';
 import type { Position } from '../../infrastructure/event-store/port.js';
-import { createFaultsIndex, createFaultsTable } from './faults.js';
+import { createFaultsIndex, createFaultsTable, type FaultsDb } from './faults.js';
 
 export const SCHEMA_STATES = ['building', 'active', 'retired'] as const;
 export type SchemaState = (typeof SCHEMA_STATES)[number];
@@ -37,6 +37,9 @@ export interface RegistryDb {
 export interface CheckpointDb {
   checkpoint: CheckpointTable;
 }
+
+/** The tables the runtime adds to every projection schema. */
+export type RuntimeDb = CheckpointDb & FaultsDb;
 
 export type SchemaRow = Selectable<ProjectionSchemasTable>;
 

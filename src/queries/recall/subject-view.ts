@@ -8,9 +8,8 @@ import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { SourceType, TrustLevel } from '../../domain/entry/source.js';
 import type { Sealed } from '../../domain/events/sealed.js';
 import { overriddenTrust } from '../../domain/subject/trust.js';
-import type { MemoryProjectionDb } from '../../projections/memory/tables.js';
 import { faultFromRow, type ProjectionFault } from '../../projections/runtime/faults.js';
-import { readActiveStatement, schemaState, streamFaults } from '../active-schema.js';
+import { readActiveStatement, streamFaults, type ActiveReadModels } from '../active-schema.js';
 
 /** The columns of a current memory version that recall uses (instants as Date). */
 export interface CurrentVersion {
@@ -112,13 +111,13 @@ const VERSION_COLUMNS = [
 ] as const;
 
 export function readSubjectView(projections: Kysely<any>, tenant: string, subject: string): Promise<SubjectView> {
-  return readActiveStatement(projections, async (tables, schema) => {
-    const row = await subjectStatement(tables, schema, tenant, subject).executeTakeFirstOrThrow();
+  return readActiveStatement(projections, async (models) => {
+    const row = await subjectStatement(models, tenant, subject).executeTakeFirstOrThrow();
     return { result: toView(row), schemaState: row.schema_state };
   });
 }
 
-function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, tenant: string, subject: string) {
+function subjectStatement({ memory: tables, conflictsTrust, faults, schemaState }: ActiveReadModels, tenant: string, subject: string) {
   return tables.selectNoFrom((eb) => [
     jsonObjectFrom(
       eb
@@ -158,10 +157,14 @@ function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, te
         .where('subject', '=', subject),
     ).as('taint'),
     jsonArrayFrom(
-      eb.selectFrom('trust_overrides').select(['source_ref', 'level']).where('tenant', '=', tenant).where('subject', '=', subject),
+      conflictsTrust
+        .selectFrom('trust_overrides')
+        .select(['source_ref', 'level'])
+        .where('tenant', '=', tenant)
+        .where('subject', '=', subject),
     ).as('trust'),
     jsonArrayFrom(
-      eb
+      conflictsTrust
         .selectFrom('conflicts')
         .select(['conflict_id', 'key', 'scopes', 'memory_ids'])
         .where('tenant', '=', tenant)
@@ -179,8 +182,9 @@ function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, te
         .where('status', '=', 'active')
         .orderBy('sequence'),
     ).as('versions'),
-    streamFaults(eb, tenant, subject).as('faults'),
-    schemaState(schema).as('schema_state'),
+    streamFaults(faults.memory, tenant, subject).as('faults'),
+    streamFaults(faults.conflictsTrust, tenant, subject).as('conflicts_trust_faults'),
+    schemaState.as('schema_state'),
   ]);
 }
 
@@ -241,8 +245,14 @@ function toView(row: SubjectRow): SubjectView {
       expires_at: date(v.expires_at),
       tx_from: new Date(v.tx_from),
     })),
-    faults: row.faults.map(faultFromRow),
+    faults: faultsOfBoth(row.faults.map(faultFromRow), row.conflicts_trust_faults.map(faultFromRow)),
   };
+}
+
+/** An event neither read model could decode is a fault of both: one entry each, in stream order (one stream: the subject's). */
+function faultsOfBoth(memory: ProjectionFault[], conflictsTrust: ProjectionFault[]): ProjectionFault[] {
+  const known = new Set(memory.map((f) => f.eventId));
+  return [...memory, ...conflictsTrust.filter((f) => !known.has(f.eventId))].sort((a, b) => a.streamRevision - b.streamRevision);
 }
 
 /**
