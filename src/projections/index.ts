@@ -1,6 +1,5 @@
 // The projections' public surface: the registered projections and what the
 // CLI, the API and the query side call.
-import type { Kysely } from 'kysely';
 import type { EventStore } from '../infrastructure/event-store/port.js';
 import { openProjectionDatabase } from './database.js';
 import { conflictsTrustProjection } from './conflicts-trust/definition.js';
@@ -29,6 +28,7 @@ export {
   CatchUpTimeout,
   ProjectionSchemaRetired,
 } from './runtime/errors.js';
+import type { ProjectionsKysely } from './runtime/schema-handles.js';
 export type { ProjectionDefinition } from './runtime/projection.js';
 
 /**
@@ -38,11 +38,11 @@ export type { ProjectionDefinition } from './runtime/projection.js';
  */
 export async function catchUpProjections(
   eventStore: EventStore,
-  database: string | Kysely<any>,
+  database: string | ProjectionsKysely,
   options: CatchUpOptions = {},
 ): Promise<CatchUpResult[]> {
   const opened = typeof database === 'string' ? await openProjectionDatabase(database) : undefined;
-  const db = opened?.db ?? (database as Kysely<any>);
+  const db = opened?.db ?? (database as ProjectionsKysely);
   try {
     const results: CatchUpResult[] = [];
     for (const definition of PROJECTIONS) results.push(await catchUpProjection(db, eventStore, definition, options));

@@ -19,6 +19,7 @@ import { isMissingSchema } from '../projections/runtime/catch-up.js';
 import type { FaultsDb } from '../projections/runtime/faults.js';
 import { ProjectionNotBuilt } from '../projections/runtime/read-active.js';
 import { activeSchema } from '../projections/runtime/registry.js';
+import { inSchema, type ProjectionsKysely } from '../projections/runtime/schema-handles.js';
 
 /** The read models a one-statement read can join, each scoped to its active schema. */
 export interface ActiveReadModels {
@@ -35,7 +36,7 @@ interface ActiveNames {
   readonly conflictsTrust: string;
 }
 
-const remembered = new WeakMap<Kysely<any>, ActiveNames>();
+const remembered = new WeakMap<ProjectionsKysely, ActiveNames>();
 const ATTEMPTS = 3;
 
 /** 'active' when every one of `schemas` is active in the registry (raw SQL: not rewritten into a projection's schema). */
@@ -69,7 +70,7 @@ export function streamFaults(faults: Kysely<FaultsDb>, tenant: string, subject: 
 
 /** Runs `statement` (one SQL statement that also selects `read.schemaState`) on the active schemas. */
 export async function readActiveStatement<T>(
-  projections: Kysely<any>,
+  projections: ProjectionsKysely,
   statement: (read: ActiveReadModels) => Promise<{ readonly result: T; readonly schemaState: string | null }>,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -82,12 +83,13 @@ export async function readActiveStatement<T>(
       remembered.set(projections, names);
     }
     try {
-      const memory = projections.withSchema(names.memory);
-      const conflictsTrust = projections.withSchema(names.conflictsTrust);
       const read = await statement({
-        memory,
-        conflictsTrust,
-        faults: { memory, conflictsTrust },
+        memory: inSchema<MemoryProjectionDb>(projections, names.memory),
+        conflictsTrust: inSchema<ConflictsTrustDb>(projections, names.conflictsTrust),
+        faults: {
+          memory: inSchema<FaultsDb>(projections, names.memory),
+          conflictsTrust: inSchema<FaultsDb>(projections, names.conflictsTrust),
+        },
         schemaState: schemaState(names.memory, names.conflictsTrust),
       });
       if (read.schemaState === 'active') return read.result;
@@ -99,7 +101,7 @@ export async function readActiveStatement<T>(
   }
 }
 
-async function activeName(projections: Kysely<any>, projection: string): Promise<string> {
+async function activeName(projections: ProjectionsKysely, projection: string): Promise<string> {
   const row = await activeSchema(projections, projection);
   if (!row) throw new ProjectionNotBuilt(projection);
   return row.schema_name;

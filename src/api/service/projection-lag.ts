@@ -3,12 +3,12 @@
 // it passed over as faults. /metrics and /readyz both ask; a measurement is
 // reused for `cacheMs`. Faults do not make the service unready: every other
 // subject is served (a faulted subject's reads say why).
-import type { Kysely } from 'kysely';
 import { formatPosition, type EventStore } from '../../infrastructure/event-store/port.js';
 import type { ProjectionDefinition } from '../../projections/index.js';
 import { readFaults } from '../../projections/runtime/faults.js';
 import { activeSchema, readCheckpoint } from '../../projections/runtime/registry.js';
 import type { ProjectionHealth, Readiness } from '../services.js';
+import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';
 
 export interface LagProbeOptions {
   readonly countLimit?: number;
@@ -22,7 +22,7 @@ export class ProjectionLagProbe {
   #cached: { at: number; value: Promise<ProjectionHealth[]> } | undefined;
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: ProjectionsKysely,
     private readonly store: EventStore,
     private readonly definitions: readonly ProjectionDefinition[],
     private readonly options: LagProbeOptions,

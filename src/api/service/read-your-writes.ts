@@ -8,7 +8,6 @@
 // polling. When this process's projector is not the one applying (another
 // process owns the projection) or has not reported yet, fall back to the
 // runtime's catch-up, which applies or waits for the owner.
-import type { Kysely } from 'kysely';
 import {
   comparePositions,
   LogHorizonTimeout,
@@ -18,6 +17,7 @@ import {
 } from '../../infrastructure/event-store/port.js';
 import { catchUpProjections, type ProjectionDefinition } from '../../projections/index.js';
 import type { BatchProgress } from '../../projections/runtime/apply-loop.js';
+import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';
 
 interface Waiter {
   readonly target: Position;
@@ -32,7 +32,7 @@ export class ReadYourWrites {
 
   constructor(
     private readonly store: EventStore,
-    private readonly db: Kysely<any>,
+    private readonly db: ProjectionsKysely,
     private readonly definitions: readonly ProjectionDefinition[],
     /** How long to wait for the in-process projector before falling back to catch-up. */
     private readonly followerWaitMs = 5000,

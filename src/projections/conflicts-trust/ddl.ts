@@ -1,12 +1,12 @@
 // The conflicts-and-trust read model's tables (types in tables.ts), as kysely
 // schema builders for one PostgreSQL schema; hashed by the runtime like every
 // definition's DDL.
-import type { Kysely } from 'kysely';
 import type { TableStatement } from '../runtime/projection.js';
+import type { ProjectionsKysely } from '../runtime/schema-handles.js';
 
 const INSTANT = 'timestamptz';
 
-export function conflictsTrustTables(db: Kysely<any>, schema: string): TableStatement[] {
+export function conflictsTrustTables(db: ProjectionsKysely, schema: string): TableStatement[] {
   const s = db.schema.withSchema(schema);
   return [
     s

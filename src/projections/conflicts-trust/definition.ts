@@ -3,11 +3,11 @@
 // read nothing but the event and the stream's last applied revision, so it
 // is its own projection (own schema, version, checkpoint and rebuild): a
 // change here rebuilds only these tables.
-import type { Kysely } from 'kysely';
 import type { ProjectionDefinition } from '../runtime/projection.js';
 import { applyConflictsTrustBatch } from './batch/apply-batch.js';
 import { conflictsTrustTables } from './ddl.js';
 import { CONFLICTS_TRUST_TABLES, type ConflictsTrustDb } from './tables.js';
+import { inSchema } from '../runtime/schema-handles.js';
 
 export const conflictsTrustProjection: ProjectionDefinition = {
   name: 'conflicts_trust',
@@ -16,5 +16,5 @@ export const conflictsTrustProjection: ProjectionDefinition = {
   description: 'conflicts per subject (open, resolved) and the current trust override of each source ref',
   tables: conflictsTrustTables,
   tableNames: CONFLICTS_TRUST_TABLES,
-  apply: (trx, schema, events) => applyConflictsTrustBatch(trx.withSchema(schema) as unknown as Kysely<ConflictsTrustDb>, events),
+  apply: (trx, schema, events) => applyConflictsTrustBatch(inSchema<ConflictsTrustDb>(trx, schema), events),
 };

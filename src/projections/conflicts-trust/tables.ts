@@ -47,11 +47,11 @@ export interface SubjectRevisionsTable {
   stream_revision: Int8;
 }
 
-export interface ConflictsTrustTables {
+export type ConflictsTrustTables = {
   conflicts: ConflictsTable;
   trust_overrides: TrustOverridesTable;
   subject_revisions: SubjectRevisionsTable;
-}
+};
 
 /** The read model's schema as the runtime builds it: its tables, the checkpoint and the faults. */
 export type ConflictsTrustDb = ConflictsTrustTables & RuntimeDb;

@@ -2,12 +2,13 @@
 // builders for one PostgreSQL schema. The runtime hashes the compiled
 // statements: any change here changes the definition hash, so a projector
 // with the new definition refuses to run on tables built by the old one.
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { TableStatement } from '../runtime/projection.js';
+import type { ProjectionsKysely } from '../runtime/schema-handles.js';
 
 const INSTANT = 'timestamptz';
 
-export function memoryTables(db: Kysely<any>, schema: string): TableStatement[] {
+export function memoryTables(db: ProjectionsKysely, schema: string): TableStatement[] {
   const s = db.schema.withSchema(schema);
   return [
     s

@@ -3,11 +3,11 @@
 // from the subject and artifact streams. One read model, since the artifact
 // rules read the memories' versions (an input's version, source and trust
 // at generation; STALE when it leaves active; erasure of the edges' hashes).
-import type { Kysely } from 'kysely';
 import type { ProjectionDefinition } from '../runtime/projection.js';
 import { applyMemoryBatch } from './batch/apply-batch.js';
 import { memoryTables } from './ddl.js';
 import { MEMORY_PROJECTION_TABLES, type MemoryProjectionDb } from './tables.js';
+import { inSchema } from '../runtime/schema-handles.js';
 
 export const memoryProjection: ProjectionDefinition = {
   name: 'memory',
@@ -25,5 +25,5 @@ export const memoryProjection: ProjectionDefinition = {
     'bitemporal memory versions, subject clocks, corroborations, taint escalations, summary aliases, artifacts, lineage and STALE sets',
   tables: memoryTables,
   tableNames: MEMORY_PROJECTION_TABLES,
-  apply: (trx, schema, events) => applyMemoryBatch(trx.withSchema(schema) as unknown as Kysely<MemoryProjectionDb>, schema, events),
+  apply: (trx, schema, events) => applyMemoryBatch(inSchema<MemoryProjectionDb>(trx, schema), schema, events),
 };

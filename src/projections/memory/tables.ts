@@ -200,7 +200,7 @@ export interface StaleArtifactsTable {
   marked_prepare: Int8;
 }
 
-export interface MemoryTables {
+export type MemoryTables = {
   memory_versions: MemoryVersionsTable;
   memory_corroborations: MemoryCorroborationsTable;
   subject_clock: SubjectClockTable;
@@ -209,7 +209,7 @@ export interface MemoryTables {
   artifacts: ArtifactsTable;
   lineage_edges: LineageEdgesTable;
   stale_artifacts: StaleArtifactsTable;
-}
+};
 
 export const MEMORY_PROJECTION_TABLES = [
   'memory_versions',

@@ -3,13 +3,13 @@
 // its artifact and STALE mark, the taint escalations, the open conflicts and
 // the current active versions. Retracted, superseded, expired and forgotten
 // versions are never read: the status filter is in the SQL.
-import type { Kysely } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { SourceType, TrustLevel } from '../../domain/entry/source.js';
 import type { Sealed } from '../../domain/events/sealed.js';
 import { overriddenTrust } from '../../domain/subject/trust.js';
 import { faultFromRow, type ProjectionFault } from '../../projections/runtime/faults.js';
 import { readActiveStatement, streamFaults, type ActiveReadModels } from '../active-schema.js';
+import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';
 
 /** The columns of a current memory version that recall uses (instants as Date). */
 export interface CurrentVersion {
@@ -110,7 +110,7 @@ const VERSION_COLUMNS = [
   'opened_by_type',
 ] as const;
 
-export function readSubjectView(projections: Kysely<any>, tenant: string, subject: string): Promise<SubjectView> {
+export function readSubjectView(projections: ProjectionsKysely, tenant: string, subject: string): Promise<SubjectView> {
   return readActiveStatement(projections, async (models) => {
     const row = await subjectStatement(models, tenant, subject).executeTakeFirstOrThrow();
     return { result: toView(row), schemaState: row.schema_state };

@@ -6,7 +6,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 export const eventStoreMigration: Migration = {
-  async up(db: Kysely<any>): Promise<void> {
+  async up(db: Kysely<unknown>): Promise<void> {
     await db.schema
       .createTable('events')
       .addColumn('global_position', 'bigint', (col) => col.notNull().generatedAlwaysAsIdentity())
@@ -28,7 +28,7 @@ export const eventStoreMigration: Migration = {
       .execute();
   },
 
-  async down(db: Kysely<any>): Promise<void> {
+  async down(db: Kysely<unknown>): Promise<void> {
     await db.schema.dropTable('events').execute();
   },
 };

@@ -17,7 +17,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 export const keyStoreMigration: Migration = {
-  async up(db: Kysely<any>): Promise<void> {
+  async up(db: Kysely<unknown>): Promise<void> {
     await sql`
       CREATE TABLE key_store_subjects (
         tenant text NOT NULL,
@@ -60,7 +60,7 @@ export const keyStoreMigration: Migration = {
     await sql`CREATE INDEX key_store_subjects_master ON key_store_subjects (master_key_id) WHERE master_key_id IS NOT NULL`.execute(db);
   },
 
-  async down(db: Kysely<any>): Promise<void> {
+  async down(db: Kysely<unknown>): Promise<void> {
     await sql`DROP TABLE IF EXISTS key_store_memories`.execute(db);
     await sql`DROP TABLE IF EXISTS key_store_subjects`.execute(db);
   },

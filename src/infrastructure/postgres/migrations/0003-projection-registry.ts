@@ -9,7 +9,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 export const projectionRegistryMigration: Migration = {
-  async up(db: Kysely<any>): Promise<void> {
+  async up(db: Kysely<unknown>): Promise<void> {
     await sql`
       CREATE TABLE projection_schemas (
         schema_name text PRIMARY KEY,
@@ -27,7 +27,7 @@ export const projectionRegistryMigration: Migration = {
     await sql`CREATE UNIQUE INDEX projection_schemas_one_active ON projection_schemas (projection) WHERE state = 'active'`.execute(db);
   },
 
-  async down(db: Kysely<any>): Promise<void> {
+  async down(db: Kysely<unknown>): Promise<void> {
     await sql`DROP TABLE projection_schemas`.execute(db);
   },
 };

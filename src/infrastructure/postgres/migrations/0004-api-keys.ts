@@ -7,7 +7,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 export const apiKeysMigration: Migration = {
-  async up(db: Kysely<any>): Promise<void> {
+  async up(db: Kysely<unknown>): Promise<void> {
     await sql`
       CREATE TABLE api_keys (
         -- the public part of the key (mlk_<key_id>_<secret>), for lookup
@@ -23,7 +23,7 @@ export const apiKeysMigration: Migration = {
     await sql`CREATE INDEX api_keys_tenant ON api_keys (tenant, created_at)`.execute(db);
   },
 
-  async down(db: Kysely<any>): Promise<void> {
+  async down(db: Kysely<unknown>): Promise<void> {
     await sql`DROP TABLE IF EXISTS api_keys`.execute(db);
   },
 };

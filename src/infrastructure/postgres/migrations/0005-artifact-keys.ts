@@ -11,7 +11,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 export const artifactKeysMigration: Migration = {
-  async up(db: Kysely<any>): Promise<void> {
+  async up(db: Kysely<unknown>): Promise<void> {
     await sql`
       CREATE TABLE key_store_artifacts (
         tenant text NOT NULL,
@@ -42,7 +42,7 @@ export const artifactKeysMigration: Migration = {
     );
   },
 
-  async down(db: Kysely<any>): Promise<void> {
+  async down(db: Kysely<unknown>): Promise<void> {
     await sql`DROP TABLE IF EXISTS key_store_artifacts`.execute(db);
   },
 };

@@ -6,7 +6,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 export const retentionPoliciesMigration: Migration = {
-  async up(db: Kysely<any>): Promise<void> {
+  async up(db: Kysely<unknown>): Promise<void> {
     await sql`
       CREATE TABLE retention_policies (
         tenant text NOT NULL,
@@ -24,7 +24,7 @@ export const retentionPoliciesMigration: Migration = {
       )`.execute(db);
   },
 
-  async down(db: Kysely<any>): Promise<void> {
+  async down(db: Kysely<unknown>): Promise<void> {
     await sql`DROP TABLE IF EXISTS retention_policies`.execute(db);
   },
 };
