@@ -13,7 +13,8 @@
 //   MEMLEDGER_BENCH_READ_SUBJECTS   subjects (default 10000)
 //   MEMLEDGER_BENCH_READ_SAMPLES    timed calls per query (default 400)
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { inSchema, type ProjectionsKysely } from '../src/projections/runtime/schema-handles.js';
 import { importEntries, validateImportLines } from '../src/commands/import.js';
 import { retractMemory } from '../src/commands/lifecycle.js';
 import { supersedeMemory } from '../src/commands/record.js';
@@ -84,7 +85,7 @@ async function measuredSubject(ledger: OpenLedger, subject: string): Promise<voi
   for (const target of active.slice(10, 20)) await retractMemory(ledger, context, target.memoryId, 'withdrawn');
 }
 
-export async function fillVersions(db: Kysely<unknown>, schema: string, rows: number, subjects: number): Promise<void> {
+export async function fillVersions(db: ProjectionsKysely, schema: string, rows: number, subjects: number): Promise<void> {
   const table = sql.table(`${schema}.memory_versions`);
   const chunk = 100_000;
   for (let from = 0; from < rows; from += chunk) {
@@ -194,7 +195,7 @@ export const readLatencyBench: Bench = {
         `memory_versions: ${total.toLocaleString('en')} rows over ${subjects.toLocaleString('en')} subjects (filler inserted in ${((performance.now() - started) / 1000).toFixed(1)} s)`,
       );
 
-      const tables = read.projections.withSchema(schema) as unknown as Kysely<MemoryProjectionDb>;
+      const tables = inSchema<MemoryProjectionDb>(read.projections, schema);
       const current = (subject: string) =>
         tables
           .selectFrom('memory_versions')

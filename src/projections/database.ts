@@ -2,9 +2,10 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { Pool } from '../infrastructure/postgres/pool.js';
 import { migrateToLatest } from '../infrastructure/postgres/migrate.js';
+import type { NoTables, ProjectionsKysely } from './runtime/schema-handles.js';
 
 export interface ProjectionDatabase {
-  readonly db: Kysely<any>;
+  readonly db: ProjectionsKysely;
   close(): Promise<void>;
 }
 
@@ -14,6 +15,6 @@ export async function openProjectionDatabase(
 ): Promise<ProjectionDatabase> {
   if (options.migrate !== false) await migrateToLatest(url);
   const pool = new Pool({ connectionString: url, max: options.poolSize ?? 4, application_name: 'memledger-projections' });
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<NoTables>({ dialect: new PostgresDialect({ pool }) });
   return { db, close: () => db.destroy() };
 }

@@ -1,15 +1,18 @@
 // The projections' public surface: the registered projections and what the
 // CLI, the API and the query side call.
-import type { Kysely } from 'kysely';
 import type { EventStore } from '../infrastructure/event-store/port.js';
 import { openProjectionDatabase } from './database.js';
+import { conflictsTrustProjection } from './conflicts-trust/definition.js';
 import { memoryProjection } from './memory/definition.js';
 import { catchUpProjection, type CatchUpOptions, type CatchUpResult } from './runtime/catch-up.js';
 import type { ProjectionDefinition } from './runtime/projection.js';
 
-export const PROJECTIONS: readonly ProjectionDefinition[] = [memoryProjection];
+/** The read models, each its own schema, version, checkpoint and rebuild. A new one is one more definition here. */
+export const PROJECTIONS: readonly ProjectionDefinition[] = [memoryProjection, conflictsTrustProjection];
 
 export { memoryProjection } from './memory/definition.js';
+export { conflictsTrustProjection } from './conflicts-trust/definition.js';
+export type { ConflictsTrustDb } from './conflicts-trust/tables.js';
 export type { MemoryProjectionDb } from './memory/tables.js';
 export { openProjectionDatabase, type ProjectionDatabase } from './database.js';
 export { catchUpProjection, type CatchUpOptions, type CatchUpResult } from './runtime/catch-up.js';
@@ -25,6 +28,7 @@ export {
   CatchUpTimeout,
   ProjectionSchemaRetired,
 } from './runtime/errors.js';
+import type { ProjectionsKysely } from './runtime/schema-handles.js';
 export type { ProjectionDefinition } from './runtime/projection.js';
 
 /**
@@ -34,11 +38,11 @@ export type { ProjectionDefinition } from './runtime/projection.js';
  */
 export async function catchUpProjections(
   eventStore: EventStore,
-  database: string | Kysely<any>,
+  database: string | ProjectionsKysely,
   options: CatchUpOptions = {},
 ): Promise<CatchUpResult[]> {
   const opened = typeof database === 'string' ? await openProjectionDatabase(database) : undefined;
-  const db = opened?.db ?? (database as Kysely<any>);
+  const db = opened?.db ?? (database as ProjectionsKysely);
   try {
     const results: CatchUpResult[] = [];
     for (const definition of PROJECTIONS) results.push(await catchUpProjection(db, eventStore, definition, options));

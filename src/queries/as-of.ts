@@ -2,13 +2,11 @@
 // section 7): the versions current at system time T (everything committed at
 // or before T) whose valid window holds V and that were held true then —
 // the projection's believedAt rule, read in one statement.
-import type { Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Sealed } from '../domain/events/sealed.js';
 import { BELIEVED_STATUSES } from '../projections/memory/as-of.js';
-import type { MemoryProjectionDb } from '../projections/memory/tables.js';
 import { faultFromRow } from '../projections/runtime/faults.js';
-import { readActiveStatement, schemaState, streamFaults } from './active-schema.js';
+import { readActiveStatement, streamFaults, type ActiveReadModels } from './active-schema.js';
 import { SubjectProjectionFaulted } from './projection-faulted.js';
 import { belief, byBeliefOrder, type BeliefAnswer } from './belief.js';
 import { openMemoryFields } from './opened/memory-fields.js';
@@ -17,8 +15,8 @@ import { requireTimeQuery, type TimeQuery, type TimeQueryInput } from './time-qu
 
 export async function asOf(read: Pick<ReadSide, 'projections' | 'keyStore'>, input: TimeQueryInput): Promise<BeliefAnswer> {
   const q = requireTimeQuery(input);
-  const { versions: rows, faults } = await readActiveStatement(read.projections, async (tables, schema) => {
-    const row = await beliefStatement(tables, schema, q).executeTakeFirstOrThrow();
+  const { versions: rows, faults } = await readActiveStatement(read.projections, async (models) => {
+    const row = await beliefStatement(models, q).executeTakeFirstOrThrow();
     return { result: row, schemaState: row.schema_state };
   });
   // Only an event the system knew at T can make the answer as of T incomplete.
@@ -34,7 +32,7 @@ export async function asOf(read: Pick<ReadSide, 'projections' | 'keyStore'>, inp
   return { tenant: q.tenant, subject: q.subject, systemTime: q.systemTime, validTime: q.validTime, from: 'memory_versions', beliefs };
 }
 
-function beliefStatement(tables: Kysely<MemoryProjectionDb>, schema: string, q: TimeQuery) {
+function beliefStatement({ memory: tables, faults, schemaState }: ActiveReadModels, q: TimeQuery) {
   const T = new Date(q.systemTime);
   const V = new Date(q.validTime);
   return tables.selectNoFrom((eb) => [
@@ -76,8 +74,8 @@ function beliefStatement(tables: Kysely<MemoryProjectionDb>, schema: string, q: 
         .where('status', 'in', BELIEVED_STATUSES)
         .orderBy('sequence'),
     ).as('versions'),
-    streamFaults(eb, q.tenant, q.subject).as('faults'),
-    schemaState(schema).as('schema_state'),
+    streamFaults(faults.memory, q.tenant, q.subject).as('faults'),
+    schemaState.as('schema_state'),
   ]);
 }
 

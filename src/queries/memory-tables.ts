@@ -5,7 +5,8 @@ import type { Kysely } from 'kysely';
 import { memoryProjection } from '../projections/memory/definition.js';
 import type { MemoryProjectionDb } from '../projections/memory/tables.js';
 import { readActive } from '../projections/runtime/read-active.js';
+import type { ProjectionsKysely } from '../projections/runtime/schema-handles.js';
 
-export function readMemoryTables<T>(projections: Kysely<any>, read: (tables: Kysely<MemoryProjectionDb>) => Promise<T>): Promise<T> {
+export function readMemoryTables<T>(projections: ProjectionsKysely, read: (tables: Kysely<MemoryProjectionDb>) => Promise<T>): Promise<T> {
   return readActive<MemoryProjectionDb, T>(projections, memoryProjection.name, (tables) => read(tables));
 }

@@ -3,7 +3,6 @@
 // (personal fields are opened in memory only) and a tokenizer (recall packs
 // to a token budget with the same tokenizer consolidation counts with).
 import { ProjectionsBehind } from './projections-behind.js';
-import type { Kysely } from 'kysely';
 import { readArtifact } from '../commands/consolidation/artifact-stream.js';
 import type { RetrievalPorts } from '../commands/ledger.js';
 import type { SubjectRepository } from '../commands/subject/subject-repository.js';
@@ -16,10 +15,11 @@ import { catchUpProjections, openProjectionDatabase } from '../projections/index
 import type { CatchUpResult } from '../projections/runtime/catch-up.js';
 import type { OpenLedger } from '../runtime/open-ledger.js';
 import { RetrievalIndexCache } from './recall/retrieval/index-cache.js';
+import type { ProjectionsKysely } from '../projections/runtime/schema-handles.js';
 
 export interface ReadSide {
   /** The projections' PostgreSQL (registry and projection schemas). */
-  readonly projections: Kysely<any>;
+  readonly projections: ProjectionsKysely;
   readonly eventStore: EventStore;
   readonly keyStore: KeyStore;
   /** Folded subject streams (verify judges staleness from the log, not from the projection). */

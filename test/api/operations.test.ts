@@ -60,8 +60,16 @@ describe('health', () => {
       ready = await t.request('GET', '/readyz');
     }
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ ready: true, maxLagSeconds: 10, projections: [{ projection: 'memory', lagIsLowerBound: false }] });
+    expect(ready.body).toMatchObject({
+      ready: true,
+      maxLagSeconds: 10,
+      projections: [
+        { projection: 'memory', lagIsLowerBound: false },
+        { projection: 'conflicts_trust', lagIsLowerBound: false },
+      ],
+    });
     expect(ready.body.projections[0].schema).toMatch(/^mlp_memory_/);
+    expect(ready.body.projections[1].schema).toMatch(/^mlp_conflicts_trust_/);
   });
 
   it('reports a projection that lags the log as not ready, with its lag in events', async () => {
@@ -75,11 +83,17 @@ describe('health', () => {
       const probe = new ProjectionLagProbe(database.db, ledger.ledger.eventStore, PROJECTIONS, { maxLagSeconds: 0, cacheMs: 0 });
       const lagging = await probe.readiness();
       expect(lagging.ready).toBe(false);
-      expect(lagging.projections).toEqual([expect.objectContaining({ projection: 'memory', schema: null, lagEvents: 3 })]);
+      expect(lagging.projections).toEqual([
+        expect.objectContaining({ projection: 'memory', schema: null, lagEvents: 3 }),
+        expect.objectContaining({ projection: 'conflicts_trust', schema: null, lagEvents: 3 }),
+      ]);
       await catchUpProjections(ledger.ledger.eventStore, database.db);
       const caughtUp = await probe.readiness();
       expect(caughtUp.ready).toBe(true);
-      expect(caughtUp.projections).toEqual([expect.objectContaining({ projection: 'memory', lagEvents: 0, lagSeconds: 0 })]);
+      expect(caughtUp.projections).toEqual([
+        expect.objectContaining({ projection: 'memory', lagEvents: 0, lagSeconds: 0 }),
+        expect.objectContaining({ projection: 'conflicts_trust', lagEvents: 0, lagSeconds: 0 }),
+      ]);
     } finally {
       await database.close();
       await ledger.close();
@@ -101,6 +115,7 @@ describe('metrics', () => {
     expect(sample(text, 'memledger_event_store_append_seconds_count', { stream: 'artifact', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'memledger_projection_lag_events', { projection: 'memory' })).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'memledger_projection_lag_seconds', { projection: 'memory' })).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'memledger_projection_lag_events', { projection: 'conflicts_trust' })).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'memledger_consolidation_outcomes_total', { outcome: 'gate_passed' })).toBe(1);
     expect(sample(text, 'memledger_recall_source_total', { source: 'raw', reason: 'no_alias' })).toBe(1);
     expect(sample(text, 'memledger_recall_source_total', { source: 'summary', reason: 'summary_current' })).toBe(1);

@@ -77,9 +77,14 @@ describe('a poison event in the log', () => {
       const r = await t.request('GET', '/readyz');
       return r.status === 200 ? r : undefined;
     }, '/readyz');
-    expect(ready.body.projections).toEqual([expect.objectContaining({ projection: 'memory', faults: 2 })]);
+    // The undecodable event is a fault of both read models; the refused row is the memory read model's.
+    expect(ready.body.projections).toEqual([
+      expect.objectContaining({ projection: 'memory', faults: 2 }),
+      expect.objectContaining({ projection: 'conflicts_trust', faults: 1 }),
+    ]);
     const metrics = (await t.request('GET', '/metrics')).text;
     expect(metrics).toMatch(/^memledger_projection_faults\{projection="memory"\} 2$/m);
+    expect(metrics).toMatch(/^memledger_projection_faults\{projection="conflicts_trust"\} 1$/m);
   });
 
   it('refuses the reads of a subject whose stream holds an event that does not decode, naming it', async () => {

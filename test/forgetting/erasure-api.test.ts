@@ -50,7 +50,16 @@ describe('erasure over HTTP', () => {
     });
     expect(erased.body.verification.status, JSON.stringify(erased.body.verification)).toBe('passed');
     expect(erased.body.verification.checks.map((c: { path: string }) => c.path)).toEqual(
-      expect.arrayContaining(['recall', 'as_of', 'replay', 'lineage', 'events', 'projection:memory', 'http_api']),
+      expect.arrayContaining([
+        'recall',
+        'as_of',
+        'replay',
+        'lineage',
+        'events',
+        'projection:memory',
+        'projection:conflicts_trust',
+        'http_api',
+      ]),
     );
     // The service asked its own routes: the subject's reads now and when the number was recorded, and 4 per artifact.
     const httpCheck = erased.body.verification.checks.find((c: { path: string }) => c.path === 'http_api');

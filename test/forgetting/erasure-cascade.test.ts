@@ -79,7 +79,18 @@ describe('erasure cascade', () => {
     expect(receipt.verification?.status, JSON.stringify(receipt.verification)).toBe('passed');
     expect(receipt.verification?.searchedFor).toContain('plaintext');
     expect(receipt.verification?.checks.map((check) => check.path)).toEqual(
-      expect.arrayContaining(['keys', 'event_log', 'artifacts', 'recall', 'as_of', 'replay', 'lineage', 'events', 'projection:memory']),
+      expect.arrayContaining([
+        'keys',
+        'event_log',
+        'artifacts',
+        'recall',
+        'as_of',
+        'replay',
+        'lineage',
+        'events',
+        'projection:memory',
+        'projection:conflicts_trust',
+      ]),
     );
     expect(JSON.stringify(receipt)).not.toContain(PHONE);
 

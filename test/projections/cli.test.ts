@@ -8,6 +8,7 @@ import { openPostgresEventStore } from '../../src/infrastructure/event-store/pos
 import { formatPosition } from '../../src/infrastructure/event-store/port.js';
 import { CLI, cliEnvironment, runCli } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { conflictsTrustProjection } from '../../src/projections/conflicts-trust/definition.js';
 import { memoryProjection } from '../../src/projections/memory/definition.js';
 import { logShows } from './support/log-horizon.js';
 import { appendChunk, Workload } from './support/workload.js';
@@ -33,7 +34,13 @@ describe('memledger projections', () => {
     const head = formatPosition((await store.headPosition())!);
     const run = await runCli(['projections', 'run', '--batch-size', '500'], env);
     expect(run.code, run.stderr).toBe(0);
-    const [caughtUp] = JSON.parse(run.stdout);
+    const [caughtUp, trustCaughtUp] = JSON.parse(run.stdout);
+    expect(trustCaughtUp).toMatchObject({
+      projection: 'conflicts_trust',
+      version: conflictsTrustProjection.version,
+      applied: workload.count,
+      checkpoint: head,
+    });
     expect(caughtUp).toMatchObject({
       projection: 'memory',
       version: memoryProjection.version,
@@ -46,7 +53,8 @@ describe('memledger projections', () => {
     await logShows(store, (await appendChunk(store, workload.chunk(100)))!);
     const status = await runCli(['projections', 'status'], env);
     expect(status.code, status.stderr).toBe(0);
-    const [memory] = JSON.parse(status.stdout);
+    const [memory, trust] = JSON.parse(status.stdout);
+    expect(trust).toMatchObject({ projection: 'conflicts_trust', active: { schema: trustCaughtUp.schema, matchesCode: true } });
     expect(memory).toMatchObject({
       projection: 'memory',
       code: { version: memoryProjection.version },
@@ -64,7 +72,8 @@ describe('memledger projections', () => {
 
     const rebuild = await runCli(['projections', 'rebuild', '--batch-size', '400'], env);
     expect(rebuild.code, rebuild.stderr).toBe(0);
-    const [rebuilt] = JSON.parse(rebuild.stdout);
+    const [rebuilt, trustRebuilt] = JSON.parse(rebuild.stdout);
+    expect(trustRebuilt).toMatchObject({ projection: 'conflicts_trust', events: workload.count, dropped: [trustCaughtUp.schema] });
     expect(rebuilt).toMatchObject({
       projection: 'memory',
       version: memoryProjection.version,
@@ -75,6 +84,16 @@ describe('memledger projections', () => {
     expect(rebuilt.schema).toMatch(new RegExp(`^mlp_memory_v${memoryProjection.version}_[0-9a-f]{8}_b2$`));
     expect(rebuild.stderr).toContain(`rebuilding memory into ${rebuilt.schema}`);
     expect(rebuild.stderr).toMatch(new RegExp(`memory: ${workload.count} events in [0-9.]+ s, \\d+ events/s`));
+
+    // One read model by name: only it is rebuilt.
+    const one = await runCli(['projections', 'rebuild', '--projection', 'conflicts_trust'], env);
+    expect(one.code, one.stderr).toBe(0);
+    const only = JSON.parse(one.stdout);
+    expect(only).toEqual([
+      expect.objectContaining({ projection: 'conflicts_trust', previous: expect.objectContaining({ schema: trustRebuilt.schema }) }),
+    ]);
+    const after = JSON.parse((await runCli(['projections', 'status'], env)).stdout);
+    expect(after.map((p: { active: { schema: string } }) => p.active.schema)).toEqual([rebuilt.schema, only[0].schema]);
   });
 
   it('run --follow applies events as they are appended, until stopped', async () => {

@@ -5,10 +5,13 @@
 // and resolutions, trust and taint changes, expiries, erasures of memories
 // and subjects, consolidations with parents several levels deep), with poison
 // events here and there that the projection must pass over as faults, the
-// same ones whatever the batch boundaries.
+// same ones whatever the batch boundaries. It holds for every read model
+// (PROJECTIONS), each with its own batch boundaries.
 import { sql } from 'kysely';
 import type { Position } from '../../src/infrastructure/event-store/port.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECTIONS } from '../../src/projections/index.js';
+import { conflictsTrustProjection } from '../../src/projections/conflicts-trust/definition.js';
 import { memoryProjection } from '../../src/projections/memory/definition.js';
 import { applyUntil } from '../../src/projections/runtime/apply-loop.js';
 import { catchUpProjection } from '../../src/projections/runtime/catch-up.js';
@@ -23,38 +26,48 @@ import { appendChunk, Workload } from './support/workload.js';
 
 const TOTAL_EVENTS = 50_000;
 
-describe('the memory projection, incremental vs rebuilt', () => {
+describe('the read models, incremental vs rebuilt', () => {
   let world: ProjectionWorld;
   let workload: Workload;
+  /** Each read model's schema and digest, by name. */
+  const schemas = new Map<string, string>();
+  const incremental = new Map<string, Digest>();
   let schema: string;
-  let incremental: Digest;
+  let trustSchema: string;
   let runs = 0;
   let last: Position | undefined;
 
   beforeAll(async () => {
     world = await openProjectionWorld('proj_equal');
     workload = new Workload({ subjects: 300, seed: 20260710, poisonPerMille: 0.6 });
-    schema = (await ensureActive(world.db, memoryProjection)).schema_name;
+    for (const definition of PROJECTIONS) schemas.set(definition.name, (await ensureActive(world.db, definition)).schema_name);
+    schema = schemas.get(memoryProjection.name)!;
+    trustSchema = schemas.get(conflictsTrustProjection.name)!;
     const rand = random(7);
     while (workload.count < TOTAL_EVENTS) {
       last = (await appendChunk(world.store, workload.chunk(2000 + rand(4000)))) ?? last;
-      for (let k = 1 + rand(3); k > 0; k--) {
-        const batchSize = rand(4) === 0 ? 10 + rand(100) : 200 + rand(2500);
-        const owned = await tryOwn(world.db, schema, (conn) =>
-          applyUntil(conn, world.store, memoryProjection, schema, { batchSize, maxEvents: 100 + rand(3000) }),
-        );
-        expect(owned.owned).toBe(true);
-        runs += 1;
+      for (const definition of PROJECTIONS) {
+        const own = schemas.get(definition.name)!;
+        for (let k = 1 + rand(3); k > 0; k--) {
+          const batchSize = rand(4) === 0 ? 10 + rand(100) : 200 + rand(2500);
+          const owned = await tryOwn(world.db, own, (conn) =>
+            applyUntil(conn, world.store, definition, own, { batchSize, maxEvents: 100 + rand(3000) }),
+          );
+          expect(owned.owned).toBe(true);
+          runs += 1;
+        }
       }
     }
-    await catchUpProjection(world.db, world.store, memoryProjection, { batchSize: 700, until: last! });
-    incremental = await digestSchema(world.db, schema);
+    for (const definition of PROJECTIONS) {
+      await catchUpProjection(world.db, world.store, definition, { batchSize: 700, until: last! });
+      incremental.set(definition.name, await digestSchema(world.db, schemas.get(definition.name)!));
+    }
   }, 600_000);
 
   afterAll(async () => world?.close());
 
   it('was built in many small runs from a workload that exercises every rule', async () => {
-    expect(runs).toBeGreaterThanOrEqual(20);
+    expect(runs).toBeGreaterThanOrEqual(20 * PROJECTIONS.length);
     expect(workload.count).toBeGreaterThanOrEqual(TOTAL_EVENTS);
     const { rows: statuses } = await sql<{
       status: string;
@@ -63,11 +76,14 @@ describe('the memory projection, incremental vs rebuilt', () => {
     const byStatus = Object.fromEntries(statuses.map((r) => [r.status, r.n]));
     for (const status of ['active', 'superseded', 'retracted', 'expired', 'forgotten'])
       expect(byStatus[status] ?? 0, status).toBeGreaterThan(50);
-    const count = async (from: string, where = 'true') =>
-      (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(`${schema}.${from}`)} where ${sql.raw(where)}`.execute(world.db))
+    const countIn = async (where: string, from: string, filter = 'true') =>
+      (await sql<{ n: number }>`select count(*)::int as n from ${sql.table(`${where}.${from}`)} where ${sql.raw(filter)}`.execute(world.db))
         .rows[0]!.n;
-    expect(await count('conflicts', "status = 'resolved'")).toBeGreaterThan(50);
-    expect(await count('conflicts', "status = 'open'")).toBeGreaterThan(50);
+    const count = (from: string, filter?: string) => countIn(schema, from, filter);
+    expect(await countIn(trustSchema, 'conflicts', "status = 'resolved'")).toBeGreaterThan(50);
+    expect(await countIn(trustSchema, 'conflicts', "status = 'open'")).toBeGreaterThan(50);
+    expect(await countIn(trustSchema, 'trust_overrides')).toBeGreaterThan(50);
+    expect(await countIn(trustSchema, 'subject_revisions')).toBe(await count('subject_clock'));
     expect(await count('memory_corroborations')).toBeGreaterThan(50);
     expect(await count('subject_clock', 'forgotten')).toBeGreaterThan(0);
     expect(await count('lineage_edges', "kind = 'artifact'")).toBeGreaterThan(50);
@@ -79,14 +95,21 @@ describe('the memory projection, incremental vs rebuilt', () => {
   });
 
   it('recorded exactly the poison events as faults, and applied everything after them', async () => {
-    const { rows } = await sql<{ event_id: string; code: string }>`select event_id, code from ${sql.table(`${schema}.faults`)}`.execute(
-      world.db,
-    );
+    const faultsIn = async (where: string) => {
+      const { rows } = await sql<{ event_id: string; code: string }>`select event_id, code from ${sql.table(`${where}.faults`)}`.execute(
+        world.db,
+      );
+      return new Map(rows.map((r) => [r.event_id, r.code]));
+    };
     const kinds = [...workload.poisoned.values()];
     expect(kinds.filter((k) => k === 'undecodable').length).toBeGreaterThanOrEqual(5);
     expect(kinds.filter((k) => k === 'refused_by_database').length).toBeGreaterThanOrEqual(5);
-    expect(new Map(rows.map((r) => [r.event_id, r.code]))).toEqual(
+    expect(await faultsIn(schema)).toEqual(
       new Map([...workload.poisoned].map(([id, kind]) => [id, kind === 'undecodable' ? 'undecodable_event' : 'database_refused:22003'])),
+    );
+    // The memory rows the database refuses are not this read model's: only what does not decode is a fault here.
+    expect(await faultsIn(trustSchema)).toEqual(
+      new Map([...workload.poisoned].filter(([, kind]) => kind === 'undecodable').map(([id]) => [id, 'undecodable_event'])),
     );
   });
 
@@ -147,24 +170,35 @@ describe('the memory projection, incremental vs rebuilt', () => {
     expect(rows[0]!.n).toBe(0);
   });
 
-  it('changes nothing when a batch is applied a second time', async () => {
-    // Events from early in the log and from its end, in one batch, once more.
-    const early = await world.store.readAll({ maxCount: 1500 });
-    const late = (await world.store.readAll({ after: early[early.length - 1]!.position })).slice(-1500);
-    await world.db
-      .transaction()
-      .execute(async (trx) =>
-        recordFaults(trx, schema, await applyIsolating(trx, memoryProjection, schema, [...early.slice(500), ...late])),
-      );
-    expect(await digestSchema(world.db, schema)).toEqual(incremental);
-  });
+  it.each(PROJECTIONS.map((d) => [d.name, d] as const))(
+    '%s: changes nothing when a batch is applied a second time',
+    async (name, definition) => {
+      const own = schemas.get(name)!;
+      // Events from early in the log and from its end, in one batch, once more.
+      const early = await world.store.readAll({ maxCount: 1500 });
+      const late = (await world.store.readAll({ after: early[early.length - 1]!.position })).slice(-1500);
+      await world.db
+        .transaction()
+        .execute(async (trx) => recordFaults(trx, own, await applyIsolating(trx, definition, own, [...early.slice(500), ...late])));
+      expect(await digestSchema(world.db, own)).toEqual(incremental.get(name));
+    },
+  );
 
-  it('rebuilds from position 0 into a new schema with the very same rows', async () => {
-    const rebuilt = await rebuildProjection(world.db, world.store, memoryProjection, { batchSize: 5000, until: last! });
-    expect(rebuilt.schema).not.toBe(schema);
-    expect(rebuilt.events).toBe(workload.count);
-    const digest = await digestSchema(world.db, rebuilt.schema);
-    expect(digest.memory_versions!.rows).toBeGreaterThan(30_000);
-    expect(digest).toEqual(incremental);
-  }, 300_000);
+  it.each(PROJECTIONS.map((d) => [d.name, d] as const))(
+    '%s: rebuilds from position 0 into a new schema with the very same rows',
+    async (name, definition) => {
+      const rebuilt = await rebuildProjection(world.db, world.store, definition, { batchSize: 5000, until: last! });
+      expect(rebuilt.schema).not.toBe(schemas.get(name));
+      expect(rebuilt.events).toBe(workload.count);
+      const digest = await digestSchema(world.db, rebuilt.schema);
+      expect(Object.keys(digest).sort()).toEqual([...definition.tableNames, 'faults'].sort());
+      expect(digest).toEqual(incremental.get(name));
+    },
+    300_000,
+  );
+
+  it('holds enough rows in each read model for the comparison to mean something', () => {
+    expect(incremental.get(memoryProjection.name)!.memory_versions!.rows).toBeGreaterThan(30_000);
+    expect(incremental.get(conflictsTrustProjection.name)!.conflicts!.rows).toBeGreaterThan(100);
+  });
 });

@@ -4,10 +4,11 @@
 // reused for `cacheMs`. Faults do not make the service unready: every other
 // subject is served (a faulted subject's reads say why).
 import { formatPosition, type EventStore } from '../../infrastructure/event-store/port.js';
-import type { ProjectionDatabase, ProjectionDefinition } from '../../projections/index.js';
+import type { ProjectionDefinition } from '../../projections/index.js';
 import { readFaults } from '../../projections/runtime/faults.js';
 import { activeSchema, readCheckpoint } from '../../projections/runtime/registry.js';
 import type { ProjectionHealth, Readiness } from '../services.js';
+import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';
 
 export interface LagProbeOptions {
   readonly countLimit?: number;
@@ -21,7 +22,7 @@ export class ProjectionLagProbe {
   #cached: { at: number; value: Promise<ProjectionHealth[]> } | undefined;
 
   constructor(
-    private readonly db: ProjectionDatabase['db'],
+    private readonly db: ProjectionsKysely,
     private readonly store: EventStore,
     private readonly definitions: readonly ProjectionDefinition[],
     private readonly options: LagProbeOptions,

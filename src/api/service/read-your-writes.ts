@@ -15,8 +15,9 @@ import {
   type EventStore,
   type Position,
 } from '../../infrastructure/event-store/port.js';
-import { catchUpProjections, type ProjectionDatabase, type ProjectionDefinition } from '../../projections/index.js';
+import { catchUpProjections, type ProjectionDefinition } from '../../projections/index.js';
 import type { BatchProgress } from '../../projections/runtime/apply-loop.js';
+import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';
 
 interface Waiter {
   readonly target: Position;
@@ -31,7 +32,7 @@ export class ReadYourWrites {
 
   constructor(
     private readonly store: EventStore,
-    private readonly db: ProjectionDatabase['db'],
+    private readonly db: ProjectionsKysely,
     private readonly definitions: readonly ProjectionDefinition[],
     /** How long to wait for the in-process projector before falling back to catch-up. */
     private readonly followerWaitMs = 5000,

@@ -8,20 +8,15 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { expireMemories } from '../../commands/lifecycle.js';
 import type { Ledger } from '../../commands/ledger.js';
 import { instantOf } from '../../domain/values/instant.js';
-import {
-  memoryProjection,
-  ProjectionNotBuilt,
-  readActive,
-  type MemoryProjectionDb,
-  type ProjectionDatabase,
-} from '../../projections/index.js';
+import { memoryProjection, ProjectionNotBuilt, readActive, type MemoryProjectionDb } from '../../projections/index.js';
+import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';
 
 export interface SweepResult {
   readonly subjects: number;
   readonly expired: number;
 }
 
-export async function sweepOnce(ledger: Ledger, db: ProjectionDatabase['db']): Promise<SweepResult> {
+export async function sweepOnce(ledger: Ledger, db: ProjectionsKysely): Promise<SweepResult> {
   const now = instantOf(ledger.clock());
   let due: Array<{ tenant: string; subject: string }>;
   try {
@@ -49,7 +44,7 @@ export async function sweepOnce(ledger: Ledger, db: ProjectionDatabase['db']): P
 
 export async function runTtlSweeper(
   ledger: Ledger,
-  db: ProjectionDatabase['db'],
+  db: ProjectionsKysely,
   options: { readonly intervalMs: number; readonly signal: AbortSignal; readonly report: (result: SweepResult) => void },
 ): Promise<void> {
   while (!options.signal.aborted) {

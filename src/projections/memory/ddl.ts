@@ -2,12 +2,13 @@
 // builders for one PostgreSQL schema. The runtime hashes the compiled
 // statements: any change here changes the definition hash, so a projector
 // with the new definition refuses to run on tables built by the old one.
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { TableStatement } from '../runtime/projection.js';
+import type { ProjectionsKysely } from '../runtime/schema-handles.js';
 
 const INSTANT = 'timestamptz';
 
-export function memoryTables(db: Kysely<any>, schema: string): TableStatement[] {
+export function memoryTables(db: ProjectionsKysely, schema: string): TableStatement[] {
   const s = db.schema.withSchema(schema);
   return [
     s
@@ -67,26 +68,6 @@ export function memoryTables(db: Kysely<any>, schema: string): TableStatement[] 
       .addColumn('prepare', 'bigint', (c) => c.notNull()),
     s.createIndex('memory_corroborations_by_memory').on('memory_corroborations').columns(['tenant', 'subject', 'memory_id']),
     s
-      .createTable('conflicts')
-      .addColumn('tenant', 'text', (c) => c.notNull())
-      .addColumn('subject', 'text', (c) => c.notNull())
-      .addColumn('conflict_id', 'text', (c) => c.notNull())
-      .addColumn('key', 'text', (c) => c.notNull())
-      .addColumn('scopes', 'jsonb', (c) => c.notNull())
-      .addColumn('memory_ids', 'jsonb', (c) => c.notNull())
-      .addColumn('status', 'text', (c) => c.notNull())
-      .addColumn('detected_at', INSTANT, (c) => c.notNull())
-      .addColumn('detected_tx', INSTANT, (c) => c.notNull())
-      .addColumn('detected_commit', 'bigint', (c) => c.notNull())
-      .addColumn('detected_prepare', 'bigint', (c) => c.notNull())
-      .addColumn('winner', 'text')
-      .addColumn('losers', 'jsonb')
-      .addColumn('resolved_at', INSTANT)
-      .addColumn('resolved_tx', INSTANT)
-      .addColumn('resolved_commit', 'bigint')
-      .addColumn('resolved_prepare', 'bigint')
-      .addPrimaryKeyConstraint('conflicts_pk', ['tenant', 'subject', 'conflict_id']),
-    s
       .createTable('subject_clock')
       .addColumn('tenant', 'text', (c) => c.notNull())
       .addColumn('subject', 'text', (c) => c.notNull())
@@ -110,18 +91,6 @@ export function memoryTables(db: Kysely<any>, schema: string): TableStatement[] 
       .addColumn('commit', 'bigint', (c) => c.notNull())
       .addColumn('prepare', 'bigint', (c) => c.notNull()),
     s.createIndex('taint_escalations_by_subject').on('taint_escalations').columns(['tenant', 'subject']),
-    s
-      .createTable('trust_overrides')
-      .addColumn('tenant', 'text', (c) => c.notNull())
-      .addColumn('subject', 'text', (c) => c.notNull())
-      .addColumn('source_ref', 'text', (c) => c.notNull())
-      .addColumn('level', 'text', (c) => c.notNull())
-      .addColumn('changed_at', INSTANT, (c) => c.notNull())
-      .addColumn('event_id', 'uuid', (c) => c.notNull())
-      .addColumn('tx', INSTANT, (c) => c.notNull())
-      .addColumn('commit', 'bigint', (c) => c.notNull())
-      .addColumn('prepare', 'bigint', (c) => c.notNull())
-      .addPrimaryKeyConstraint('trust_overrides_pk', ['tenant', 'subject', 'source_ref']),
     s
       .createTable('summary_alias')
       .addColumn('tenant', 'text', (c) => c.notNull())

@@ -1,11 +1,13 @@
 // The memory projection: the bitemporal memory table, subject clocks,
-// conflicts, summary aliases, artifacts, lineage and STALE sets (DESIGN
-// section 6), all from the subject and artifact streams.
-import type { Kysely } from 'kysely';
+// summary aliases, artifacts, lineage and STALE sets (DESIGN section 6),
+// from the subject and artifact streams. One read model, since the artifact
+// rules read the memories' versions (an input's version, source and trust
+// at generation; STALE when it leaves active; erasure of the edges' hashes).
 import type { ProjectionDefinition } from '../runtime/projection.js';
 import { applyMemoryBatch } from './batch/apply-batch.js';
 import { memoryTables } from './ddl.js';
 import { MEMORY_PROJECTION_TABLES, type MemoryProjectionDb } from './tables.js';
+import { inSchema } from '../runtime/schema-handles.js';
 
 export const memoryProjection: ProjectionDefinition = {
   name: 'memory',
@@ -16,9 +18,12 @@ export const memoryProjection: ProjectionDefinition = {
   // over instead of stopping the projection (runtime/faults.ts), and
   // memory_versions.anticipated_queries holds the entry's sealed anticipated
   // queries (rebuild a v2 schema).
-  version: 3,
-  description: 'bitemporal memory versions, subject clocks, conflicts, summary aliases, artifacts, lineage and STALE sets',
+  // v4: conflicts and trust_overrides moved to their own read model
+  // (conflicts-trust/definition.ts); rebuild a v3 schema.
+  version: 4,
+  description:
+    'bitemporal memory versions, subject clocks, corroborations, taint escalations, summary aliases, artifacts, lineage and STALE sets',
   tables: memoryTables,
   tableNames: MEMORY_PROJECTION_TABLES,
-  apply: (trx, schema, events) => applyMemoryBatch(trx.withSchema(schema) as unknown as Kysely<MemoryProjectionDb>, schema, events),
+  apply: (trx, schema, events) => applyMemoryBatch(inSchema<MemoryProjectionDb>(trx, schema), schema, events),
 };

@@ -1,21 +1,10 @@
 // Typed definitions of the memory projection's tables (DDL in ddl.ts). Every
 // query of the projection goes through Kysely<MemoryProjectionDb>.
 //
-// Conventions: instants are timestamptz (written as ISO text, millisecond
-// precision, read back as Date); positions of the global log are two bigint
-// columns (commit, prepare), read back as decimal strings; sealed envelopes
-// and other structured values are jsonb.
-import type { ColumnType } from 'kysely';
+// Column conventions: runtime/column-types.ts.
 import type { Sealed } from '../../domain/events/sealed.js';
-
-type Instant = ColumnType<Date, string, string>;
-type NullableInstant = ColumnType<Date | null, string | null, string | null>;
-/** int8: pg returns decimal strings. */
-type Int8 = ColumnType<string, string | bigint, string | bigint>;
-type NullableInt8 = ColumnType<string | null, string | bigint | null, string | bigint | null>;
-/** jsonb written as JSON text (so arrays are not taken for PostgreSQL arrays). */
-type Json<T> = ColumnType<T, string, string>;
-type NullableJson<T> = ColumnType<T | null, string | null, string | null>;
+import type { Instant, Int8, Json, NullableInstant, NullableInt8, NullableJson } from '../runtime/column-types.js';
+import type { RuntimeDb } from '../runtime/registry.js';
 
 export const MEMORY_STATUSES = ['active', 'superseded', 'retracted', 'expired', 'forgotten'] as const;
 export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
@@ -87,27 +76,6 @@ export interface MemoryCorroborationsTable {
   prepare: Int8;
 }
 
-export interface ConflictsTable {
-  tenant: string;
-  subject: string;
-  conflict_id: string;
-  key: string;
-  scopes: Json<Record<string, string>>;
-  memory_ids: Json<string[]>;
-  /** open | resolved. A conflict whose members left before a resolution is "moot": readers see that from the members' rows. */
-  status: string;
-  detected_at: Instant;
-  detected_tx: Instant;
-  detected_commit: Int8;
-  detected_prepare: Int8;
-  winner: string | null;
-  losers: NullableJson<string[]>;
-  resolved_at: NullableInstant;
-  resolved_tx: NullableInstant;
-  resolved_commit: NullableInt8;
-  resolved_prepare: NullableInt8;
-}
-
 /** H, inputEpoch and the fold's guard per subject stream. */
 export interface SubjectClockTable {
   tenant: string;
@@ -130,19 +98,6 @@ export interface TaintEscalationsTable {
   policy_version: number;
   ref_patterns: Json<string[]>;
   source_types: Json<string[]>;
-  tx: Instant;
-  commit: Int8;
-  prepare: Int8;
-}
-
-/** The current trust override of each source ref of a subject (the last TrustChanged for it): recall ranks and filters by it. */
-export interface TrustOverridesTable {
-  tenant: string;
-  subject: string;
-  source_ref: string;
-  level: string;
-  changed_at: Instant;
-  event_id: string;
   tx: Instant;
   commit: Int8;
   prepare: Int8;
@@ -245,28 +200,27 @@ export interface StaleArtifactsTable {
   marked_prepare: Int8;
 }
 
-export interface MemoryProjectionDb {
+export type MemoryTables = {
   memory_versions: MemoryVersionsTable;
   memory_corroborations: MemoryCorroborationsTable;
-  conflicts: ConflictsTable;
   subject_clock: SubjectClockTable;
   taint_escalations: TaintEscalationsTable;
-  trust_overrides: TrustOverridesTable;
   summary_alias: SummaryAliasTable;
   artifacts: ArtifactsTable;
   lineage_edges: LineageEdgesTable;
   stale_artifacts: StaleArtifactsTable;
-}
+};
 
 export const MEMORY_PROJECTION_TABLES = [
   'memory_versions',
   'memory_corroborations',
-  'conflicts',
   'subject_clock',
   'taint_escalations',
-  'trust_overrides',
   'summary_alias',
   'artifacts',
   'lineage_edges',
   'stale_artifacts',
-] as const satisfies readonly (keyof MemoryProjectionDb)[];
+] as const satisfies readonly (keyof MemoryTables)[];
+
+/** The read model's schema as the runtime builds it: its tables, the checkpoint and the faults. */
+export type MemoryProjectionDb = MemoryTables & RuntimeDb;

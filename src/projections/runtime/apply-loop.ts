@@ -6,12 +6,12 @@
 // is applied twice. An event that cannot be applied is recorded as a fault
 // with the page and passed over (isolating-apply.ts): it never stops the loop.
 import { comparePositions, type EventStore, type Position, type StoredEvent } from '../../infrastructure/event-store/port.js';
-import type { Kysely } from 'kysely';
 import { CatchUpTimeout, ProjectionSchemaRetired } from './errors.js';
 import { recordFaults, type ProjectionFault } from './faults.js';
 import { applyIsolating } from './isolating-apply.js';
 import type { ProjectionDefinition } from './projection.js';
 import { readCheckpoint, schemaRow, writeCheckpoint } from './registry.js';
+import type { ProjectionsKysely } from './schema-handles.js';
 
 export interface BatchProgress {
   readonly projection: string;
@@ -53,7 +53,7 @@ export const DEFAULT_BATCH_SIZE = 2000;
 const UNTIL_POLL_MS = 20;
 
 export async function applyUntil(
-  conn: Kysely<any>,
+  conn: ProjectionsKysely,
   store: EventStore,
   definition: ProjectionDefinition,
   schema: string,

@@ -2,7 +2,6 @@
 // path's "read your own writes". Whoever owns the projection applies the
 // events; when another process owns it (a follower), wait until its
 // checkpoint passes the head — or take over if it dies meanwhile.
-import type { Kysely } from 'kysely';
 import { comparePositions, formatPosition, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
 import { applyUntil, DEFAULT_BATCH_SIZE, type BatchProgress } from './apply-loop.js';
 import { CatchUpTimeout, ProjectionSchemaRetired } from './errors.js';
@@ -10,6 +9,7 @@ import { tryOwn } from './ownership.js';
 import type { ProjectionDefinition } from './projection.js';
 import { readCheckpoint, schemaRow } from './registry.js';
 import { ensureActive } from './schemas.js';
+import type { ProjectionsKysely } from './schema-handles.js';
 
 export interface CatchUpOptions {
   readonly batchSize?: number;
@@ -40,7 +40,7 @@ export interface CatchUpResult {
 const POLL_MS = 50;
 
 export async function catchUpProjection(
-  db: Kysely<any>,
+  db: ProjectionsKysely,
   store: EventStore,
   definition: ProjectionDefinition,
   options: CatchUpOptions = {},
@@ -102,7 +102,7 @@ export async function catchUpProjection(
   }
 }
 
-export async function stillServing(db: Kysely<any>, schema: string): Promise<boolean> {
+export async function stillServing(db: ProjectionsKysely, schema: string): Promise<boolean> {
   const row = await schemaRow(db, schema);
   return row !== undefined && row.state !== 'retired';
 }

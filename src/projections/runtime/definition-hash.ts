@@ -5,11 +5,12 @@ import { createHash } from 'node:crypto';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import type { ProjectionDefinition } from './projection.js';
 import { runtimeTables } from './registry.js';
+import type { NoTables } from './schema-handles.js';
 
 const PLACEHOLDER_SCHEMA = 'projection_schema';
 
 /** A kysely that only compiles (never connects). */
-const compiler = new Kysely<unknown>({
+const compiler = new Kysely<NoTables>({
   dialect: {
     createAdapter: () => new PostgresAdapter(),
     createDriver: () => new DummyDriver(),

@@ -8,11 +8,12 @@
 // Reads about the faulted stream refuse to answer from the incomplete rows
 // (src/queries/projection-faulted.ts).
 import pg from 'pg';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { formatPosition, parsePosition, type StoredEvent } from '../../infrastructure/event-store/port.js';
 import { UndecodableStoredEvent } from '../../domain/events/decode.js';
 import { columnsOf, unnestRows, type ColumnTypes } from './bulk.js';
 import { ProjectionError } from './errors.js';
+import { inSchema, type ProjectionsKysely } from './schema-handles.js';
 
 /** One row per faulted event; nothing of the event's content, only where it is and why it failed. */
 export interface FaultsTable {
@@ -29,9 +30,9 @@ export interface FaultsTable {
   message: string;
 }
 
-export interface FaultsDb {
+export type FaultsDb = {
   faults: FaultsTable;
-}
+};
 
 export interface ProjectionFault {
   readonly position: string;
@@ -58,7 +59,7 @@ const FAULT_TYPES: ColumnTypes<FaultsTable> = {
   message: 'text',
 };
 
-export function createFaultsTable(db: Kysely<any>, schema: string) {
+export function createFaultsTable(db: ProjectionsKysely, schema: string) {
   return db.schema
     .withSchema(schema)
     .createTable('faults')
@@ -74,7 +75,7 @@ export function createFaultsTable(db: Kysely<any>, schema: string) {
     .addPrimaryKeyConstraint('faults_pkey', ['commit', 'prepare']);
 }
 
-export function createFaultsIndex(db: Kysely<any>, schema: string) {
+export function createFaultsIndex(db: ProjectionsKysely, schema: string) {
   return db.schema.withSchema(schema).createIndex('faults_by_stream').on('faults').columns(['stream', 'stream_revision']);
 }
 
@@ -120,7 +121,7 @@ function describe(error: unknown): { code: string; message: string } {
   return { code: typeof e?.name === 'string' ? e.name : 'error', message };
 }
 
-export async function recordFaults(trx: Kysely<any>, schema: string, faults: readonly ProjectionFault[]): Promise<void> {
+export async function recordFaults(trx: ProjectionsKysely, schema: string, faults: readonly ProjectionFault[]): Promise<void> {
   if (faults.length === 0) return;
   const rows: FaultsTable[] = faults.map((f) => {
     const { commit, prepare } = parsePosition(f.position);
@@ -137,7 +138,7 @@ export async function recordFaults(trx: Kysely<any>, schema: string, faults: rea
     };
   });
   // Applying a batch a second time meets the same faults: already recorded.
-  await (trx.withSchema(schema) as Kysely<FaultsDb>)
+  await inSchema<FaultsDb>(trx, schema)
     .insertInto('faults')
     .columns(columnsOf(FAULT_TYPES))
     .expression(unnestRows(rows, FAULT_TYPES))
@@ -151,8 +152,8 @@ export interface FaultSummary {
   readonly first: readonly ProjectionFault[];
 }
 
-export async function readFaults(db: Kysely<any>, schema: string, limit = 20): Promise<FaultSummary> {
-  const faults = (db.withSchema(schema) as Kysely<FaultsDb>).selectFrom('faults');
+export async function readFaults(db: ProjectionsKysely, schema: string, limit = 20): Promise<FaultSummary> {
+  const faults = inSchema<FaultsDb>(db, schema).selectFrom('faults');
   const [{ count }, rows] = await Promise.all([
     faults.select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow(),
     faults.selectAll().orderBy('commit').orderBy('prepare').limit(limit).execute(),

@@ -1,7 +1,6 @@
 // A long-running projector: keep the active schema caught up, sleep until the
 // log grows, and stand by while another process owns the projection, ready
 // to take over when it dies.
-import type { Kysely } from 'kysely';
 import type { EventStore, Position } from '../../infrastructure/event-store/port.js';
 import { applyUntil, DEFAULT_BATCH_SIZE, type BatchProgress } from './apply-loop.js';
 import { ProjectionSchemaRetired } from './errors.js';
@@ -10,6 +9,7 @@ import { tryOwn } from './ownership.js';
 import type { ProjectionDefinition } from './projection.js';
 import { schemaRow } from './registry.js';
 import { dropLeftovers, ensureActive } from './schemas.js';
+import type { ProjectionsKysely } from './schema-handles.js';
 
 export interface FollowOptions {
   readonly signal: AbortSignal;
@@ -23,7 +23,7 @@ export interface FollowOptions {
 }
 
 export async function followProjection(
-  db: Kysely<any>,
+  db: ProjectionsKysely,
   store: EventStore,
   definition: ProjectionDefinition,
   options: FollowOptions,

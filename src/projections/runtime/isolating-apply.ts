@@ -14,10 +14,11 @@ import type { StoredEvent } from '../../infrastructure/event-store/port.js';
 import { UndecodableStoredEvent } from '../../domain/events/decode.js';
 import { faultOf, mayBeEventFault, type ProjectionFault } from './faults.js';
 import type { ProjectionDefinition } from './projection.js';
+import type { NoTables } from './schema-handles.js';
 
 /** Applies `events` in `trx`; returns the events that could not be applied (nothing of theirs is written). */
 export async function applyIsolating(
-  trx: Transaction<any>,
+  trx: Transaction<NoTables>,
   definition: ProjectionDefinition,
   schema: string,
   events: readonly StoredEvent[],
@@ -28,7 +29,7 @@ export async function applyIsolating(
 }
 
 async function applyPart(
-  trx: Transaction<any>,
+  trx: Transaction<NoTables>,
   definition: ProjectionDefinition,
   schema: string,
   events: readonly StoredEvent[],

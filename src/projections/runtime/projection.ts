@@ -2,8 +2,9 @@
 // tables, and a function that applies a batch of events inside the batch's
 // transaction. The runtime owns the rest (schemas, checkpoints, ownership,
 // rebuilds), so every projection gets the same guarantees.
-import type { CompiledQuery, Kysely, Transaction } from 'kysely';
+import type { CompiledQuery, Transaction } from 'kysely';
 import type { StoredEvent } from '../../infrastructure/event-store/port.js';
+import type { NoTables, ProjectionsKysely } from './schema-handles.js';
 
 /** A DDL statement built by kysely's schema builder (create table, create index). */
 export interface TableStatement {
@@ -18,12 +19,12 @@ export interface ProjectionDefinition {
   readonly version: number;
   readonly description: string;
   /** The projection's tables in `schema` (the runtime adds its checkpoint table). */
-  tables(db: Kysely<any>, schema: string): TableStatement[];
+  tables(db: ProjectionsKysely, schema: string): TableStatement[];
   readonly tableNames: readonly string[];
   /**
    * Applies events (in log order, every event of the log: a projection skips
    * what it does not read) inside `trx`, which also commits the checkpoint.
    * Must be deterministic: the same events on the same rows give the same rows.
    */
-  apply(trx: Transaction<any>, schema: string, events: readonly StoredEvent[]): Promise<void>;
+  apply(trx: Transaction<NoTables>, schema: string, events: readonly StoredEvent[]): Promise<void>;
 }

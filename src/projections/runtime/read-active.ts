@@ -6,6 +6,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { readersKey } from './lock-keys.js';
 import { activeSchema, type SchemaRow } from './registry.js';
+import { inSchema, type NoTables, type ProjectionsKysely } from './schema-handles.js';
 
 export class ProjectionNotBuilt extends Error {
   override readonly name = 'ProjectionNotBuilt';
@@ -15,15 +16,15 @@ export class ProjectionNotBuilt extends Error {
   }
 }
 
-export async function readActive<DB, T>(
-  db: Kysely<any>,
+export async function readActive<DB extends Record<string, object>, T>(
+  db: ProjectionsKysely,
   projection: string,
-  read: (tables: Kysely<DB>, schema: SchemaRow, trx: Transaction<any>) => Promise<T>,
+  read: (tables: Kysely<DB>, schema: SchemaRow, trx: Transaction<NoTables>) => Promise<T>,
 ): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock_shared(${readersKey(projection)})`.execute(trx);
     const schema = await activeSchema(trx, projection);
     if (!schema) throw new ProjectionNotBuilt(projection);
-    return read(trx.withSchema(schema.schema_name) as unknown as Kysely<DB>, schema, trx);
+    return read(inSchema<DB>(trx, schema.schema_name), schema, trx);
   });
 }

@@ -4,7 +4,6 @@
 // once no projector holds it (a projector still on it stops at its next
 // batch, seeing it retired; the schema is dropped by the next run or rebuild).
 // A rebuild that fails drops its building schema and says so (RebuildFailed).
-import type { Kysely } from 'kysely';
 import { comparePositions, formatPosition, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
 import { applyUntil, DEFAULT_BATCH_SIZE, type BatchProgress } from './apply-loop.js';
 import { identityOf } from './definition-hash.js';
@@ -13,6 +12,7 @@ import { whileOwning } from './ownership.js';
 import type { ProjectionDefinition } from './projection.js';
 import { activeSchema, schemaRow, schemasOf } from './registry.js';
 import { activate, createSchema, dropLeftovers, dropSchema } from './schemas.js';
+import type { ProjectionsKysely } from './schema-handles.js';
 
 export interface RebuildOptions {
   readonly batchSize?: number;
@@ -39,7 +39,7 @@ export interface RebuildResult {
 }
 
 export async function rebuildProjection(
-  db: Kysely<any>,
+  db: ProjectionsKysely,
   store: EventStore,
   definition: ProjectionDefinition,
   options: RebuildOptions = {},
@@ -107,6 +107,6 @@ export async function rebuildProjection(
   };
 }
 
-async function stillBuilding(db: Kysely<any>, schema: string): Promise<boolean> {
+async function stillBuilding(db: ProjectionsKysely, schema: string): Promise<boolean> {
   return (await schemaRow(db, schema).catch(() => undefined))?.state === 'building';
 }

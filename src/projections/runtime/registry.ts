@@ -1,8 +1,9 @@
 // The registry of projection schemas (migration 0003) and the checkpoint
 // table every projection schema holds, with their typed definitions.
-import { sql, type ColumnType, type Kysely, type Selectable } from 'kysely';
+import { sql, type ColumnType, type Selectable } from 'kysely';
 import type { Position } from '../../infrastructure/event-store/port.js';
-import { createFaultsIndex, createFaultsTable } from './faults.js';
+import { createFaultsIndex, createFaultsTable, type FaultsDb } from './faults.js';
+import { inSchema, type ProjectionsKysely, registryOf } from './schema-handles.js';
 
 export const SCHEMA_STATES = ['building', 'active', 'retired'] as const;
 export type SchemaState = (typeof SCHEMA_STATES)[number];
@@ -30,13 +31,16 @@ export interface CheckpointTable {
   updated_at: ColumnType<Date, string, string>;
 }
 
-export interface RegistryDb {
+export type RegistryDb = {
   projection_schemas: ProjectionSchemasTable;
-}
+};
 
-export interface CheckpointDb {
+export type CheckpointDb = {
   checkpoint: CheckpointTable;
-}
+};
+
+/** The tables the runtime adds to every projection schema. */
+export type RuntimeDb = CheckpointDb & FaultsDb;
 
 export type SchemaRow = Selectable<ProjectionSchemasTable>;
 
@@ -46,12 +50,12 @@ export interface Checkpoint {
   readonly updatedAt: Date;
 }
 
-export async function schemaRow(db: Kysely<any>, schema: string): Promise<SchemaRow | undefined> {
-  return (db as Kysely<RegistryDb>).selectFrom('projection_schemas').selectAll().where('schema_name', '=', schema).executeTakeFirst();
+export async function schemaRow(db: ProjectionsKysely, schema: string): Promise<SchemaRow | undefined> {
+  return registryOf(db).selectFrom('projection_schemas').selectAll().where('schema_name', '=', schema).executeTakeFirst();
 }
 
-export async function activeSchema(db: Kysely<any>, projection: string): Promise<SchemaRow | undefined> {
-  return (db as Kysely<RegistryDb>)
+export async function activeSchema(db: ProjectionsKysely, projection: string): Promise<SchemaRow | undefined> {
+  return registryOf(db)
     .selectFrom('projection_schemas')
     .selectAll()
     .where('projection', '=', projection)
@@ -59,21 +63,16 @@ export async function activeSchema(db: Kysely<any>, projection: string): Promise
     .executeTakeFirst();
 }
 
-export async function schemasOf(db: Kysely<any>, projection: string): Promise<SchemaRow[]> {
-  return (db as Kysely<RegistryDb>)
-    .selectFrom('projection_schemas')
-    .selectAll()
-    .where('projection', '=', projection)
-    .orderBy('build')
-    .execute();
+export async function schemasOf(db: ProjectionsKysely, projection: string): Promise<SchemaRow[]> {
+  return registryOf(db).selectFrom('projection_schemas').selectAll().where('projection', '=', projection).orderBy('build').execute();
 }
 
 /** The tables the runtime keeps in every projection schema: the checkpoint and the faults (faults.ts). Part of the definition hash. */
-export function runtimeTables(db: Kysely<any>, schema: string) {
+export function runtimeTables(db: ProjectionsKysely, schema: string) {
   return [createCheckpointTable(db, schema), createFaultsTable(db, schema), createFaultsIndex(db, schema)];
 }
 
-function createCheckpointTable(db: Kysely<any>, schema: string) {
+function createCheckpointTable(db: ProjectionsKysely, schema: string) {
   return db.schema
     .withSchema(schema)
     .createTable('checkpoint')
@@ -84,12 +83,8 @@ function createCheckpointTable(db: Kysely<any>, schema: string) {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull());
 }
 
-export async function readCheckpoint(db: Kysely<any>, schema: string): Promise<Checkpoint> {
-  const row = await (db.withSchema(schema) as Kysely<CheckpointDb>)
-    .selectFrom('checkpoint')
-    .selectAll()
-    .where('id', '=', 1)
-    .executeTakeFirstOrThrow();
+export async function readCheckpoint(db: ProjectionsKysely, schema: string): Promise<Checkpoint> {
+  const row = await inSchema<CheckpointDb>(db, schema).selectFrom('checkpoint').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
   return {
     position: row.commit === null || row.prepare === null ? undefined : { commit: BigInt(row.commit), prepare: BigInt(row.prepare) },
     eventsSeen: Number(row.events_seen),
@@ -97,8 +92,8 @@ export async function readCheckpoint(db: Kysely<any>, schema: string): Promise<C
   };
 }
 
-export async function writeCheckpoint(db: Kysely<any>, schema: string, position: Position, eventsSeen: number): Promise<void> {
-  await (db.withSchema(schema) as Kysely<CheckpointDb>)
+export async function writeCheckpoint(db: ProjectionsKysely, schema: string, position: Position, eventsSeen: number): Promise<void> {
+  await inSchema<CheckpointDb>(db, schema)
     .updateTable('checkpoint')
     .set({
       commit: position.commit.toString(),

@@ -1,12 +1,13 @@
 // Schemas per projection build: creation, the swap, and dropping. Every
 // change to a projection's registry rows happens in a transaction holding the
 // projection's registry lock, so two processes never create or swap at once.
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { identityOf, schemaNameFor, type DefinitionIdentity } from './definition-hash.js';
 import { ProjectionRebuildRequired } from './errors.js';
 import { ownerKey, readersKey, registryKey } from './lock-keys.js';
 import type { ProjectionDefinition } from './projection.js';
-import { activeSchema, runtimeTables, schemasOf, type CheckpointDb, type RegistryDb, type SchemaRow } from './registry.js';
+import { activeSchema, runtimeTables, schemasOf, type CheckpointDb, type SchemaRow } from './registry.js';
+import { inSchema, type ProjectionsKysely, registryOf } from './schema-handles.js';
 
 /**
  * Creates a schema with the projection's tables and an empty checkpoint,
@@ -15,7 +16,7 @@ import { activeSchema, runtimeTables, schemasOf, type CheckpointDb, type Registr
  * for anyone else, so nothing can drop it as a leftover.
  */
 export async function createSchema(
-  db: Kysely<any>,
+  db: ProjectionsKysely,
   definition: ProjectionDefinition,
   state: 'active' | 'building',
   takeOwnership = false,
@@ -29,7 +30,7 @@ export async function createSchema(
         const existing = await activeSchema(trx, definition.name);
         if (existing) return existing;
       }
-      const registry = trx as unknown as Kysely<RegistryDb>;
+      const registry = registryOf(trx);
       const { max } = await registry
         .selectFrom('projection_schemas')
         .select((eb) => eb.fn.max('build').as('max'))
@@ -45,7 +46,7 @@ export async function createSchema(
       await sql`create schema ${sql.id(schema)}`.execute(trx);
       for (const statement of definition.tables(trx, schema)) await statement.execute();
       for (const statement of runtimeTables(trx, schema)) await statement.execute();
-      await (trx.withSchema(schema) as unknown as Kysely<CheckpointDb>)
+      await inSchema<CheckpointDb>(trx, schema)
         .insertInto('checkpoint')
         .values({ id: 1, commit: null, prepare: null, events_seen: '0', updated_at: new Date().toISOString() })
         .execute();
@@ -77,7 +78,7 @@ export function matches(row: SchemaRow, identity: DefinitionIdentity): boolean {
  * a new empty one when the projection has none yet. A schema built by another
  * definition is refused (rebuild).
  */
-export async function ensureActive(db: Kysely<any>, definition: ProjectionDefinition): Promise<SchemaRow> {
+export async function ensureActive(db: ProjectionsKysely, definition: ProjectionDefinition): Promise<SchemaRow> {
   const identity = identityOf(definition);
   const row = (await activeSchema(db, definition.name)) ?? (await createSchema(db, definition, 'active'));
   if (!matches(row, identity)) {
@@ -91,10 +92,10 @@ export async function ensureActive(db: Kysely<any>, definition: ProjectionDefini
 }
 
 /** The swap: in one transaction the active schema is retired and `schema` becomes active. */
-export async function activate(db: Kysely<any>, projection: string, schema: string): Promise<SchemaRow | undefined> {
+export async function activate(db: ProjectionsKysely, projection: string, schema: string): Promise<SchemaRow | undefined> {
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(${registryKey(projection)})`.execute(trx);
-    const registry = trx as unknown as Kysely<RegistryDb>;
+    const registry = registryOf(trx);
     const previous = await activeSchema(trx, projection);
     if (previous)
       await registry
@@ -116,14 +117,14 @@ export async function activate(db: Kysely<any>, projection: string, schema: stri
  * still running on it keeps it), then the readers' lock exclusively (waiting
  * for reads in flight). Returns false when a projector holds it.
  */
-export async function dropSchema(db: Kysely<any>, projection: string, schema: string): Promise<boolean> {
+export async function dropSchema(db: ProjectionsKysely, projection: string, schema: string): Promise<boolean> {
   return db.connection().execute(async (conn) => {
     const { rows } = await sql<{ got: boolean }>`select pg_try_advisory_lock(${ownerKey(schema)}) as got`.execute(conn);
     if (!rows[0]?.got) return false;
     try {
       return await conn.transaction().execute(async (trx) => {
         await sql`select pg_advisory_xact_lock(${registryKey(projection)})`.execute(trx);
-        const row = await (trx as unknown as Kysely<RegistryDb>)
+        const row = await registryOf(trx)
           .selectFrom('projection_schemas')
           .select('state')
           .where('schema_name', '=', schema)
@@ -131,7 +132,7 @@ export async function dropSchema(db: Kysely<any>, projection: string, schema: st
         if (row?.state === 'active') return false;
         await sql`select pg_advisory_xact_lock(${readersKey(projection)})`.execute(trx);
         await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(trx);
-        await (trx as unknown as Kysely<RegistryDb>).deleteFrom('projection_schemas').where('schema_name', '=', schema).execute();
+        await registryOf(trx).deleteFrom('projection_schemas').where('schema_name', '=', schema).execute();
         return true;
       });
     } finally {
@@ -142,7 +143,7 @@ export async function dropSchema(db: Kysely<any>, projection: string, schema: st
 
 /** Drops retired schemas, and building ones left by rebuilds that died; returns the names dropped. */
 export async function dropLeftovers(
-  db: Kysely<any>,
+  db: ProjectionsKysely,
   projection: string,
   states: readonly ('retired' | 'building')[] = ['retired'],
 ): Promise<string[]> {

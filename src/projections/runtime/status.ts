@@ -2,7 +2,6 @@
 // schemas in the registry with their checkpoints, the head of the log, and
 // how many events the active schema lags behind it, and the events it could
 // not apply (faults).
-import type { Kysely } from 'kysely';
 import { comparePositions, formatPosition, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
 import { identityOf } from './definition-hash.js';
 import type { ProjectionDefinition } from './projection.js';
@@ -10,6 +9,7 @@ import { readCheckpoint, schemasOf } from './registry.js';
 import { matches } from './schemas.js';
 import { isMissingSchema } from './catch-up.js';
 import { readFaults, type FaultSummary } from './faults.js';
+import type { ProjectionsKysely } from './schema-handles.js';
 
 export interface SchemaStatus {
   readonly schema: string;
@@ -39,7 +39,11 @@ export interface ProjectionStatus {
 export const LAG_COUNT_LIMIT = 100_000;
 const COUNT_PAGE = 5000;
 
-export async function projectionStatus(db: Kysely<any>, store: EventStore, definition: ProjectionDefinition): Promise<ProjectionStatus> {
+export async function projectionStatus(
+  db: ProjectionsKysely,
+  store: EventStore,
+  definition: ProjectionDefinition,
+): Promise<ProjectionStatus> {
   const identity = identityOf(definition);
   const head = await store.headPosition();
   const statuses: SchemaStatus[] = [];

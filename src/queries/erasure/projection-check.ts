@@ -3,18 +3,19 @@
 // retired schema is still on disk until it is dropped), its rows about the
 // subject fetched as text and searched here — never a LIKE with the needle,
 // which would send the plaintext to the server and possibly to its log.
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { findNeedles } from '../../commands/forgetting/needles.js';
 import { passedOrFailed, type ErasureCheck, type ErasureTarget } from '../../commands/forgetting/verification.js';
 import { PROJECTIONS } from '../../projections/index.js';
 import { schemasOf } from '../../projections/runtime/registry.js';
+import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';
 
 const SUBJECT_COLUMNS = [
   ['tenant', 'subject'],
   ['target_tenant', 'target_subject'],
 ] as const;
 
-async function tablesOf(db: Kysely<any>, schema: string): Promise<Array<{ table: string; columns: Set<string> }>> {
+async function tablesOf(db: ProjectionsKysely, schema: string): Promise<Array<{ table: string; columns: Set<string> }>> {
   const rows = await sql<{ table_name: string; column_name: string }>`
     select c.table_name, c.column_name from information_schema.columns c
     join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
@@ -28,7 +29,13 @@ async function tablesOf(db: Kysely<any>, schema: string): Promise<Array<{ table:
   return [...tables].map(([table, columns]) => ({ table, columns })).sort((a, b) => a.table.localeCompare(b.table));
 }
 
-async function rowsAbout(db: Kysely<any>, schema: string, table: string, columns: Set<string>, target: ErasureTarget): Promise<string[]> {
+async function rowsAbout(
+  db: ProjectionsKysely,
+  schema: string,
+  table: string,
+  columns: Set<string>,
+  target: ErasureTarget,
+): Promise<string[]> {
   const pair = SUBJECT_COLUMNS.find(([t, s]) => columns.has(t) && columns.has(s));
   const from = sql.id(schema, table);
   const query = pair
@@ -40,7 +47,7 @@ async function rowsAbout(db: Kysely<any>, schema: string, table: string, columns
 }
 
 /** One check per projection: `projection:{name}`, the note naming the tables that still hold something. */
-export function projectionTablesChecks(db: Kysely<any>): ErasureCheck[] {
+export function projectionTablesChecks(db: ProjectionsKysely): ErasureCheck[] {
   return PROJECTIONS.map((definition) => ({
     path: `projection:${definition.name}`,
     async run(target) {

@@ -3,14 +3,13 @@
 // its artifact and STALE mark, the taint escalations, the open conflicts and
 // the current active versions. Retracted, superseded, expired and forgotten
 // versions are never read: the status filter is in the SQL.
-import type { Kysely } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { SourceType, TrustLevel } from '../../domain/entry/source.js';
 import type { Sealed } from '../../domain/events/sealed.js';
 import { overriddenTrust } from '../../domain/subject/trust.js';
-import type { MemoryProjectionDb } from '../../projections/memory/tables.js';
 import { faultFromRow, type ProjectionFault } from '../../projections/runtime/faults.js';
-import { readActiveStatement, schemaState, streamFaults } from '../active-schema.js';
+import { readActiveStatement, streamFaults, type ActiveReadModels } from '../active-schema.js';
+import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';
 
 /** The columns of a current memory version that recall uses (instants as Date). */
 export interface CurrentVersion {
@@ -122,15 +121,17 @@ export interface KnownVersions {
 }
 
 export function readSubjectView(
-  projections: Kysely<any>,
+  projections: ProjectionsKysely,
   tenant: string,
   subject: string,
   known?: (schema: string) => KnownVersions | undefined,
 ): Promise<SubjectView> {
-  return readActiveStatement(projections, async (tables, schema) => {
+  return readActiveStatement(projections, async (models) => {
+    // The versions live in the memory read model: a cached copy is good for its schema only.
+    const schema = models.schemas.memory;
     const held = known?.(schema);
     const revision = held?.schema === schema ? held.revision : undefined;
-    const row = await subjectStatement(tables, schema, tenant, subject, revision).executeTakeFirstOrThrow();
+    const row = await subjectStatement(models, tenant, subject, revision).executeTakeFirstOrThrow();
     const view = toView(row, schema);
     return {
       result: { ...view, versionsKnown: revision !== undefined && view.clock?.revision === revision },
@@ -139,7 +140,12 @@ export function readSubjectView(
   });
 }
 
-function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, tenant: string, subject: string, knownRevision?: number) {
+function subjectStatement(
+  { memory: tables, conflictsTrust, faults, schemaState }: ActiveReadModels,
+  tenant: string,
+  subject: string,
+  knownRevision?: number,
+) {
   return tables.selectNoFrom((eb) => [
     jsonObjectFrom(
       eb
@@ -179,10 +185,14 @@ function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, te
         .where('subject', '=', subject),
     ).as('taint'),
     jsonArrayFrom(
-      eb.selectFrom('trust_overrides').select(['source_ref', 'level']).where('tenant', '=', tenant).where('subject', '=', subject),
+      conflictsTrust
+        .selectFrom('trust_overrides')
+        .select(['source_ref', 'level'])
+        .where('tenant', '=', tenant)
+        .where('subject', '=', subject),
     ).as('trust'),
     jsonArrayFrom(
-      eb
+      conflictsTrust
         .selectFrom('conflicts')
         .select(['conflict_id', 'key', 'scopes', 'memory_ids'])
         .where('tenant', '=', tenant)
@@ -214,8 +224,9 @@ function subjectStatement(tables: Kysely<MemoryProjectionDb>, schema: string, te
         )
         .orderBy('sequence'),
     ).as('versions'),
-    streamFaults(eb, tenant, subject).as('faults'),
-    schemaState(schema).as('schema_state'),
+    streamFaults(faults.memory, tenant, subject).as('faults'),
+    streamFaults(faults.conflictsTrust, tenant, subject).as('conflicts_trust_faults'),
+    schemaState.as('schema_state'),
   ]);
 }
 
@@ -277,8 +288,14 @@ function toView(row: SubjectRow, schema: string): Omit<SubjectView, 'versionsKno
       expires_at: date(v.expires_at),
       tx_from: new Date(v.tx_from),
     })),
-    faults: row.faults.map(faultFromRow),
+    faults: faultsOfBoth(row.faults.map(faultFromRow), row.conflicts_trust_faults.map(faultFromRow)),
   };
+}
+
+/** An event neither read model could decode is a fault of both: one entry each, in stream order (one stream: the subject's). */
+function faultsOfBoth(memory: ProjectionFault[], conflictsTrust: ProjectionFault[]): ProjectionFault[] {
+  const known = new Set(memory.map((f) => f.eventId));
+  return [...memory, ...conflictsTrust.filter((f) => !known.has(f.eventId))].sort((a, b) => a.streamRevision - b.streamRevision);
 }
 
 /**

@@ -1,8 +1,7 @@
-// A digest of a projection schema's tables (and its faults): per table, the row count and an
+// A digest of a projection schema's tables (its read model's and the faults): per table, the row count and an
 // md5 of its rows sorted (computed by PostgreSQL), so two builds can be
 // compared row for row without shipping the rows.
 import { sql, type Kysely } from 'kysely';
-import { MEMORY_PROJECTION_TABLES } from '../../../src/projections/memory/tables.js';
 
 export type Digest = Record<string, { rows: number; md5: string }>;
 
@@ -40,12 +39,19 @@ export const LOG_PLACE_COLUMNS = [
   'recorded_at',
 ];
 
-/** The memory projection's tables and the runtime's faults: what two builds must agree on. */
-export const DIGESTED_TABLES = [...MEMORY_PROJECTION_TABLES, 'faults'] as const;
+/** Every table of the schema but the checkpoint (which says where the build stands, not what it holds): what two builds must agree on. */
+async function digestedTables(db: Kysely<any>, schema: string): Promise<string[]> {
+  const { rows } = await sql<{ table_name: string }>`
+    select table_name from information_schema.tables
+     where table_schema = ${schema} and table_name <> 'checkpoint' order by table_name`.execute(db);
+  return rows.map((r) => r.table_name);
+}
 
 export async function digestSchema(db: Kysely<any>, schema: string, options: { exclude?: readonly string[] } = {}): Promise<Digest> {
   const digest: Digest = {};
-  for (const table of DIGESTED_TABLES) {
+  const tables = await digestedTables(db, schema);
+  if (!tables.includes('faults')) throw new Error(`${schema} holds no projection tables`);
+  for (const table of tables) {
     const row = sql`(to_jsonb(t) - ${sql.val([...(options.exclude ?? [])])}::text[])::text`;
     const { rows } = await sql<{ rows: number; md5: string }>`
       select count(*)::int as rows, md5(coalesce(string_agg(${row}, E'\n' order by ${row}), '')) as md5

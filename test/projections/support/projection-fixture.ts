@@ -1,15 +1,15 @@
 // A projection test's world: a fresh database holding the event store (the
 // PostgreSQL adapter) and the projections, and helpers to drive them.
-import type { Kysely } from 'kysely';
 import type { EventStore } from '../../../src/infrastructure/event-store/port.js';
 import { openPostgresEventStore } from '../../../src/infrastructure/event-store/postgres/open.js';
 import { openProjectionDatabase } from '../../../src/projections/database.js';
+import type { ProjectionsKysely } from '../../../src/projections/runtime/schema-handles.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 
 export interface ProjectionWorld {
   readonly database: TestDatabase;
   readonly store: EventStore;
-  readonly db: Kysely<any>;
+  readonly db: ProjectionsKysely;
   close(): Promise<void>;
 }
 

@@ -62,11 +62,10 @@ function applyOne(
       return;
     }
     case 'ConflictDetected':
-      return records.conflictDetected(at, tenant, subject, event.data);
     case 'ConflictResolved':
-      return records.conflictResolved(at, tenant, subject, event.data);
+      // The conflicts_trust read model's (they still advance the clock's revision).
+      return;
     case 'TrustChanged':
-      records.trustChanged(at, tenant, subject, event.data);
       return graph.trustChanged(at, tenant, subject, event.data);
     case 'TaintPolicyEscalated':
       records.taintEscalated(at, tenant, subject, event.data);

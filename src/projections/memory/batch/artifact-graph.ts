@@ -16,22 +16,15 @@
 // its generation; its cause is the earliest in the log among the candidates.
 // Erasure (forgetting) also drops the sealed output of every artifact that
 // derives from the erased content, transitively.
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { ArtifactEvent } from '../../../domain/events/artifact-events.js';
 import type { SubjectEventData } from '../../../domain/events/subject-events.js';
-import type { ArtifactsTable, LineageEdgesTable, StaleArtifactsTable, TaintEscalationsTable } from '../tables.js';
-import {
-  artifactFromRow,
-  artifactSkeleton,
-  causeAt,
-  staleRow,
-  type ArtifactRow,
-  type Cause,
-  type EdgeWithSource,
-  type InputRef,
-} from './artifact-rows.js';
+import type { LineageEdgesTable, StaleArtifactsTable } from '../tables.js';
+import { artifactFromRow, artifactSkeleton, causeAt, staleRow, type ArtifactRow, type Cause, type InputRef } from './artifact-rows.js';
 import { comparePoints, memoryKey, subjectKey, type EventPoint } from './event-point.js';
 import type { MemoryLedger, MemoryRef } from './memory-ledger.js';
+import { causeOfVersion, generatedFields, inputAt, memoryEdge, parentEdge } from './generation.js';
+import { escalationOfRow, inputOfEdge, staleOfRow, type GraphLoad } from './graph-load.js';
 import { tainted, trustLowered, type Escalation } from './source-rules.js';
 
 interface ArtifactNode {
@@ -43,12 +36,7 @@ interface ArtifactNode {
   erased: boolean;
 }
 
-export interface GraphLoad {
-  readonly artifacts: readonly Selectable<ArtifactsTable>[];
-  readonly edges: readonly EdgeWithSource[];
-  readonly stale: readonly Selectable<StaleArtifactsTable>[];
-  readonly escalations: readonly Selectable<TaintEscalationsTable>[];
-}
+export type { GraphLoad } from './graph-load.js';
 
 export class ArtifactGraph {
   readonly #nodes = new Map<string, ArtifactNode>();
@@ -68,50 +56,13 @@ export class ArtifactGraph {
       const node = this.#nodes.get(edge.artifact_id);
       if (!node) continue;
       if (edge.kind === 'artifact') this.#link(edge.target_id, node.artifactId);
-      else
-        this.#addInput(node, {
-          tenant: edge.target_tenant,
-          subject: edge.target_subject,
-          memoryId: edge.target_id,
-          sourceType: edge.source_type,
-          sourceRefs: edge.source_refs ?? [],
-          trust: edge.trust,
-        });
+      else this.#addInput(node, inputOfEdge(edge));
     }
     for (const s of load.stale) {
       const node = this.#nodes.get(s.artifact_id);
-      if (node) {
-        node.stale = {
-          cause: {
-            eventId: s.cause_event_id,
-            type: s.cause_type,
-            tx: s.cause_tx.toISOString(),
-            commit: s.cause_commit,
-            prepare: s.cause_prepare,
-            memoryId: s.cause_memory_id,
-            tenant: s.tenant,
-            subject: s.subject,
-          },
-          via: s.via_artifact_id,
-        };
-      }
+      if (node) node.stale = staleOfRow(s);
     }
-    for (const e of load.escalations) {
-      this.#escalate(e.tenant, e.subject, {
-        refPatterns: e.ref_patterns,
-        sourceTypes: e.source_types,
-        cause: {
-          eventId: e.event_id,
-          type: 'TaintPolicyEscalated',
-          tx: e.tx.toISOString(),
-          commit: e.commit,
-          prepare: e.prepare,
-          memoryId: null,
-          tenant: e.tenant,
-          subject: e.subject,
-        },
-      });
-    }
+    for (const e of load.escalations) this.#escalate(e.tenant, e.subject, escalationOfRow(e));
   }
 
   /** An event of an artifact stream (passed over when the stream's revision says it was applied already). */
@@ -190,27 +141,7 @@ export class ArtifactGraph {
 
   #generated(node: ArtifactNode, at: EventPoint, data: Extract<ArtifactEvent, { type: 'ArtifactGenerated' }>['data']): void {
     const m = data.manifest;
-    Object.assign(node.row, {
-      tenant: m.tenant,
-      subject: m.subject,
-      status: 'generated',
-      parent_artifact_id: m.parentArtifactId,
-      new_covers_through: m.newCoversThrough,
-      input_epoch: m.inputEpoch,
-      input_root: m.inputRoot,
-      input_count: m.inputs.length,
-      conflict_ids: JSON.stringify(m.conflictIds),
-      expected_alias: m.expectedAlias === null ? null : JSON.stringify(m.expectedAlias),
-      selector_version: m.selectorVersion,
-      prompt_version: m.promptVersion,
-      model_snapshot: m.modelSnapshot,
-      output: node.erased ? null : JSON.stringify(data.output),
-      output_hash: data.outputHash,
-      generated_at: data.generatedAt,
-      generated_tx: at.tx,
-      generated_commit: at.commit,
-      generated_prepare: at.prepare,
-    });
+    Object.assign(node.row, generatedFields(data, at, node.erased));
     this.#index(node, m.tenant, m.subject);
     const candidates: { cause: Cause; via: string | null }[] = [];
     let erase = false;
@@ -219,42 +150,11 @@ export class ArtifactGraph {
       if (seen.has(input.memoryId)) continue;
       seen.add(input.memoryId);
       const current = this.memories.current(m.tenant, m.subject, input.memoryId);
-      this.edges.push({
-        artifact_id: node.artifactId,
-        kind: 'memory',
-        target_tenant: m.tenant,
-        target_subject: m.subject,
-        target_id: input.memoryId,
-        target_version: current?.version ?? null,
-        target_sequence: input.sequence,
-        value_hash: input.valueHash,
-        content_hash: input.contentHash ?? null,
-        commit: at.commit,
-        prepare: at.prepare,
-      });
-      const ref: InputRef = {
-        tenant: m.tenant,
-        subject: m.subject,
-        memoryId: input.memoryId,
-        sourceType: current?.sourceType ?? null,
-        sourceRefs: current?.sourceRefs ?? [],
-        trust: current?.trust ?? null,
-      };
+      this.edges.push(memoryEdge(node.artifactId, m, input, current, at));
+      const ref = inputAt(m, input, current);
       this.#addInput(node, ref);
       if (current && current.status !== 'active') {
-        candidates.push({
-          cause: {
-            eventId: current.openedBy,
-            type: current.openedByType,
-            tx: current.txFrom,
-            commit: current.txFromCommit,
-            prepare: current.txFromPrepare,
-            memoryId: current.memoryId,
-            tenant: m.tenant,
-            subject: m.subject,
-          },
-          via: null,
-        });
+        candidates.push({ cause: causeOfVersion(current, m), via: null });
         if (current.status === 'forgotten') erase = true;
       }
       for (const escalation of this.#escalations.get(subjectKey(m.tenant, m.subject)) ?? []) {
@@ -262,19 +162,7 @@ export class ArtifactGraph {
       }
     }
     if (m.parentArtifactId !== null) {
-      this.edges.push({
-        artifact_id: node.artifactId,
-        kind: 'artifact',
-        target_tenant: m.tenant,
-        target_subject: m.subject,
-        target_id: m.parentArtifactId,
-        target_version: null,
-        target_sequence: null,
-        value_hash: null,
-        content_hash: null,
-        commit: at.commit,
-        prepare: at.prepare,
-      });
+      this.edges.push(parentEdge(node.artifactId, m, m.parentArtifactId, at));
       this.#link(m.parentArtifactId, node.artifactId);
       const parent = this.#nodes.get(m.parentArtifactId);
       if (parent) {

@@ -4,7 +4,6 @@
 import type { Insertable } from 'kysely';
 import type {
   ArtifactsTable,
-  ConflictsTable,
   LineageEdgesTable,
   MemoryCorroborationsTable,
   MemoryVersionsTable,
@@ -12,7 +11,6 @@ import type {
   SubjectClockTable,
   SummaryAliasTable,
   TaintEscalationsTable,
-  TrustOverridesTable,
 } from '../tables.js';
 import type { ColumnTypes } from '../../runtime/bulk.js';
 
@@ -66,26 +64,6 @@ export const CLOCK_TYPES: ColumnTypes<Insertable<SubjectClockTable>> = {
   updated_prepare: 'int8',
 };
 
-export const CONFLICT_TYPES: ColumnTypes<Insertable<ConflictsTable>> = {
-  tenant: 'text',
-  subject: 'text',
-  conflict_id: 'text',
-  key: 'text',
-  scopes: 'jsonb',
-  memory_ids: 'jsonb',
-  status: 'text',
-  detected_at: 'timestamptz',
-  detected_tx: 'timestamptz',
-  detected_commit: 'int8',
-  detected_prepare: 'int8',
-  winner: 'text',
-  losers: 'jsonb',
-  resolved_at: 'timestamptz',
-  resolved_tx: 'timestamptz',
-  resolved_commit: 'int8',
-  resolved_prepare: 'int8',
-};
-
 export const CORROBORATION_TYPES: ColumnTypes<Insertable<MemoryCorroborationsTable>> = {
   event_id: 'uuid',
   tenant: 'text',
@@ -107,18 +85,6 @@ export const TAINT_ESCALATION_TYPES: ColumnTypes<Insertable<TaintEscalationsTabl
   policy_version: 'int4',
   ref_patterns: 'jsonb',
   source_types: 'jsonb',
-  tx: 'timestamptz',
-  commit: 'int8',
-  prepare: 'int8',
-};
-
-export const TRUST_OVERRIDE_TYPES: ColumnTypes<Insertable<TrustOverridesTable>> = {
-  tenant: 'text',
-  subject: 'text',
-  source_ref: 'text',
-  level: 'text',
-  changed_at: 'timestamptz',
-  event_id: 'uuid',
   tx: 'timestamptz',
   commit: 'int8',
   prepare: 'int8',
