@@ -2,7 +2,9 @@
 // unknown memory changes only the counters), and it never mutates its input.
 import { slotOf } from '../entry/scopes.js';
 import { EPOCH_ADVANCING_EVENTS, type SubjectEvent, type SubjectEventData } from '../events/subject-events.js';
-import type { ConflictState, EntryState, EntryStatus, SubjectState } from './state.js';
+import { unhandled } from '../decider/decider.js';
+import type { ConflictState, EntryState, SubjectState } from './state.js';
+import { statusChangeOf, statusMayChange, SUBJECT_FORGOTTEN_STATUS, type StatusChange } from './status-change.js';
 import { initialState } from './state.js';
 import { PersistentMap } from '../persistent-map/persistent-map.js';
 
@@ -29,13 +31,10 @@ function apply(state: SubjectState, event: SubjectEvent): SubjectState {
         : state;
     }
     case 'MemorySuperseded':
-      return leave(state, event.data.memoryId, 'superseded', { supersededBy: event.data.supersededBy, validTo: event.data.validTo });
     case 'MemoryRetracted':
-      return leave(state, event.data.memoryId, 'retracted');
     case 'MemoryExpired':
-      return leave(state, event.data.memoryId, 'expired');
     case 'MemoryForgotten':
-      return leave(state, event.data.memoryId, 'forgotten');
+      return leave(state, statusChangeOf(event));
     case 'ConflictDetected':
       return conflictDetected(state, event.data);
     case 'ConflictResolved': {
@@ -69,6 +68,8 @@ function apply(state: SubjectState, event: SubjectEvent): SubjectState {
       };
     case 'DeletionReceiptIssued':
       return state;
+    default:
+      return unhandled(event);
   }
 }
 
@@ -108,15 +109,9 @@ function recorded(state: SubjectState, data: SubjectEventData<'MemoryRecorded'>)
 }
 
 /** An entry stops being active: it leaves its slot and the sweeper's list, and conflicts left with fewer than two active members become moot. */
-function leave(
-  state: SubjectState,
-  memoryId: string,
-  status: Exclude<EntryStatus, 'active'>,
-  patch: Partial<EntryState> = {},
-): SubjectState {
+function leave(state: SubjectState, { memoryId, status, ...patch }: StatusChange): SubjectState {
   const entry = state.entries.get(memoryId);
-  // Forgetting is final; other statuses may still be overwritten (e.g. a superseded entry retracted).
-  if (!entry || entry.status === 'forgotten') return state;
+  if (!entry || !statusMayChange(entry.status)) return state;
   const updated: EntryState = { ...entry, ...patch, status };
   let next: SubjectState = { ...state, entries: state.entries.set(memoryId, updated) };
   if (entry.status !== 'active') return next;
@@ -170,7 +165,7 @@ function conflictDetected(state: SubjectState, data: SubjectEventData<'ConflictD
 function subjectForgotten(state: SubjectState): SubjectState {
   let entries = state.entries;
   for (const entry of state.entries.values()) {
-    if (entry.status !== 'forgotten') entries = entries.set(entry.memoryId, { ...entry, status: 'forgotten' });
+    if (statusMayChange(entry.status)) entries = entries.set(entry.memoryId, { ...entry, status: SUBJECT_FORGOTTEN_STATUS });
   }
   let conflicts = state.conflicts;
   for (const id of state.openConflictIds) {
