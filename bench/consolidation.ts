@@ -15,7 +15,7 @@ import { publishArtifact } from '../src/commands/consolidation/publish.js';
 import { readableSummary } from '../src/commands/consolidation/readable-summary.js';
 import { shadowTenantsFrom, DEFAULT_TOKEN_BUDGET, type ConsolidationServices } from '../src/commands/consolidation/services.js';
 import type { SummarizerOutput } from '../src/domain/consolidation/output.js';
-import { openEntries } from '../src/commands/consolidation/opened-entries.js';
+import { openEntries } from '../src/reads/opened/opened-entries.js';
 import { summaryText } from '../src/domain/consolidation/deterministic-summary.js';
 import { renderTyped } from '../src/domain/consolidation/rendering.js';
 import { selectEntries } from '../src/domain/consolidation/selector.js';

@@ -7,10 +7,9 @@
 // dropped — when any summary states a false new fact, or when any STALE
 // artifact is visible.
 import { createHash } from 'node:crypto';
-import { openOutput } from '../../commands/consolidation/artifact-output.js';
-import { readArtifact } from '../../commands/consolidation/artifact-stream.js';
-import { openEntries } from '../../commands/consolidation/opened-entries.js';
-import type { ConsolidationServices } from '../../commands/consolidation/services.js';
+import { openOutput } from '../../reads/opened/artifact-output.js';
+import { readArtifact } from '../../reads/streams/artifact-stream.js';
+import { openEntries } from '../../reads/opened/opened-entries.js';
 import { toInput, type ConflictRef } from '../../domain/consolidation/input.js';
 import { extractMustPreserve } from '../../domain/consolidation/must-preserve.js';
 import { selectEntries } from '../../domain/consolidation/selector.js';
@@ -22,7 +21,9 @@ import { decodeStoredEvent } from '../../domain/events/decode.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import type { SubjectEvent } from '../../domain/events/subject-events.js';
 import { fold } from '../../domain/subject/evolve.js';
+import type { CountTokens } from '../../domain/consolidation/cold-tier.js';
 import type { EventStore } from '../../infrastructure/event-store/port.js';
+import type { Summarizer } from '../../infrastructure/summarizer/port.js';
 import { openConflicts, type SubjectState } from '../../domain/subject/state.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
@@ -111,7 +112,12 @@ export interface VerifyReport {
   readonly failures: readonly string[];
 }
 
-type Services = Pick<ConsolidationServices, 'summarizer' | 'countTokens' | 'tokenBudget'>;
+/** What verify regenerates a summary with (consolidation's own, src/commands/consolidation/services.ts). */
+interface Services {
+  readonly summarizer: Summarizer;
+  readonly countTokens: CountTokens;
+  readonly tokenBudget: number;
+}
 
 export async function verify(read: ReadSide, services: Services, input: VerifyInput): Promise<VerifyReport> {
   const tenant = requireId('tenant', input.tenant);
