@@ -28,7 +28,8 @@ import { loadTokenCounter } from '../src/infrastructure/summarizer/tokenizer.js'
 import { catchUp, openReadSide } from '../src/queries/read-side.js';
 import { recall } from '../src/queries/recall/recall.js';
 import { measureSummary } from '../src/queries/verify/summary-metrics.js';
-import { verify, type Aggregate } from '../src/queries/verify/verify.js';
+import { verify } from '../src/queries/verify/verify.js';
+import type { Aggregate } from '../src/queries/verify/verify-report.js';
 import { openLedger, type OpenLedger } from '../src/runtime/open-ledger.js';
 import type { Bench } from './run.js';
 import { customerHistory, type HistoryEntry } from './support/customer-history.js';
