@@ -1,5 +1,6 @@
 // evolve: the subject state after one event. Pure, total (an event about an
 // unknown memory changes only the counters), and it never mutates its input.
+import { OPTIONAL_CLEAR_FIELDS, presentFields } from '../entry/fields.js';
 import { slotOf } from '../entry/scopes.js';
 import { EPOCH_ADVANCING_EVENTS, type SubjectEvent, type SubjectEventData } from '../events/subject-events.js';
 import { unhandled } from '../decider/decider.js';
@@ -89,12 +90,9 @@ function recorded(state: SubjectState, data: SubjectEventData<'MemoryRecorded'>)
     polarity: data.polarity,
     source: data.source,
     trustAtRecord: data.trust,
-    ...(data.confidence !== undefined ? { confidence: data.confidence } : {}),
     sensitivity: data.sensitivity,
+    ...presentFields(data, OPTIONAL_CLEAR_FIELDS),
     validFrom: data.validFrom,
-    ...(data.validTo !== undefined ? { validTo: data.validTo } : {}),
-    ...(data.expiresAt !== undefined ? { expiresAt: data.expiresAt } : {}),
-    ...(data.consentRef !== undefined ? { consentRef: data.consentRef } : {}),
     status: 'active',
     corroborations: 0,
     conflictIds: [],
