@@ -60,4 +60,21 @@ export default tseslint.config(
     // The disable comments written for the pending rules are not unused while those rules are off.
     linterOptions: { reportUnusedDisableDirectives: pending },
   },
+  {
+    // The read side reads projections and the shared reads layer (src/reads), never the write side.
+    files: ['src/queries/**/*.ts', 'src/reads/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/commands/**'],
+              message: 'queries and src/reads never import src/commands: move what both need to src/reads or src/domain',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

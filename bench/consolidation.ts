@@ -15,7 +15,7 @@ import { publishArtifact } from '../src/commands/consolidation/publish.js';
 import { readableSummary } from '../src/commands/consolidation/readable-summary.js';
 import { shadowTenantsFrom, DEFAULT_TOKEN_BUDGET, type ConsolidationServices } from '../src/commands/consolidation/services.js';
 import type { SummarizerOutput } from '../src/domain/consolidation/output.js';
-import { openEntries } from '../src/commands/consolidation/opened-entries.js';
+import { openEntries } from '../src/reads/opened/opened-entries.js';
 import { summaryText } from '../src/domain/consolidation/deterministic-summary.js';
 import { renderTyped } from '../src/domain/consolidation/rendering.js';
 import { selectEntries } from '../src/domain/consolidation/selector.js';
@@ -28,7 +28,8 @@ import { loadTokenCounter } from '../src/infrastructure/summarizer/tokenizer.js'
 import { catchUp, openReadSide } from '../src/queries/read-side.js';
 import { recall } from '../src/queries/recall/recall.js';
 import { measureSummary } from '../src/queries/verify/summary-metrics.js';
-import { verify, type Aggregate } from '../src/queries/verify/verify.js';
+import { verify } from '../src/queries/verify/verify.js';
+import type { Aggregate } from '../src/queries/verify/verify-report.js';
 import { openLedger, type OpenLedger } from '../src/runtime/open-ledger.js';
 import type { Bench } from './run.js';
 import { customerHistory, type HistoryEntry } from './support/customer-history.js';

@@ -3,7 +3,8 @@
 // and answer. The HTTP client is `memledger/client` (src/client), which loads
 // none of this.
 export { openLedger, type OpenLedger } from './runtime/open-ledger.js';
-export type { Ledger, CommandContext, RetrievalPorts } from './commands/ledger.js';
+export type { Ledger, CommandContext } from './commands/ledger.js';
+export type { RetrievalPorts } from './infrastructure/retrieval-ports.js';
 
 // Commands: each answers a Result (its result, or a rejection with a code of REJECTION_CODES).
 export { recordMemory, supersedeMemory, type RecordResult } from './commands/record.js';

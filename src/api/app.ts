@@ -8,7 +8,7 @@ import { BearerAuth, type KeyLookup } from './auth/bearer.js';
 import { OwnRequestKeys } from './auth/own-requests.js';
 import { registerConsole } from './console/console-route.js';
 import { httpApiErasureCheck } from './erasure/http-api-check.js';
-import type { ErasureCheck } from '../commands/forgetting/verification.js';
+import type { ErasureCheck } from '../reads/erasure/verification.js';
 import { openApiDocument } from './openapi.js';
 import { MAX_ID_LENGTH } from '../domain/values/ids.js';
 import { InvalidInput } from '../domain/validation/invalid-input.js';

@@ -4,7 +4,7 @@
 // session, no server-initiated stream), so any worker may answer it.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
-import type { ErasureCheck } from '../commands/forgetting/verification.js';
+import type { ErasureCheck } from '../reads/erasure/verification.js';
 import { createMcpServer } from '../mcp/server.js';
 import { PACKAGE_VERSION } from '../mcp/version.js';
 import { readSideErasureChecks } from '../queries/erasure/index.js';

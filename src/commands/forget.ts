@@ -19,10 +19,12 @@
 // re-hashing every live entry of the subject, which the fences would see as
 // changed inputs.
 import type { CommandContext, Ledger } from './ledger.js';
-import { erase, type DeletionReceipt, type ErasureOptions } from './forgetting/erase.js';
+import type { DeletionReceipt } from '../reads/erasure/history.js';
+import { erase, type ErasureOptions } from './forgetting/erase.js';
 import type { Result } from '../domain/result/result.js';
 
-export type { DeletionReceipt, ErasureOptions } from './forgetting/erase.js';
+export type { ErasureOptions } from './forgetting/erase.js';
+export type { DeletionReceipt };
 export type { ErasureRequest } from './forgetting/scope.js';
 
 export function forgetMemory(

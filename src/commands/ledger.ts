@@ -1,13 +1,11 @@
 // What the command handlers need: the event store, the key store, the folded
 // subject streams, a clock and the model ports of retrieval. Built once per
 // process (see src/runtime).
-import type { Embedder } from '../infrastructure/embeddings/port.js';
 import type { EventStore } from '../infrastructure/event-store/port.js';
-import type { QueryExpander } from '../infrastructure/expansion/port.js';
 import type { KeyStore } from '../infrastructure/key-store/port.js';
-import type { VectorStore } from '../infrastructure/vectors/port.js';
 import type { VersionedWritePolicy, WriterCredential } from '../domain/policy/index.js';
-import type { SubjectRepository } from './subject/subject-repository.js';
+import type { RetrievalPorts } from '../infrastructure/retrieval-ports.js';
+import type { SubjectRepository } from '../reads/streams/subject-repository.js';
 
 export interface Ledger {
   readonly eventStore: EventStore;
@@ -23,15 +21,6 @@ export interface Ledger {
 /** Where the write gate reads a tenant's current write policy; undefined: none was set. */
 export interface WritePolicySource {
   current(tenant: string): Promise<VersionedWritePolicy | undefined>;
-}
-
-/** The model ports of retrieval (issue 16) and where vectors are kept. */
-export interface RetrievalPorts {
-  /** Unset: no vectors are computed. */
-  readonly embedder?: Embedder;
-  /** Unset: an entry keeps the anticipated queries its writer gave, or none. */
-  readonly expander?: QueryExpander;
-  readonly vectors: VectorStore;
 }
 
 /** Who and which command: every write command takes these. */

@@ -23,5 +23,6 @@ export { lineage, type Lineage, type LineageArtifact } from './lineage/lineage.j
 export { toProvJson, type ProvDocument } from './lineage/prov-json.js';
 export { staleSet, type StaleSet } from './stale-set.js';
 export { assess, type Assessment, type AssessInput } from './assess/assess.js';
-export { verify, DEFAULT_SAMPLE, type VerifyInput, type VerifyReport } from './verify/verify.js';
+export { verify, DEFAULT_SAMPLE, type VerifyInput } from './verify/verify.js';
+export type { VerifyReport } from './verify/verify-report.js';
 export { readSubjectEvents, type DecodedEvent } from './subject-events.js';

@@ -3,9 +3,9 @@
 // (personal fields are opened in memory only) and a tokenizer (recall packs
 // to a token budget with the same tokenizer consolidation counts with).
 import { ProjectionsBehind } from './projections-behind.js';
-import { readArtifact } from '../commands/consolidation/artifact-stream.js';
-import type { RetrievalPorts } from '../commands/ledger.js';
-import type { SubjectRepository } from '../commands/subject/subject-repository.js';
+import { readArtifact } from '../reads/streams/artifact-stream.js';
+import type { RetrievalPorts } from '../infrastructure/retrieval-ports.js';
+import type { SubjectRepository } from '../reads/streams/subject-repository.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
 import type { CountTokens } from '../domain/consolidation/cold-tier.js';
 import { comparePositions, formatPosition, parsePosition, type EventStore, type Position } from '../infrastructure/event-store/port.js';

@@ -2,7 +2,7 @@
 // store, key store, folded subjects), on the embedded server when nothing is
 // configured. The CLI and the HTTP service both start here.
 import type { Ledger } from '../commands/ledger.js';
-import { SubjectRepository } from '../commands/subject/subject-repository.js';
+import { SubjectRepository } from '../reads/streams/subject-repository.js';
 import { WritePolicies } from '../commands/policy/write-policies.js';
 import { resolveConnections, readConfig, type ResolveOptions } from '../infrastructure/config.js';
 import { MEMLEDGER_STREAM_PREFIXES } from '../domain/events/stream-names.js';

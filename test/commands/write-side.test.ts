@@ -1,7 +1,7 @@
 // The write side through its command handlers, on a real PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importEntries, validateImportLines } from '../../src/commands/import.js';
-import { COMMAND_WINDOW } from '../../src/commands/stream/loaded-stream.js';
+import { COMMAND_WINDOW } from '../../src/reads/streams/loaded-stream.js';
 import { retractMemory, resolveConflict, expireMemories } from '../../src/commands/lifecycle.js';
 import { recordMemory, supersedeMemory } from '../../src/commands/record.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readArtifact } from '../../src/commands/consolidation/artifact-stream.js';
+import { readArtifact } from '../../src/reads/streams/artifact-stream.js';
 import { prepareConsolidation } from '../../src/commands/consolidation/prepare.js';
 import { readableSummary } from '../../src/commands/consolidation/readable-summary.js';
 import { runConsolidation } from '../../src/commands/consolidation/run.js';

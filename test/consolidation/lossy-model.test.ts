@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareConsolidation } from '../../src/commands/consolidation/prepare.js';
-import { openEntries } from '../../src/commands/consolidation/opened-entries.js';
+import { openEntries } from '../../src/reads/opened/opened-entries.js';
 import { runConsolidation } from '../../src/commands/consolidation/run.js';
 import type { ConsolidationServices } from '../../src/commands/consolidation/services.js';
 import { changeTrust, retractMemory } from '../../src/commands/lifecycle.js';

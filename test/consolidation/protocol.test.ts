@@ -4,8 +4,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveArtifact } from '../../src/commands/consolidation/approve.js';
-import { openOutput } from '../../src/commands/consolidation/artifact-output.js';
-import { readArtifact } from '../../src/commands/consolidation/artifact-stream.js';
+import { openOutput } from '../../src/reads/opened/artifact-output.js';
+import { readArtifact } from '../../src/reads/streams/artifact-stream.js';
 import { prepareConsolidation, type PrepareResult } from '../../src/commands/consolidation/prepare.js';
 import { publishArtifact } from '../../src/commands/consolidation/publish.js';
 import { readableSummary } from '../../src/commands/consolidation/readable-summary.js';

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { extractTextFacts } from '../../src/domain/consolidation/text-facts/extract.js';
 import { factChange } from '../../src/domain/consolidation/text-facts/comparison.js';
 import type { TextFact } from '../../src/domain/consolidation/text-facts/fact.js';
-import { negationStatus, readClauses } from '../../src/domain/consolidation/text-facts/negations.js';
+import { negationStatus } from '../../src/domain/consolidation/text-facts/negation-status.js';
+import { readClauses } from '../../src/domain/consolidation/text-facts/negations.js';
 
 /** [kind, canonical, the text of its span] for every fact. */
 function read(text: string): Array<[string, string, string]> {

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readArtifact } from '../../src/commands/consolidation/artifact-stream.js';
+import { readArtifact } from '../../src/reads/streams/artifact-stream.js';
 import { retractMemory } from '../../src/commands/lifecycle.js';
 import { recordMemory } from '../../src/commands/record.js';
 import { consolidationDue } from '../../src/domain/consolidation/schedule.js';

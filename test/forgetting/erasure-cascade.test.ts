@@ -3,8 +3,8 @@
 // subject is consolidated anew from what remains, and the receipt lists
 // what an independent count finds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openOutput } from '../../src/commands/consolidation/artifact-output.js';
-import { readArtifact } from '../../src/commands/consolidation/artifact-stream.js';
+import { openOutput } from '../../src/reads/opened/artifact-output.js';
+import { readArtifact } from '../../src/reads/streams/artifact-stream.js';
 import { runConsolidation } from '../../src/commands/consolidation/run.js';
 import { forgetMemory } from '../../src/commands/forget.js';
 import { recordMemory } from '../../src/commands/record.js';

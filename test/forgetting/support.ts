@@ -3,7 +3,7 @@
 // consolidation services, and the erasure options a CLI would pass (read-side
 // checks, projections caught up first).
 import { randomBytes } from 'node:crypto';
-import { readArtifact } from '../../src/commands/consolidation/artifact-stream.js';
+import { readArtifact } from '../../src/reads/streams/artifact-stream.js';
 import { shadowTenantsFrom, type ConsolidationServices } from '../../src/commands/consolidation/services.js';
 import type { ErasureOptions } from '../../src/commands/forget.js';
 import type { CommandContext } from '../../src/commands/ledger.js';

@@ -4,7 +4,7 @@
 // what recall serves from the published summary still says "never phone
 // calls". Recall serves only words the gate read: a claim's statement.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readArtifact } from '../../src/commands/consolidation/artifact-stream.js';
+import { readArtifact } from '../../src/reads/streams/artifact-stream.js';
 import { runWorker } from '../../src/commands/consolidation/worker.js';
 import { recordMemory } from '../../src/commands/record.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';

@@ -12,7 +12,7 @@ import { recordMemory, supersedeMemory } from '../../src/commands/record.js';
 import { recall, type RecallAnswer } from '../../src/queries/recall/recall.js';
 import type { RecallItem } from '../../src/queries/recall/items.js';
 import { staleSet } from '../../src/queries/stale-set.js';
-import { readArtifact } from '../../src/commands/consolidation/artifact-stream.js';
+import { readArtifact } from '../../src/reads/streams/artifact-stream.js';
 import { artifactStaleness } from '../../src/domain/consolidation/staleness.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
 import { activeEntries } from '../../src/domain/subject/state.js';

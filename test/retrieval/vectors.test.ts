@@ -14,7 +14,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetMemory, forgetSubject } from '../../src/commands/forget.js';
-import { vectorsCheck } from '../../src/commands/forgetting/ledger-checks.js';
+import { vectorsCheck } from '../../src/reads/erasure/ledger-checks.js';
 import { recordMemory } from '../../src/commands/record.js';
 import { reindexVectors } from '../../src/commands/retrieval/vector-index.js';
 import { embeddingText } from '../../src/domain/retrieval/corpus/embedding-text.js';

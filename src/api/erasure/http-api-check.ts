@@ -6,14 +6,14 @@
 // Its credential is an auditor's, of the subject's tenant, made for this
 // check and revoked after it (auth/own-requests.ts).
 import type { FastifyInstance } from 'fastify';
-import { findNeedles } from '../../commands/forgetting/needles.js';
+import { findNeedles } from '../../reads/erasure/needles.js';
 import {
   checkedMoments,
   passedOrFailed,
   subjectArtifactIds,
   type ErasureCheck,
   type ErasureTarget,
-} from '../../commands/forgetting/verification.js';
+} from '../../reads/erasure/verification.js';
 import type { KeyStore } from '../../infrastructure/key-store/port.js';
 import type { OwnRequestKeys } from '../auth/own-requests.js';
 

@@ -4,7 +4,7 @@
 // summary readable (through recall). Another tenant's artifact answers
 // exactly as one that does not exist.
 import { z } from 'zod';
-import { readArtifact, type ArtifactRecord } from '../../commands/consolidation/artifact-stream.js';
+import { readArtifact, type ArtifactRecord } from '../../reads/streams/artifact-stream.js';
 import { artifactStaleness } from '../../domain/consolidation/staleness.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import { subjectIdSchema } from '../../domain/values/ids.js';

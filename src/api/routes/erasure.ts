@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { forgetMemory, forgetSourceRef, forgetSubject, type ErasureOptions } from '../../commands/forget.js';
 import { forgetSourceRefEverywhere } from '../../commands/forgetting/source-ref-everywhere.js';
-import type { ErasureCheck } from '../../commands/forgetting/verification.js';
+import type { ErasureCheck } from '../../reads/erasure/verification.js';
 import { sourceRefSchema } from '../../domain/entry/source.js';
 import { receiptIdSchema, subjectIdSchema } from '../../domain/values/ids.js';
 import { readSideErasureChecks } from '../../queries/erasure/index.js';

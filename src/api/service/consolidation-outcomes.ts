@@ -2,22 +2,32 @@
 // the log — whoever did the work (this service's workers, its API, a CLI
 // elsewhere) — from the head at start on. Counters start at zero with the
 // process, as Prometheus counters do.
+import { unhandled } from '../../domain/decider/decider.js';
+import { ARTIFACT_EVENT_SCHEMAS, type ArtifactEventType } from '../../domain/events/artifact-events.js';
 import type { EventStore, Position, StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { ServiceMetrics } from '../metrics.js';
 
-const OUTCOME_EVENTS = [
-  'GatePassed',
-  'GateFailed',
-  'GenerationFailed',
-  'ConsolidationRejected',
-  'ArtifactApproved',
+type OutcomeSource = ArtifactEventType | 'SummaryAliasSwitched';
+
+/** Every artifact event but the generation itself, and the switch that publishes. */
+const OUTCOME_EVENTS: readonly OutcomeSource[] = [
+  ...(Object.keys(ARTIFACT_EVENT_SCHEMAS) as ArtifactEventType[]).filter((type) => type !== 'ArtifactGenerated'),
   'SummaryAliasSwitched',
 ];
 
+function isOutcomeSource(type: string): type is OutcomeSource {
+  return type === 'SummaryAliasSwitched' || Object.prototype.hasOwnProperty.call(ARTIFACT_EVENT_SCHEMAS, type);
+}
+
 export function countOutcome(metrics: ServiceMetrics, event: Pick<StoredEvent, 'type' | 'data'>): void {
+  if (!isOutcomeSource(event.type)) return;
   const data = (event.data ?? {}) as Record<string, unknown>;
   const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : 'unknown');
-  switch (event.type) {
+  const type = event.type;
+  switch (type) {
+    case 'ArtifactGenerated':
+      // Not an outcome yet: the gate's verdict or the failure that follows is.
+      break;
     case 'GatePassed':
       metrics.consolidationOutcomes.inc({ outcome: 'gate_passed', reason: '' });
       break;
@@ -43,7 +53,7 @@ export function countOutcome(metrics: ServiceMetrics, event: Pick<StoredEvent, '
       metrics.consolidationOutcomes.inc({ outcome: 'switched', reason: '' });
       break;
     default:
-      break;
+      unhandled(type);
   }
 }
 
@@ -62,7 +72,8 @@ export async function observeConsolidationOutcomes(
     try {
       for await (const event of subscription) {
         after = event.position;
-        if (OUTCOME_EVENTS.includes(event.type)) countOutcome(metrics, event);
+        // The filter matches prefixes: countOutcome counts the exact types only.
+        countOutcome(metrics, event);
       }
     } catch (error) {
       if (!signal.aborted) {

@@ -7,7 +7,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import type { Ledger } from '../../commands/ledger.js';
 import { sweepTenant, type SubjectSweep } from '../../commands/forgetting/retention-sweep.js';
 import type { RetentionPolicies } from '../../infrastructure/retention/postgres-retention-policies.js';
-import type { ErasureCheck } from '../../commands/forgetting/verification.js';
+import type { ErasureCheck } from '../../reads/erasure/verification.js';
 
 /** `checks`: the read paths each erasure is verified against (the read side's and the HTTP API's). */
 export async function sweepRetentionOnce(

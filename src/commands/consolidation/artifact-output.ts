@@ -4,12 +4,11 @@
 // disk in clear, and erasing a memory destroys the key of every artifact that
 // derives from it (see the key store), output and hash alike.
 import { canonicalJson } from '../../domain/canonical/canonical-json.js';
-import { parseSummarizerOutput, type SummarizerOutput } from '../../domain/consolidation/output.js';
+import type { SummarizerOutput } from '../../domain/consolidation/output.js';
 import type { Sealed } from '../../domain/events/sealed.js';
 import type { ArtifactDerivation, KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
-import { openArtifactField, openSubjectField, sealArtifactField } from '../../infrastructure/key-store/sealing.js';
-
-const FIELD = 'output';
+import { sealArtifactField } from '../../infrastructure/key-store/sealing.js';
+import { ARTIFACT_OUTPUT_FIELD } from '../../reads/opened/artifact-output.js';
 
 export type SealedOutput =
   | { readonly status: 'sealed'; readonly output: Sealed; readonly outputHash: string }
@@ -35,24 +34,14 @@ export async function sealOutput(
     derivedFrom: [...new Set([...(derivation?.derivedFrom ?? []), ...cited])],
     parentArtifactId: derivation?.parentArtifactId ?? null,
   };
-  const sealed = await sealArtifactField(keys, { tenant: ref.tenant, subject: ref.subject }, artifactId, lineage, FIELD, text);
+  const sealed = await sealArtifactField(
+    keys,
+    { tenant: ref.tenant, subject: ref.subject },
+    artifactId,
+    lineage,
+    ARTIFACT_OUTPUT_FIELD,
+    text,
+  );
   if (sealed.status !== 'sealed') return { status: 'forgotten', scope: sealed.scope };
   return { status: 'sealed', output: sealed.sealed, outputHash: sealed.hash };
-}
-
-/** The opened output, or undefined when its key is gone (erased) or the stored output no longer validates. */
-export async function openOutput(
-  keys: KeyStore,
-  ref: SubjectRef,
-  artifactId: string,
-  sealed: Sealed,
-): Promise<SummarizerOutput | undefined> {
-  const place = { tenant: ref.tenant, subject: ref.subject };
-  // Artifacts sealed before artifacts had keys of their own used the subject's data key (sk_…).
-  const opened = sealed.keyId.startsWith('sk_')
-    ? await openSubjectField(keys, place, artifactId, FIELD, sealed)
-    : await openArtifactField(keys, place, artifactId, FIELD, sealed);
-  if (opened.status !== 'opened') return undefined;
-  const parsed = parseSummarizerOutput(JSON.parse(opened.plaintext));
-  return parsed.ok ? parsed.output : undefined;
 }

@@ -4,7 +4,7 @@
 import { consolidationDue, type DueReason } from '../../domain/consolidation/schedule.js';
 import { parseSubjectStreamName, SUBJECT_STREAM_PREFIX, tenantStreamPrefix } from '../../domain/events/stream-names.js';
 import type { EventStore, Position } from '../../infrastructure/event-store/port.js';
-import type { SubjectRepository } from '../subject/subject-repository.js';
+import type { SubjectRepository } from '../../reads/streams/subject-repository.js';
 
 export interface DueSubject {
   readonly tenant: string;

@@ -16,9 +16,11 @@ import type { SubjectState } from '../../domain/subject/state.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { instantOf, type Instant } from '../../domain/values/instant.js';
 import type { CommandContext, Ledger } from '../ledger.js';
-import { openOutput, sealOutput } from './artifact-output.js';
-import { executeArtifactCommand, readArtifact } from './artifact-stream.js';
-import { openEntries } from './opened-entries.js';
+import { openOutput } from '../../reads/opened/artifact-output.js';
+import { readArtifact } from '../../reads/streams/artifact-stream.js';
+import { sealOutput } from './artifact-output.js';
+import { executeArtifactCommand } from './artifact-stream.js';
+import { openEntries } from '../../reads/opened/opened-entries.js';
 import type { ConsolidationServices } from './services.js';
 
 export type ArtifactStatus = 'gate_passed' | 'gate_failed' | 'generation_failed';

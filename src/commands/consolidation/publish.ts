@@ -14,7 +14,8 @@ import { requireId } from '../../domain/values/ids.js';
 import type { EventStore } from '../../infrastructure/event-store/port.js';
 import type { Ledger } from '../ledger.js';
 import { executeSubjectCommand } from '../subject/execute.js';
-import { executeArtifactCommand, readArtifact } from './artifact-stream.js';
+import { readArtifact } from '../../reads/streams/artifact-stream.js';
+import { executeArtifactCommand } from './artifact-stream.js';
 import type { Result } from '../../domain/result/result.js';
 import type { ConsolidationServices } from './services.js';
 

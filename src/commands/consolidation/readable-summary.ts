@@ -9,8 +9,8 @@ import type { AliasTuple } from '../../domain/events/alias.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import type { SubjectRef } from '../../infrastructure/key-store/port.js';
 import type { Ledger } from '../ledger.js';
-import { openOutput } from './artifact-output.js';
-import { readArtifact } from './artifact-stream.js';
+import { openOutput } from '../../reads/opened/artifact-output.js';
+import { readArtifact } from '../../reads/streams/artifact-stream.js';
 
 export type ReadableSummary =
   | { readonly status: 'summary'; readonly alias: AliasTuple; readonly output: SummarizerOutput }

@@ -18,7 +18,6 @@
 import { clearTextSchema } from '../../domain/events/fields.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import { sourceRefSchema } from '../../domain/entry/source.js';
-import type { SubjectEventData } from '../../domain/events/subject-events.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
 import { derivedId, newCommandId } from '../ids/command-ids.js';
@@ -26,18 +25,11 @@ import type { CommandContext, Ledger } from '../ledger.js';
 import { actorOf } from '../record.js';
 import { reject, type Result } from '../../domain/result/result.js';
 import { executeSubjectCommand } from '../subject/execute.js';
-import { readErasureHistory } from './history.js';
-import { ledgerChecks } from './ledger-checks.js';
-import { takeNeedles } from './needles.js';
+import { readErasureHistory, type DeletionReceipt } from '../../reads/erasure/history.js';
+import { ledgerChecks } from '../../reads/erasure/ledger-checks.js';
+import { takeNeedles } from '../../reads/erasure/needles.js';
 import { resolveScope, type ErasureRequest } from './scope.js';
-import { runChecks, type ErasureCheck } from './verification.js';
-
-export interface DeletionReceipt extends SubjectEventData<'DeletionReceiptIssued'> {
-  readonly tenant: string;
-  readonly subject: string;
-  readonly revision: number;
-  readonly recordedAt: string;
-}
+import { runChecks, type ErasureCheck } from '../../reads/erasure/verification.js';
 
 export interface ErasureOptions {
   /** Why (stored in clear on the tombstones and the receipt: name no personal content). */

@@ -17,8 +17,9 @@ import { newCommandId } from '../ids/command-ids.js';
 import type { CommandContext, Ledger } from '../ledger.js';
 import { actorOf } from '../record.js';
 import { executeSubjectCommand } from '../subject/execute.js';
-import { erase, type DeletionReceipt, type ErasureOptions } from './erase.js';
-import { readErasureHistory } from './history.js';
+import type { DeletionReceipt } from '../../reads/erasure/history.js';
+import { erase, type ErasureOptions } from './erase.js';
+import { readErasureHistory } from '../../reads/erasure/history.js';
 
 export interface RetentionRules {
   rules(tenant: string): Promise<readonly RetentionRule[]>;

@@ -9,7 +9,7 @@
 // another source and stays.
 import type { Rejection } from '../../domain/result/result.js';
 import type { EntryState, SubjectState } from '../../domain/subject/state.js';
-import type { ErasureHistory } from './history.js';
+import type { ErasureHistory } from '../../reads/erasure/history.js';
 
 export type ErasureRequest =
   | { readonly scope: 'memory'; readonly memoryId: string }

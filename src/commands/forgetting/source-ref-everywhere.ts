@@ -14,7 +14,8 @@ import { sourceRefSchema } from '../../domain/entry/source.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
 import type { Ledger } from '../ledger.js';
-import { erase, type DeletionReceipt, type ErasureOptions } from './erase.js';
+import type { DeletionReceipt } from '../../reads/erasure/history.js';
+import { erase, type ErasureOptions } from './erase.js';
 import { tenantSubjects } from './retention-sweep.js';
 
 export interface SourceRefErasureEverywhere {

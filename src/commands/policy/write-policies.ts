@@ -13,8 +13,8 @@ import type { EventStore } from '../../infrastructure/event-store/port.js';
 import { newCommandId } from '../ids/command-ids.js';
 import type { WritePolicySource } from '../ledger.js';
 import { handleCommand } from '../stream/handle-command.js';
-import type { StreamKind } from '../stream/stream-kind.js';
-import { StreamRepository } from '../stream/stream-repository.js';
+import type { StreamKind } from '../../reads/streams/stream-kind.js';
+import { StreamRepository } from '../../reads/streams/stream-repository.js';
 
 export const policyStream: StreamKind<PolicyStreamState, PolicyCommand, PolicyEvent> = {
   decider: policyDecider,

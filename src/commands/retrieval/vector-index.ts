@@ -12,8 +12,9 @@ import { MAX_EMBEDDING_BATCH, type Embedder } from '../../infrastructure/embeddi
 import type { SubjectRef } from '../../infrastructure/key-store/port.js';
 import { sealVector } from '../../infrastructure/vectors/vector-sealing.js';
 import type { StoredVector } from '../../infrastructure/vectors/port.js';
-import { openEntries } from '../consolidation/opened-entries.js';
-import type { Ledger, RetrievalPorts } from '../ledger.js';
+import { openEntries } from '../../reads/opened/opened-entries.js';
+import type { RetrievalPorts } from '../../infrastructure/retrieval-ports.js';
+import type { Ledger } from '../ledger.js';
 
 export interface MemoryToEmbed {
   readonly memoryId: string;

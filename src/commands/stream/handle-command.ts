@@ -9,8 +9,8 @@ import type { EventStore, StoredEvent } from '../../infrastructure/event-store/p
 import { requestHashOf } from '../ids/command-ids.js';
 import type { GivenKey } from '../ledger.js';
 import { handleCommands, type CommandTarget, type StreamDeps } from './handle-commands.js';
-import type { LoadedStream } from './loaded-stream.js';
-import type { StreamRepository } from './stream-repository.js';
+import type { LoadedStream } from '../../reads/streams/loaded-stream.js';
+import type { StreamRepository } from '../../reads/streams/stream-repository.js';
 
 export interface CommandEnvelope extends CommandTarget {
   /** The idempotency key: event ids derive from it. */

@@ -13,9 +13,9 @@ import { instantOf, type Instant } from '../../domain/values/instant.js';
 import { WrongExpectedVersion, type AppendResult, type EventStore, type NewEvent } from '../../infrastructure/event-store/port.js';
 import { sameRequest } from '../ids/command-ids.js';
 import type { GivenKey } from '../ledger.js';
-import type { CommandSpan, LoadedStream } from './loaded-stream.js';
+import type { CommandSpan, LoadedStream } from '../../reads/streams/loaded-stream.js';
 import { toNewEvents } from './new-events.js';
-import type { StreamRepository } from './stream-repository.js';
+import type { StreamRepository } from '../../reads/streams/stream-repository.js';
 
 export interface StreamDeps {
   readonly eventStore: EventStore;

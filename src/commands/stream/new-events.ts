@@ -5,7 +5,7 @@ import type { DomainEvent } from '../../domain/events/catalog.js';
 import { encodeEvent } from '../../domain/events/decode.js';
 import type { NewEvent } from '../../infrastructure/event-store/port.js';
 import { eventIdFor } from '../ids/command-ids.js';
-import type { EventIds } from './stream-kind.js';
+import type { EventIds } from '../../reads/streams/stream-kind.js';
 
 export interface EventOrigin {
   readonly stream: string;

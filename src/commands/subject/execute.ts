@@ -9,7 +9,7 @@ import type { Instant } from '../../domain/values/instant.js';
 import type { EventStore } from '../../infrastructure/event-store/port.js';
 import { handleCommand, type CommandEffect, type CommandEnvelope } from '../stream/handle-command.js';
 import type { LoadedSubject } from './loaded-subject.js';
-import type { SubjectRepository } from './subject-repository.js';
+import type { SubjectRepository } from '../../reads/streams/subject-repository.js';
 
 export interface SubjectCommandDeps {
   readonly eventStore: EventStore;

@@ -4,10 +4,10 @@
 import { canonicalValueJson } from '../../domain/canonical/canonical-value.js';
 import { toSealedEntry, type SealedEntry } from '../../domain/entry/sealed-entry.js';
 import { keyedHash } from '../../infrastructure/cipher/keyed-hash.js';
-import { anticipatedQueriesSchema, type MemoryEntry } from '../../domain/entry/entry.js';
-import type { Sealed } from '../../domain/events/sealed.js';
-import { open, seal, type SealContext } from '../../infrastructure/cipher/seal.js';
+import type { MemoryEntry } from '../../domain/entry/entry.js';
+import { seal } from '../../infrastructure/cipher/seal.js';
 import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
+import { ANTICIPATED_QUERIES_FIELD } from '../../reads/opened/anticipated-queries.js';
 
 export type EntrySealing = { readonly status: 'sealed'; readonly entry: SealedEntry } | { readonly status: 'subject_forgotten' };
 
@@ -32,11 +32,4 @@ export async function sealEntry(keys: KeyStore, ref: SubjectRef, memoryId: strin
       : {}),
   };
   return { status: 'sealed', entry: toSealedEntry(entry, sealing) };
-}
-
-const ANTICIPATED_QUERIES_FIELD = 'anticipatedQueries';
-
-/** An entry's sealed anticipated queries (a JSON array), opened and checked against the entry schema's limits. */
-export function openAnticipatedQueries(sealed: Sealed, key: Buffer, place: SealContext): string[] {
-  return anticipatedQueriesSchema.parse(JSON.parse(open(sealed, key, { ...place, field: ANTICIPATED_QUERIES_FIELD })));
 }

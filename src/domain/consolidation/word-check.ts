@@ -10,7 +10,8 @@ import { factChange } from './text-facts/comparison.js';
 import { readText, type ReadText } from './text-facts/extract.js';
 import { sameFact, type InputTextFact, type TextFact, type TextFactKind } from './text-facts/fact.js';
 import { inputWords, type InputWords } from './text-facts/input-words.js';
-import { NegationIndex, negationStatus, type ReadClause } from './text-facts/negations.js';
+import { NegationIndex, negationStatus } from './text-facts/negation-status.js';
+import type { ReadClause } from './text-facts/negations.js';
 
 export type FactStatus = 'stated' | 'uncited' | 'missing_fact' | 'value_changed' | 'unit_changed' | 'polarity_flipped';
 

@@ -6,12 +6,14 @@ import { keyedHashSchema, sealedSchema, type Sealed } from '../events/sealed.js'
 import { instantSchema } from '../values/instant-schema.js';
 import { valueTypeSchema } from '../values/value.js';
 import type { MemoryEntry } from './entry.js';
+import { OPTIONAL_CLEAR_FIELDS, presentFields } from './fields.js';
 import { memoryKeySchema } from './key.js';
 import { normaliseScopes, scopesSchema } from './scopes.js';
 import { sourceRefSchema, sourceSchema } from './source.js';
 import { memoryKindSchema, polaritySchema, sensitivitySchema } from './vocabulary.js';
 
-export const sealedEntrySchema = z.strictObject({
+/** The sealed entry's fields, in order: MemoryRecorded's schema derives from them too. */
+export const sealedEntryShape = {
   kind: memoryKindSchema,
   key: memoryKeySchema,
   valueType: valueTypeSchema,
@@ -32,7 +34,9 @@ export const sealedEntrySchema = z.strictObject({
   validTo: instantSchema.optional(),
   expiresAt: instantSchema.optional(),
   consentRef: sourceRefSchema.optional(),
-});
+};
+
+export const sealedEntrySchema = z.strictObject(sealedEntryShape);
 export type SealedEntry = z.output<typeof sealedEntrySchema>;
 
 export interface Sealing {
@@ -67,10 +71,6 @@ export function toSealedEntry(entry: MemoryEntry, sealing: Sealing): SealedEntry
     ...(sealing.content !== undefined ? { content: sealing.content } : {}),
     ...(sealing.contentHash !== undefined ? { contentHash: sealing.contentHash } : {}),
     ...(sealing.anticipatedQueries !== undefined ? { anticipatedQueries: sealing.anticipatedQueries } : {}),
-    ...(entry.confidence !== undefined ? { confidence: entry.confidence } : {}),
-    ...(entry.validFrom !== undefined ? { validFrom: entry.validFrom } : {}),
-    ...(entry.validTo !== undefined ? { validTo: entry.validTo } : {}),
-    ...(entry.expiresAt !== undefined ? { expiresAt: entry.expiresAt } : {}),
-    ...(entry.consentRef !== undefined ? { consentRef: entry.consentRef } : {}),
+    ...presentFields(entry, OPTIONAL_CLEAR_FIELDS),
   };
 }

@@ -2,41 +2,24 @@
 // current schema versions. Personal fields (value, content) are sealed.
 import { z } from 'zod';
 import { memoryKeySchema } from '../entry/key.js';
+import { sealedEntryShape } from '../entry/sealed-entry.js';
 import { scopesSchema, normaliseScopes } from '../entry/scopes.js';
 import { sourceRefSchema, sourceSchema, sourceTypeSchema, trustLevelSchema } from '../entry/source.js';
-import { memoryKindSchema, polaritySchema, sensitivitySchema } from '../entry/vocabulary.js';
 import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema } from '../values/ids.js';
 import { instantSchema } from '../values/instant-schema.js';
-import { valueTypeSchema } from '../values/value.js';
 import { aliasTupleSchema } from './alias.js';
 import { clearTextSchema, countSchema, sequenceSchema } from './fields.js';
-import { keyedHashSchema, sealedSchema } from './sealed.js';
 import { gateRecordSchema, WRITE_GATE_EVENT_SCHEMAS } from './write-gate-events.js';
 
+/** The sealed entry as recorded, with its id, sequence and the source's trust then; validFrom is always present. */
 export const memoryRecordedSchema = z.strictObject({
   memoryId: memoryIdSchema,
   sequence: sequenceSchema,
-  kind: memoryKindSchema,
-  key: memoryKeySchema,
-  valueType: valueTypeSchema,
-  valueHash: keyedHashSchema,
-  value: sealedSchema,
-  polarity: polaritySchema,
-  content: sealedSchema.optional(),
-  contentHash: keyedHashSchema.optional(),
-  /** Sealed JSON array of the entry's anticipated queries (absent in events written before they existed). */
-  anticipatedQueries: sealedSchema.optional(),
-  source: sourceSchema,
+  ...sealedEntryShape,
   /** The source's effective trust when recorded (audit; decisions use the current trust). */
   trust: trustLevelSchema,
-  confidence: z.number().min(0).max(1).optional(),
-  sensitivity: sensitivitySchema,
-  scopes: scopesSchema.transform(normaliseScopes),
   /** Always present: a statement that names no start is valid from when it was recorded. */
   validFrom: instantSchema,
-  validTo: instantSchema.optional(),
-  expiresAt: instantSchema.optional(),
-  consentRef: sourceRefSchema.optional(),
   /** The write gate's audit (absent: recorded before the gate existed). */
   gate: gateRecordSchema.optional(),
   /** The candidate (MemoryProposed) a reviewer accepted into this entry. */

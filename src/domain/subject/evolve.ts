@@ -1,8 +1,11 @@
 // evolve: the subject state after one event. Pure, total (an event about an
 // unknown memory changes only the counters), and it never mutates its input.
+import { OPTIONAL_CLEAR_FIELDS, presentFields } from '../entry/fields.js';
 import { slotOf } from '../entry/scopes.js';
 import { EPOCH_ADVANCING_EVENTS, type SubjectEvent, type SubjectEventData } from '../events/subject-events.js';
-import type { ConflictState, EntryState, EntryStatus, SubjectState } from './state.js';
+import { unhandled } from '../decider/decider.js';
+import type { ConflictState, EntryState, SubjectState } from './state.js';
+import { statusChangeOf, statusMayChange, SUBJECT_FORGOTTEN_STATUS, type StatusChange } from './status-change.js';
 import { initialState } from './state.js';
 import { PersistentMap } from '../persistent-map/persistent-map.js';
 import { proposalEnded, proposalsForgotten, proposed } from './proposals.js';
@@ -33,13 +36,10 @@ function apply(state: SubjectState, event: SubjectEvent): SubjectState {
       return event.data.proposal ? proposalEnded(next, event.data.proposal, 'accepted', event.data.memoryId) : next;
     }
     case 'MemorySuperseded':
-      return leave(state, event.data.memoryId, 'superseded', { supersededBy: event.data.supersededBy, validTo: event.data.validTo });
     case 'MemoryRetracted':
-      return leave(state, event.data.memoryId, 'retracted');
     case 'MemoryExpired':
-      return leave(state, event.data.memoryId, 'expired');
     case 'MemoryForgotten':
-      return leave(state, event.data.memoryId, 'forgotten');
+      return leave(state, statusChangeOf(event));
     case 'ConflictDetected':
       return conflictDetected(state, event.data);
     case 'ConflictResolved': {
@@ -79,6 +79,8 @@ function apply(state: SubjectState, event: SubjectEvent): SubjectState {
       return proposalEnded(state, event.data.memoryId, 'rejected');
     case 'ProposalExpired':
       return proposalEnded(state, event.data.memoryId, 'expired');
+    default:
+      return unhandled(event);
   }
 }
 
@@ -98,12 +100,9 @@ function recorded(state: SubjectState, data: SubjectEventData<'MemoryRecorded'>)
     polarity: data.polarity,
     source: data.source,
     trustAtRecord: data.trust,
-    ...(data.confidence !== undefined ? { confidence: data.confidence } : {}),
     sensitivity: data.sensitivity,
+    ...presentFields(data, OPTIONAL_CLEAR_FIELDS),
     validFrom: data.validFrom,
-    ...(data.validTo !== undefined ? { validTo: data.validTo } : {}),
-    ...(data.expiresAt !== undefined ? { expiresAt: data.expiresAt } : {}),
-    ...(data.consentRef !== undefined ? { consentRef: data.consentRef } : {}),
     status: 'active',
     corroborations: 0,
     conflictIds: [],
@@ -118,15 +117,9 @@ function recorded(state: SubjectState, data: SubjectEventData<'MemoryRecorded'>)
 }
 
 /** An entry stops being active: it leaves its slot and the sweeper's list, and conflicts left with fewer than two active members become moot. */
-function leave(
-  state: SubjectState,
-  memoryId: string,
-  status: Exclude<EntryStatus, 'active'>,
-  patch: Partial<EntryState> = {},
-): SubjectState {
+function leave(state: SubjectState, { memoryId, status, ...patch }: StatusChange): SubjectState {
   const entry = state.entries.get(memoryId);
-  // Forgetting is final; other statuses may still be overwritten (e.g. a superseded entry retracted).
-  if (!entry || entry.status === 'forgotten') return state;
+  if (!entry || !statusMayChange(entry.status)) return state;
   const updated: EntryState = { ...entry, ...patch, status };
   let next: SubjectState = { ...state, entries: state.entries.set(memoryId, updated) };
   if (entry.status !== 'active') return next;
@@ -180,7 +173,7 @@ function conflictDetected(state: SubjectState, data: SubjectEventData<'ConflictD
 function subjectForgotten(state: SubjectState): SubjectState {
   let entries = state.entries;
   for (const entry of state.entries.values()) {
-    if (entry.status !== 'forgotten') entries = entries.set(entry.memoryId, { ...entry, status: 'forgotten' });
+    if (statusMayChange(entry.status)) entries = entries.set(entry.memoryId, { ...entry, status: SUBJECT_FORGOTTEN_STATUS });
   }
   let conflicts = state.conflicts;
   for (const id of state.openConflictIds) {

@@ -4,8 +4,8 @@
 // the output can no longer be read), needs_review (a discard without a
 // reason). The artifact stream is the record; the projection says where the
 // subject stands and whether the artifact is STALE.
-import { openOutput } from '../../commands/consolidation/artifact-output.js';
-import { readArtifact } from '../../commands/consolidation/artifact-stream.js';
+import { openOutput } from '../../reads/opened/artifact-output.js';
+import { readArtifact } from '../../reads/streams/artifact-stream.js';
 import { CURRENT_SELECTOR } from '../../domain/consolidation/selector.js';
 import { requireId } from '../../domain/values/ids.js';
 import { readMemoryTables } from '../memory-tables.js';

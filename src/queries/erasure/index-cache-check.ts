@@ -5,8 +5,8 @@
 // index and corpus still cached is searched for the erased memory ids,
 // content and hashes. Runs in the process that holds the cache
 // (the service, or the CLI's own read side, whose cache starts empty).
-import { findNeedles } from '../../commands/forgetting/needles.js';
-import { passedOrFailed, type ErasureCheck } from '../../commands/forgetting/verification.js';
+import { findNeedles } from '../../reads/erasure/needles.js';
+import { passedOrFailed, type ErasureCheck } from '../../reads/erasure/verification.js';
 import { ProjectionNotBuilt } from '../../projections/index.js';
 import type { ReadSide } from '../read-side.js';
 import { readSubjectView } from '../recall/subject-view.js';

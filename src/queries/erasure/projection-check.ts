@@ -4,8 +4,8 @@
 // subject fetched as text and searched here — never a LIKE with the needle,
 // which would send the plaintext to the server and possibly to its log.
 import { sql } from 'kysely';
-import { findNeedles } from '../../commands/forgetting/needles.js';
-import { passedOrFailed, type ErasureCheck, type ErasureTarget } from '../../commands/forgetting/verification.js';
+import { findNeedles } from '../../reads/erasure/needles.js';
+import { passedOrFailed, type ErasureCheck, type ErasureTarget } from '../../reads/erasure/verification.js';
 import { PROJECTIONS } from '../../projections/index.js';
 import { schemasOf } from '../../projections/runtime/registry.js';
 import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';

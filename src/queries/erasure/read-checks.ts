@@ -3,14 +3,14 @@
 // the subject, searched for the erased content, its SHA-256 and its keyed
 // hashes. As-of and replay are asked now and at the moment each erased entry
 // was recorded (what the system knew then must not come back either).
-import { findNeedles } from '../../commands/forgetting/needles.js';
+import { findNeedles } from '../../reads/erasure/needles.js';
 import {
   checkedMoments,
   passedOrFailed,
   subjectArtifactIds,
   type ErasureCheck,
   type ErasureTarget,
-} from '../../commands/forgetting/verification.js';
+} from '../../reads/erasure/verification.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { ProjectionNotBuilt } from '../../projections/index.js';
 import { asOf } from '../as-of.js';

@@ -1,8 +1,7 @@
 // The deletion receipts of a subject, for auditors: what was erased (ids,
 // counts), when, at whose request and why, and how its verification went —
 // never what the content was. Read from the subject stream itself.
-import { readErasureHistory } from '../../commands/forgetting/history.js';
-import type { DeletionReceipt } from '../../commands/forgetting/erase.js';
+import { readErasureHistory, type DeletionReceipt } from '../../reads/erasure/history.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import type { ReadSide } from '../read-side.js';
 

@@ -4,14 +4,14 @@
 // keyed hashes and for plaintexts the caller supplies (nobody else can: the
 // content is unreadable now). Nothing is appended.
 import { createHash } from 'node:crypto';
-import { readErasureHistory } from '../../commands/forgetting/history.js';
-import { ledgerChecks } from '../../commands/forgetting/ledger-checks.js';
-import { MIN_PLAINTEXT_LENGTH, type ErasureNeedles } from '../../commands/forgetting/needles.js';
-import { runChecks, type ErasureCheck, type ErasureVerification } from '../../commands/forgetting/verification.js';
+import { readErasureHistory } from '../../reads/erasure/history.js';
+import { ledgerChecks } from '../../reads/erasure/ledger-checks.js';
+import { MIN_PLAINTEXT_LENGTH, type ErasureNeedles } from '../../reads/erasure/needles.js';
+import { runChecks, type ErasureCheck, type ErasureVerification } from '../../reads/erasure/verification.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
-import type { SubjectRepository } from '../../commands/subject/subject-repository.js';
+import type { SubjectRepository } from '../../reads/streams/subject-repository.js';
 import type { ReadSide } from '../read-side.js';
 import { readSideErasureChecks } from './index.js';
 

@@ -3,7 +3,7 @@
 // its parent artifacts, transitively — with STALE marks and, for every input
 // no longer current, the event that invalidated it (DESIGN section 6).
 import type { Kysely, Selectable } from 'kysely';
-import { openOutput } from '../../commands/consolidation/artifact-output.js';
+import { openOutput } from '../../reads/opened/artifact-output.js';
 import { normaliseScopes, type Scopes } from '../../domain/entry/scopes.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';

@@ -4,7 +4,7 @@
 // leaves the fields unreadable: marked, never a failed read.
 import type { Sealed } from '../../domain/events/sealed.js';
 import type { Value } from '../../domain/values/value.js';
-import { openAnticipatedQueries } from '../../commands/subject/seal-entry.js';
+import { openAnticipatedQueries } from '../../reads/opened/anticipated-queries.js';
 import { open } from '../../infrastructure/cipher/seal.js';
 import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
 

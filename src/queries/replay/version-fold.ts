@@ -2,8 +2,10 @@
 // the same rules as the memory_versions projection (one version per event
 // that changes a memory; forgetting is final; a memory id recorded again
 // keeps its first record), kept pure so replay needs no projection table.
+import { unhandled } from '../../domain/decider/decider.js';
 import type { Sealed } from '../../domain/events/sealed.js';
 import type { SubjectEvent } from '../../domain/events/subject-events.js';
+import { statusChangeOf, statusMayChange, SUBJECT_FORGOTTEN_STATUS, type StatusChange } from '../../domain/subject/status-change.js';
 import type { MemoryStatus } from '../../projections/memory/tables.js';
 import type { BeliefFields } from '../belief.js';
 
@@ -23,20 +25,15 @@ export interface FoldedVersion extends Omit<BeliefFields, 'status'> {
 /** The current version of every memory after `events` (in stream order). */
 export function foldVersions(events: Iterable<TimedEvent>): Map<string, FoldedVersion> {
   const current = new Map<string, FoldedVersion>();
-  const leave = (
-    at: TimedEvent,
-    memoryId: string,
-    status: Exclude<MemoryStatus, 'active'>,
-    patch: { validTo?: string; supersededBy?: string } = {},
-  ) => {
+  const leave = (at: TimedEvent, { memoryId, status, validTo, supersededBy }: StatusChange) => {
     const was = current.get(memoryId);
-    if (!was || was.status === 'forgotten') return;
+    if (!was || !statusMayChange(was.status)) return;
     current.set(memoryId, {
       ...was,
       version: was.version + 1,
       status,
-      validTo: patch.validTo ?? was.validTo,
-      supersededBy: patch.supersededBy ?? was.supersededBy,
+      validTo: validTo ?? was.validTo,
+      supersededBy: supersededBy ?? was.supersededBy,
       recordedAt: at.recordedAt,
       recordedBy: { eventId: at.id, type: at.event.type },
     });
@@ -74,22 +71,29 @@ export function foldVersions(events: Iterable<TimedEvent>): Map<string, FoldedVe
         break;
       }
       case 'MemorySuperseded':
-        leave(at, event.data.memoryId, 'superseded', { validTo: event.data.validTo, supersededBy: event.data.supersededBy });
-        break;
       case 'MemoryRetracted':
-        leave(at, event.data.memoryId, 'retracted');
-        break;
       case 'MemoryExpired':
-        leave(at, event.data.memoryId, 'expired');
-        break;
       case 'MemoryForgotten':
-        leave(at, event.data.memoryId, 'forgotten');
+        leave(at, statusChangeOf(event));
         break;
       case 'SubjectForgotten':
-        for (const memoryId of [...current.keys()]) leave(at, memoryId, 'forgotten');
+        for (const memoryId of [...current.keys()]) leave(at, { memoryId, status: SUBJECT_FORGOTTEN_STATUS });
+        break;
+      // They change no memory's status.
+      case 'MemoryCorroborated':
+      case 'ConflictDetected':
+      case 'ConflictResolved':
+      case 'TrustChanged':
+      case 'TaintPolicyEscalated':
+      case 'SummaryAliasSwitched':
+      case 'DeletionReceiptIssued':
+      // A candidate is no memory version until accepted (the accepting event is a MemoryRecorded).
+      case 'MemoryProposed':
+      case 'ProposalRejected':
+      case 'ProposalExpired':
         break;
       default:
-        break;
+        unhandled(event);
     }
   }
   return current;

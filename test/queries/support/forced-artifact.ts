@@ -3,7 +3,7 @@
 // through the real fenced switch. The loss gate never saw it.
 import { sealOutput } from '../../../src/commands/consolidation/artifact-output.js';
 import { executeArtifactCommand } from '../../../src/commands/consolidation/artifact-stream.js';
-import { openEntries } from '../../../src/commands/consolidation/opened-entries.js';
+import { openEntries } from '../../../src/reads/opened/opened-entries.js';
 import { publishArtifact } from '../../../src/commands/consolidation/publish.js';
 import type { ConsolidationServices } from '../../../src/commands/consolidation/services.js';
 import type { CommandContext, Ledger } from '../../../src/commands/ledger.js';

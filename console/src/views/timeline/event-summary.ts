@@ -35,6 +35,12 @@ const DESCRIBE: Readonly<Record<SubjectEventType, (d: Data) => string>> = {
   SummaryAliasSwitched: (d) =>
     `summary alias -> ${str(d.artifactId)} (epoch ${str(d.sourceEpoch)}, covers through ${str(d.coversThrough)})`,
   DeletionReceiptIssued: (d) => `deletion receipt ${str(d.receiptId)} (${str(d.scope)}, ${ids(d.memoryIds).length} memories)`,
+  MemoryProposed: (d) => {
+    const gate = d.gate as { ruleId?: unknown } | undefined;
+    return `${str(d.memoryId)} held for review by rule ${str(gate?.ruleId)} (expires ${str(d.expiresAt)})`;
+  },
+  ProposalRejected: (d) => `candidate ${str(d.memoryId)} rejected${d.reason ? `: ${str(d.reason)}` : ''}`,
+  ProposalExpired: (d) => `candidate ${str(d.memoryId)} expired unreviewed (due ${str(d.expiresAt)})`,
 };
 
 export function describeEvent(event: DecodedEvent): string {

@@ -1,39 +1,25 @@
 // The EventStore port on EventStoreDB / KurrentDB through @eventstore/db-client.
 // The port has EventStoreDB's semantics, so this adapter mostly translates
 // names; what it adds is reading $all with the port's filter and exclusive
-// `after` (the client's readAll takes no filter and is inclusive).
+// `after` (log-scan.ts), and appends cut to the server's size limit.
 import {
-  ANY,
   BACKWARDS,
   END,
   EventStoreDBClient,
   FORWARDS,
   MaxAppendSizeExceededError,
-  NO_STREAM,
   START,
-  STREAM_EXISTS,
   StreamNotFoundError,
   WrongExpectedVersionError,
   jsonEvent,
   type AllStreamResolvedEvent,
-  type AppendExpectedRevision,
   type Filter,
   type JSONType,
   type ReadPosition,
   type RecordedEvent,
 } from '@eventstore/db-client';
 import { z } from 'zod';
-import {
-  IdempotencyConflict,
-  WrongExpectedVersion,
-  comparePositions,
-  type AppendResult,
-  type EventStore,
-  type ExpectedRevision,
-  type Position,
-  type StoredEvent,
-  type Subscription,
-} from '../port.js';
+import { type AppendResult, type EventStore, type ExpectedRevision, type Position, type StoredEvent, type Subscription } from '../port.js';
 import {
   InvalidEventStoreInput,
   parseAppend,
@@ -44,20 +30,17 @@ import {
 } from '../postgres/input.js';
 import { appendParts, DEFAULT_MAX_APPEND_BYTES } from './append-parts.js';
 import { asPortErrors } from './client-errors.js';
+import { appendConflict, toClientRevision } from './append-conflict.js';
 import { readAllFiltered } from './filtered-read.js';
 import { onLeader, ON_LEADER } from './leader.js';
 import { matchesLogFilter, serverSideFilter } from './log-filter.js';
 import { RECORDED_AT, StreamTimes } from './recorded-at.js';
 import { toStoredEvent } from './recorded-event.js';
+import { findHead, scanLog } from './log-scan.js';
 import { ScanHorizons } from './scan-horizon.js';
 import { EsdbSubscription } from './subscription.js';
 
-/** Events per readAll request (the server filters; pages grow while the client's part of a filter skips events). */
-const PAGE_SIZE = 500;
-const MIN_PAGE_SIZE = 16;
 const READ_ALL = { operation: 'a read of $all' };
-/** Events per request while looking for the head backwards. */
-const HEAD_PAGE_SIZE = 16;
 
 export interface EsdbEventStoreOptions {
   /**
@@ -185,7 +168,12 @@ class EsdbEventStore implements EventStore {
         position: { commit: result.position.commit, prepare: result.position.prepare },
       };
     } catch (error) {
-      throw error instanceof WrongExpectedVersionError ? await this.appendConflict(input, error) : error;
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      throw await appendConflict(
+        input,
+        error,
+        async (stream, fromRevision) => (await this.readStream(stream, { fromRevision, maxCount: 1 }))[0],
+      );
     }
   }
 
@@ -225,38 +213,14 @@ class EsdbEventStore implements EventStore {
    */
   async readAll(options?: Parameters<EventStore['readAll']>[0]): Promise<StoredEvent[]> {
     const { after, maxCount = Number.POSITIVE_INFINITY, filter } = parseReadAll(options);
-    const wanted = matchesLogFilter(this.scope, filter);
-    const onServer = serverSideFilter(this.scope, filter);
-    const key = JSON.stringify([filter?.streamPrefixes ?? [], filter?.eventTypePrefixes ?? []]);
-    // The log's end before the read: a read that reaches the end has covered up to here.
-    const [end] = await this.readAllPage(END, BACKWARDS, 1);
-    const start = this.horizons.startAfter(key, after);
-    if (!end || (start && comparePositions(start, end.position) >= 0)) return [];
-    const events: StoredEvent[] = [];
-    // The server reads $all from a position inclusively; `after` is exclusive,
-    // and each page starts again at the previous page's last event.
-    let from: ReadPosition = start ?? START;
-    let seen: Position | undefined = start;
-    // Small reads start with small pages; pages grow while the client-side part of the filter skips events.
-    let pageSize = Math.min(PAGE_SIZE, Math.max(MIN_PAGE_SIZE, maxCount + 1));
-    for (;;) {
-      const page = await this.readFiltered(from, FORWARDS, pageSize, onServer);
-      for (const event of page) {
-        if (seen && comparePositions(event.position, seen) <= 0) continue;
-        seen = event.position;
-        if (!wanted(event)) continue;
-        events.push(toStoredEvent(event));
-        if (events.length >= maxCount) return events;
-      }
-      if (page.length < pageSize || !seen) {
-        // The server went to the end of the log: nothing else of this filter lies before `end`.
-        const lastFound = events.at(-1)?.position ?? start;
-        if (!lastFound || comparePositions(lastFound, end.position) < 0) this.horizons.record(key, lastFound, end.position);
-        return events;
-      }
-      from = seen;
-      pageSize = Math.min(PAGE_SIZE, pageSize * 2);
-    }
+    return scanLog((from, direction, count, onServer) => this.readFiltered(from, direction, count, onServer), {
+      scope: this.scope,
+      horizons: this.horizons,
+      end: async () => (await this.readAllPage(END, BACKWARDS, 1))[0],
+      after,
+      maxCount,
+      filter,
+    });
   }
 
   /**
@@ -266,20 +230,7 @@ class EsdbEventStore implements EventStore {
   async awaitCommitted(): Promise<void> {}
 
   async headPosition(): Promise<Position | undefined> {
-    // Backwards from the end through the store's own streams (the server skips the rest), past system events.
-    const own = matchesLogFilter(this.scope, undefined);
-    const onServer = serverSideFilter(this.scope, undefined);
-    let from: ReadPosition = END;
-    for (;;) {
-      const page = await this.readFiltered(from, BACKWARDS, HEAD_PAGE_SIZE, onServer);
-      for (const recorded of page) {
-        if (from !== END && comparePositions(recorded.position, from) >= 0) continue;
-        if (own(recorded)) return { commit: recorded.position.commit, prepare: recorded.position.prepare };
-      }
-      const last = page[page.length - 1];
-      if (page.length < HEAD_PAGE_SIZE || !last) return undefined;
-      from = last.position;
-    }
+    return findHead((from, direction, count, onServer) => this.readFiltered(from, direction, count, onServer), this.scope);
   }
 
   subscribeAll(options?: Parameters<EventStore['subscribeAll']>[0]): Subscription {
@@ -329,31 +280,4 @@ class EsdbEventStore implements EventStore {
       }),
     );
   }
-
-  /**
-   * EventStoreDB answers a retry that matches a stored batch only in part
-   * ("corrupted idempotency") with WrongExpectedVersion too; the port calls
-   * that IdempotencyConflict. With `any` / `stream_exists` on an existing
-   * stream, the server only refuses for that reason; with a revision, it does
-   * when the batch's first event is the one already stored after it.
-   */
-  private async appendConflict(input: AppendInput, error: WrongExpectedVersionError): Promise<Error> {
-    const actual = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);
-    const expected = input.expectedRevision;
-    const firstId = input.events[0]!.id;
-    const wrongVersion = new WrongExpectedVersion(input.stream, expected, actual);
-    if (actual === 'no_stream') return wrongVersion;
-    if (expected === 'any' || expected === 'stream_exists') return new IdempotencyConflict(input.stream, firstId);
-    const following = expected === 'no_stream' ? 0 : expected + 1;
-    if (following > actual) return wrongVersion;
-    const [stored] = await this.readStream(input.stream, { fromRevision: following, maxCount: 1 });
-    return stored?.id === firstId ? new IdempotencyConflict(input.stream, firstId) : wrongVersion;
-  }
-}
-
-function toClientRevision(expected: ExpectedRevision): AppendExpectedRevision {
-  if (expected === 'any') return ANY;
-  if (expected === 'no_stream') return NO_STREAM;
-  if (expected === 'stream_exists') return STREAM_EXISTS;
-  return BigInt(expected);
 }

@@ -4,6 +4,8 @@
 // where batch boundaries fall: everything a rule looks at is either loaded
 // from the tables or produced earlier in the same batch.
 import type { Kysely } from 'kysely';
+import { unhandled } from '../../../domain/decider/decider.js';
+import { statusChangeOf } from '../../../domain/subject/status-change.js';
 import type { StoredEvent } from '../../../infrastructure/event-store/port.js';
 import type { MemoryProjectionDb } from '../tables.js';
 import { ArtifactGraph } from './artifact-graph.js';
@@ -47,18 +49,13 @@ function applyOne(
       return memories.record(at, tenant, subject, event.data);
     case 'MemoryCorroborated':
       return records.corroborated(at, tenant, subject, event.data);
-    case 'MemorySuperseded': {
-      const ref = { tenant, subject, memoryId: event.data.memoryId };
-      if (memories.leave(at, ref, 'superseded', { validTo: event.data.validTo, supersededBy: event.data.supersededBy }))
-        graph.memoryLeft(at, ref, false);
-      return;
-    }
+    case 'MemorySuperseded':
     case 'MemoryRetracted':
     case 'MemoryExpired':
     case 'MemoryForgotten': {
-      const ref = { tenant, subject, memoryId: event.data.memoryId };
-      const status = event.type === 'MemoryRetracted' ? 'retracted' : event.type === 'MemoryExpired' ? 'expired' : 'forgotten';
-      if (memories.leave(at, ref, status)) graph.memoryLeft(at, ref, status === 'forgotten');
+      const change = statusChangeOf(event);
+      const ref = { tenant, subject, memoryId: change.memoryId };
+      if (memories.leave(at, ref, change.status, change)) graph.memoryLeft(at, ref, change.status === 'forgotten');
       return;
     }
     case 'ConflictDetected':
@@ -83,5 +80,7 @@ function applyOne(
     case 'ProposalRejected':
     case 'ProposalExpired':
       return;
+    default:
+      return unhandled(event);
   }
 }

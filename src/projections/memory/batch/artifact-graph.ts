@@ -17,6 +17,7 @@
 // Erasure (forgetting) also drops the sealed output of every artifact that
 // derives from the erased content, transitively.
 import type { Insertable } from 'kysely';
+import { unhandled } from '../../../domain/decider/decider.js';
 import type { ArtifactEvent } from '../../../domain/events/artifact-events.js';
 import type { SubjectEventData } from '../../../domain/events/subject-events.js';
 import type { LineageEdgesTable, StaleArtifactsTable } from '../tables.js';
@@ -84,6 +85,11 @@ export class ArtifactGraph {
         return void Object.assign(row, { status: 'generation_failed', generation_error: JSON.stringify(event.data.error) });
       case 'ConsolidationRejected':
         return void Object.assign(row, { status: 'rejected', rejection_reason: event.data.reason, rejection_message: event.data.message });
+      case 'ArtifactApproved':
+        // Not projected: publication reads the approval from the artifact's own stream.
+        return;
+      default:
+        return unhandled(event);
     }
   }
 

@@ -4,6 +4,7 @@
 // current version at the event's commit time and opens the next one; nothing
 // else about a written version changes, except erasure (see tables.ts).
 import type { SubjectEventData } from '../../../domain/events/subject-events.js';
+import { statusMayChange, SUBJECT_FORGOTTEN_STATUS } from '../../../domain/subject/status-change.js';
 import type { MemoryStatus } from '../tables.js';
 import { memoryKey, subjectKey, type EventPoint } from './event-point.js';
 import type { MemoryVersion } from './memory-version.js';
@@ -107,7 +108,7 @@ export class MemoryLedger {
   ): MemoryVersion | undefined {
     const key = memoryKey(ref.tenant, ref.subject, ref.memoryId);
     const current = this.#current.get(key);
-    if (!current || current.status === 'forgotten') return undefined;
+    if (!current || !statusMayChange(current.status)) return undefined;
     this.#close(current, at);
     const next: MemoryVersion = {
       ...current,
@@ -127,7 +128,7 @@ export class MemoryLedger {
     const changed: MemoryVersion[] = [];
     for (const key of this.#bySubject.get(subjectKey(tenant, subject)) ?? []) {
       const current = this.#current.get(key)!;
-      const next = this.leave(at, current, 'forgotten');
+      const next = this.leave(at, current, SUBJECT_FORGOTTEN_STATUS);
       if (next) changed.push(next);
     }
     this.erasedSubjects.push({ tenant, subject });

@@ -3,6 +3,7 @@
 // versions of the memories it changes, and the part of the lineage graph it
 // can reach).
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { unhandled } from '../../../domain/decider/decider.js';
 import type { MemoryProjectionDb, SubjectClockTable } from '../tables.js';
 import type { EdgeWithSource } from './artifact-rows.js';
 import type { GraphLoad } from './artifact-graph.js';
@@ -90,8 +91,18 @@ export function planPrefetch(events: readonly RoutedEvent[]): PrefetchPlan {
       case 'DeletionReceiptIssued':
         for (const id of event.data.invalidatedArtifactIds) plan.artifactIds.add(id);
         break;
-      default:
+      // Nothing to read first but the subject's clock.
+      case 'MemoryCorroborated':
+      case 'ConflictDetected':
+      case 'ConflictResolved':
         break;
+      // Candidates are never memory: nothing to read.
+      case 'MemoryProposed':
+      case 'ProposalRejected':
+      case 'ProposalExpired':
+        break;
+      default:
+        unhandled(event);
     }
   }
   return plan;

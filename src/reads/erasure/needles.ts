@@ -10,7 +10,7 @@ import { renderValue } from '../../domain/consolidation/rendering.js';
 import type { SubjectState } from '../../domain/subject/state.js';
 import type { EventStore } from '../../infrastructure/event-store/port.js';
 import type { KeyStore } from '../../infrastructure/key-store/port.js';
-import { openEntries } from '../consolidation/opened-entries.js';
+import { openEntries } from '../opened/opened-entries.js';
 
 /** Shorter texts ("sms", "yes", "42") would be found in unrelated places: they are searched by hash only. */
 export const MIN_PLAINTEXT_LENGTH = 8;

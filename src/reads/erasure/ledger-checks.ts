@@ -12,9 +12,8 @@ import { artifactStreamName, subjectStreamName } from '../../domain/events/strea
 import type { EventStore, StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { KeyStore } from '../../infrastructure/key-store/port.js';
 import type { VectorStore } from '../../infrastructure/vectors/port.js';
-import type { Ledger } from '../ledger.js';
-import { openOutput } from '../consolidation/artifact-output.js';
-import { readArtifact } from '../consolidation/artifact-stream.js';
+import { openOutput } from '../../reads/opened/artifact-output.js';
+import { readArtifact } from '../../reads/streams/artifact-stream.js';
 import { findNeedles } from './needles.js';
 import { passedOrFailed, subjectArtifactIds, type ErasureCheck } from './verification.js';
 
@@ -101,7 +100,11 @@ export function vectorsCheck(vectors: VectorStore): ErasureCheck {
   };
 }
 
-export function ledgerChecks(ledger: Pick<Ledger, 'eventStore' | 'keyStore' | 'retrieval'>): ErasureCheck[] {
+export function ledgerChecks(ledger: {
+  readonly eventStore: EventStore;
+  readonly keyStore: KeyStore;
+  readonly retrieval?: { readonly vectors: VectorStore };
+}): ErasureCheck[] {
   const { eventStore: store, keyStore: keys } = ledger;
   return [
     keysCheck(keys),

@@ -8,7 +8,7 @@ import type { Sealed } from '../../domain/events/sealed.js';
 import type { SubjectEventData } from '../../domain/events/subject-events.js';
 import { valueSchema, type Value } from '../../domain/values/value.js';
 import { open } from '../../infrastructure/cipher/seal.js';
-import { openAnticipatedQueries } from '../subject/seal-entry.js';
+import { openAnticipatedQueries } from './anticipated-queries.js';
 import type { EventStore } from '../../infrastructure/event-store/port.js';
 import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
 

@@ -14,6 +14,14 @@ export interface StoredReceipt {
   readonly recordedAt: string;
 }
 
+/** A receipt as an erasure answers it: the event's data, where it is and when it was stored. */
+export interface DeletionReceipt extends SubjectEventData<'DeletionReceiptIssued'> {
+  readonly tenant: string;
+  readonly subject: string;
+  readonly revision: number;
+  readonly recordedAt: string;
+}
+
 export interface ErasureHistory {
   readonly recordedAt: ReadonlyMap<string, string>;
   /** The due instant each MemoryExpired named. */
