@@ -3,7 +3,6 @@
 // or before T) whose valid window holds V and that were held true then —
 // the projection's believedAt rule, read in one statement.
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { Sealed } from '../domain/events/sealed.js';
 import { BELIEVED_STATUSES } from '../projections/memory/as-of.js';
 import { faultFromRow } from '../projections/runtime/faults.js';
 import { readActiveStatement, streamFaults, type ActiveReadModels } from './active-schema.js';
@@ -26,7 +25,7 @@ export async function asOf(read: Pick<ReadSide, 'projections' | 'keyStore'>, inp
   const opened = await openMemoryFields(
     read.keyStore,
     ref,
-    rows.map((r) => ({ memoryId: r.memory_id, value: r.value as Sealed | null, content: r.content as Sealed | null })),
+    rows.map((r) => ({ memoryId: r.memory_id, value: r.value, content: r.content })),
   );
   const beliefs = rows.map((row) => belief(fieldsOf(row), opened.get(row.memory_id)!)).sort(byBeliefOrder);
   return { tenant: q.tenant, subject: q.subject, systemTime: q.systemTime, validTime: q.validTime, from: 'memory_versions', beliefs };

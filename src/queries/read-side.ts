@@ -99,7 +99,7 @@ export async function catchUpWith(
   const started = Date.now();
   for (;;) {
     const results = await catchUp(read);
-    if (!target || results.every((r) => r.checkpoint !== null && comparePositions(parsePosition(r.checkpoint), target!) >= 0))
+    if (!target || results.every((r) => r.checkpoint !== null && comparePositions(parsePosition(r.checkpoint), target) >= 0))
       return results;
     if (Date.now() - started > waitMs) throw new ProjectionsBehind(formatPosition(target), waitMs);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -113,5 +113,5 @@ export function encodeEvent<E extends DomainEvent>(event: E): { type: E['type'];
       issue?.message ?? 'is invalid',
     );
   }
-  return { type: event.type, data: parsed.data as E['data'], schemaVersion: CURRENT_SCHEMA_VERSIONS[type] };
+  return { type: event.type, data: parsed.data, schemaVersion: CURRENT_SCHEMA_VERSIONS[type] };
 }

@@ -210,10 +210,11 @@ function subjectStatement(
         .where('status', '=', 'active')
         // Same snapshot as the clock read beside it: at the revision the caller holds, the versions are the ones it has.
         .$if(knownRevision !== undefined, (qb) =>
-          qb.where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('subject_clock')
+          qb.where((w) =>
+            w.not(
+              w.exists(
+                w
+                  .selectFrom('subject_clock')
                   .select('subject')
                   .where('tenant', '=', tenant)
                   .where('subject', '=', subject)
@@ -259,7 +260,7 @@ function toView(row: SubjectRow, schema: string): Omit<SubjectView, 'versionsKno
                   tenant: a.artifact_tenant,
                   subject: a.artifact_subject,
                   status: a.artifact_status ?? 'unknown',
-                  output: a.output as Sealed | null,
+                  output: a.output,
                   outputErased: a.output_erased === true,
                 },
           stale:
@@ -281,8 +282,8 @@ function toView(row: SubjectRow, schema: string): Omit<SubjectView, 'versionsKno
     conflicts: row.conflicts.map((c) => ({ conflictId: c.conflict_id, key: c.key, scopes: c.scopes, memoryIds: c.memory_ids })),
     versions: row.versions.map((v) => ({
       ...v,
-      value: v.value as Sealed | null,
-      content: v.content as Sealed | null,
+      value: v.value,
+      content: v.content,
       valid_from: new Date(v.valid_from),
       valid_to: date(v.valid_to),
       expires_at: date(v.expires_at),

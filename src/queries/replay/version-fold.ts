@@ -87,8 +87,7 @@ export function foldVersions(events: Iterable<TimedEvent>): Map<string, FoldedVe
       case 'TaintPolicyEscalated':
       case 'SummaryAliasSwitched':
       case 'DeletionReceiptIssued':
-      // A candidate is no memory version until accepted (the accepting event is a MemoryRecorded).
-      case 'MemoryProposed':
+      case 'MemoryProposed': // a candidate is no memory version until accepted (that is a MemoryRecorded)
       case 'ProposalRejected':
       case 'ProposalExpired':
         break;

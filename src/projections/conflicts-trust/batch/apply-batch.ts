@@ -39,8 +39,7 @@ function applyOne(records: ConflictsAndTrust, { tenant, subject, event, at }: Su
     case 'SubjectForgotten':
     case 'SummaryAliasSwitched':
     case 'DeletionReceiptIssued':
-    // Proposals are held out of every read model until accepted.
-    case 'MemoryProposed':
+    case 'MemoryProposed': // proposals are held out of every read model until accepted
     case 'ProposalRejected':
     case 'ProposalExpired':
       return;
