@@ -13,8 +13,10 @@ import { CatchUpTimeout, ProjectionNotBuilt, ProjectionSchemaRetired, RebuildInP
 import { ProjectionsBehind } from '../../src/queries/projections-behind.js';
 
 describe('the answer table', () => {
-  it('answers every rejection with its row: 404 for what does not exist, 422 for what makes no sense, 409 otherwise; exit 3', () => {
-    const notFound = ['subject_not_found', 'memory_not_found', 'conflict_not_found', 'artifact_not_found'];
+  it('answers every rejection with its row: 404 for what does not exist, 422 for what makes no sense, 409 otherwise; exit 3; the write gate\'s refusals of the input itself exit 2', () => {
+    const notFound = ['subject_not_found', 'memory_not_found', 'conflict_not_found', 'artifact_not_found', 'proposal_not_found'];
+    // Refused by the write gate before anything is written: bad input (exit 2), 403 for a source type above the credential.
+    const badInput: Readonly<Record<string, number>> = { secret_detected: 422, consent_required: 422, source_type_above_credential: 403 };
     const unprocessable = [
       'slot_mismatch',
       'valid_time_order',
@@ -22,6 +24,7 @@ describe('the answer table', () => {
       'nothing_to_escalate',
       'coverage_beyond_head',
       'gate_failed',
+      'policy_rejected',
     ];
     for (const code of REJECTION_CODES) {
       const rejection = { code, message: `refused: ${code}`, field: 'f' };
@@ -30,6 +33,7 @@ describe('the answer table', () => {
       expect(http).toMatchObject({ status: ANSWERS[code].http, code, detail: rejection.message, field: 'f' });
       expect(cli).toEqual({ exitCode: ANSWERS[code].exit, body: { error: code, message: rejection.message, field: 'f' } });
       if (code === 'generation_failed') expect([http.status, cli.exitCode]).toEqual([502, 1]);
+      else if (code in badInput) expect([http.status, cli.exitCode]).toEqual([badInput[code], 2]);
       else expect([http.status, cli.exitCode]).toEqual([notFound.includes(code) ? 404 : unprocessable.includes(code) ? 422 : 409, 3]);
     }
   });

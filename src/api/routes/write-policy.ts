@@ -1,6 +1,6 @@
 // The tenant's write policy (issue 17): read it (auditor, admin) and set the
 // next version (admin). The tenant is the key's; the body is the document
-// `memledger policy set --file` takes (POST: the API has no PUT),, validated by writePolicySchema.
+// `memledger policy set --file` takes (POST: the API has no PUT), validated by writePolicySchema.
 import { z } from 'zod';
 import { WritePolicies } from '../../commands/policy/write-policies.js';
 import { writePolicySchema } from '../../domain/policy/index.js';
@@ -16,7 +16,9 @@ const viewSchema = z.object({
 });
 
 export function writePolicyRoutes(services: ApiServices): RouteSpec[] {
-  const policies = new WritePolicies(services.ledger.eventStore, services.ledger.clock);
+  // Made on the first call: the routes are also listed without services (the OpenAPI document).
+  let made: WritePolicies | undefined;
+  const policies = () => (made ??= new WritePolicies(services.ledger.eventStore, services.ledger.clock));
   return [
     defineRoute({
       method: 'GET',
@@ -26,7 +28,7 @@ export function writePolicyRoutes(services: ApiServices): RouteSpec[] {
       tag: 'policy',
       permission: 'audit:read',
       responses: { 200: { description: 'the current version and document', schema: viewSchema } },
-      handler: async (call) => ({ status: 200, body: await policies.show(call.principal!.tenant) }),
+      handler: async (call) => ({ status: 200, body: await policies().show(call.principal!.tenant) }),
     }),
     defineRoute({
       method: 'POST',
@@ -39,7 +41,7 @@ export function writePolicyRoutes(services: ApiServices): RouteSpec[] {
       responses: { 200: { description: 'the version now in force', schema: viewSchema } },
       handler: async (call) => ({
         status: 200,
-        body: resultOf(await policies.set(call.principal!.tenant, call.rawBody, `api-key:${call.principal!.keyId}`)),
+        body: resultOf(await policies().set(call.principal!.tenant, call.rawBody, `api-key:${call.principal!.keyId}`)),
       }),
     }),
   ];
