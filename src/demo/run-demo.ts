@@ -10,8 +10,9 @@ import type { CommandContext } from '../commands/ledger.js';
 import { retractMemory } from '../commands/lifecycle.js';
 import { recordMemory, supersedeMemory, type RecordResult } from '../commands/record.js';
 import type { Result } from '../domain/result/result.js';
-import { asOf, catchUp, lineage, recall, type OpenReadSide, type RecallItem } from '../queries/index.js';
+import { asOf, catchUpWith, lineage, recall, type OpenReadSide, type RecallItem } from '../queries/index.js';
 import type { OpenLedger } from '../runtime/open-ledger.js';
+import { subjectStreamName } from '../domain/events/stream-names.js';
 import { DEMO_SUBJECT, FIRST_ENTRIES, SMS_PREFERENCE } from './script.js';
 
 export interface DemoDeps {
@@ -29,6 +30,8 @@ function must<R>(outcome: Result<R>, what: string): R {
 export async function runDemo({ ledger, read, services, print }: DemoDeps): Promise<{ tenant: string; subject: string }> {
   const tenant = `demo-${randomBytes(3).toString('hex')}`;
   const context: CommandContext = { tenant, subject: DEMO_SUBJECT, actor: 'demo' };
+  // Up to the subject's last event, not only to what the global log shows now (a commit still in flight elsewhere hides later ones).
+  const caughtUp = () => catchUpWith(read, [subjectStreamName(tenant, DEMO_SUBJECT)]);
   print(`memledger demo — tenant ${tenant}, subject ${DEMO_SUBJECT}`);
   print('');
   print('1. The agent records what it learns');
@@ -51,14 +54,14 @@ export async function runDemo({ ledger, read, services, print }: DemoDeps): Prom
   print(`   notification.preference     SUPERSEDES ${ids.emailPreference!.memoryId} -> ${sms.memoryId}`);
   must(await retractMemory(ledger, context, ids.shippedFact!.memoryId, 'courier API reported the wrong order'), 'retract');
   print(`   order.shipment              RETRACTED  ${ids.shippedFact!.memoryId}`);
-  await catchUp(read);
+  await caughtUp();
   const fallback = await recall(read, { tenant, subject: DEMO_SUBJECT });
   print(`   recall now answers from: ${fallback.source} (${fallback.reason}) — ${fallback.message}`);
 
   print('');
   print('4. Re-consolidation from the still-valid inputs');
   const second = await consolidate(services, ledger, context, print);
-  await catchUp(read);
+  await caughtUp();
   const current = await recall(read, { tenant, subject: DEMO_SUBJECT, budget: 2000 });
   print(`   recall answers from: ${current.source} (${current.reason}), ${current.items.length} items, ${current.budget.used} tokens`);
   for (const item of current.items.slice(0, 12)) print(`     - ${describeItem(item)}`);
@@ -76,7 +79,7 @@ export async function runDemo({ ledger, read, services, print }: DemoDeps): Prom
   print(
     `   receipt ${receipt.receiptId}: memories ${receipt.memoryIds.join(', ')}; keys destroyed ${receipt.destroyedKeyIds.length}; artifacts invalidated ${receipt.invalidatedArtifactIds.length}`,
   );
-  await catchUp(read);
+  await caughtUp();
   const afterErase = await recall(read, { tenant, subject: DEMO_SUBJECT });
   const leaked = JSON.stringify(afterErase).includes(FIRST_ENTRIES.phone.value.text);
   print(`   recall after erasure mentions the number: ${leaked ? 'YES (bug)' : 'no'}`);
