@@ -2,11 +2,13 @@
 // wrapped, a forgotten key's bytes are gone from the rows and from the tables'
 // files (dead row versions included), and a master key rotation re-wraps the rest.
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { MasterKeyUnknown } from '../../src/infrastructure/key-store/errors.js';
 import { masterKey } from '../../src/infrastructure/key-store/master-key.js';
 import {
   admin,
+  databaseUrl,
   filesHold,
   found,
   masterA,
@@ -58,6 +60,30 @@ describe('key store residue', () => {
     for (const bytes of [subjectSecret, otherWrapped]) {
       expect(await rowsHold(bytes)).toBe(false);
       expect(await filesHold(bytes)).toBe(false);
+    }
+  });
+
+  it('waits for a snapshot older than the forget to end before rewriting, so that the rewrite does not have to keep the old row', async () => {
+    const ref = newSubject();
+    const store = storeWith(masterA);
+    await sealed(store, ref, 'm-1', 'x');
+    const wrapped = await wrappedKeyOf(ref, 'm-1');
+    // A reader in this database whose snapshot still sees the live row (as an ANALYZE or a long report would).
+    const reader = new pg.Client({ connectionString: databaseUrl(), application_name: 'old-snapshot' });
+    await reader.connect();
+    try {
+      // Its snapshot is taken by its first statement; it holds no lock on the key tables (a lock would make VACUUM FULL wait anyway).
+      await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      await reader.query('SELECT 1');
+      const ended = new Promise<void>((resolve, reject) => {
+        setTimeout(() => void reader.query('COMMIT').then(() => resolve(), reject), 1_000);
+      });
+      await store.forgetMemory(ref, 'm-1');
+      await ended;
+      expect(await rowsHold(wrapped)).toBe(false);
+      expect(await filesHold(wrapped)).toBe(false);
+    } finally {
+      await reader.end();
     }
   });
 

@@ -83,5 +83,38 @@ export async function tombstoneSubject(db: Queryable, ref: SubjectRef): Promise<
 export type KeyTable = 'key_store_subjects' | 'key_store_memories' | 'key_store_artifacts';
 
 export async function rewriteTables(db: Queryable, tables: readonly KeyTable[]): Promise<void> {
-  if (tables.length > 0) await db.query(`VACUUM (FULL) ${tables.join(', ')}`);
+  if (tables.length === 0) return;
+  await olderSnapshotsEnded(db);
+  await db.query(`VACUUM (FULL) ${tables.join(', ')}`);
+}
+
+const SNAPSHOT_WAIT_MS = 5_000;
+const SNAPSHOT_POLL_MS = 20;
+
+/**
+ * VACUUM FULL copies a deleted row version that a snapshot older than the
+ * delete may still see (an autovacuum ANALYZE, a long read in this database):
+ * the forgotten key would stay in the new file. Waits, bounded, until every
+ * snapshot and transaction of this database is younger than the deletes
+ * already committed; past the bound the rewrite runs anyway (the next one
+ * removes what this one had to keep).
+ */
+async function olderSnapshotsEnded(db: Queryable): Promise<void> {
+  // The first transaction id not yet given out: every committed delete is below it.
+  const marker = await db.query<{ xid: string }>(
+    'SELECT (pg_snapshot_xmax(pg_current_snapshot())::text::numeric % 4294967296)::text AS xid',
+  );
+  const xid = marker.rows[0]!.xid;
+  const until = Date.now() + SNAPSHOT_WAIT_MS;
+  for (;;) {
+    const older = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid()
+          AND ((backend_xmin IS NOT NULL AND age(backend_xmin) > age($1::xid))
+            OR (backend_xid IS NOT NULL AND age(backend_xid) > age($1::xid)))`,
+      [xid],
+    );
+    if (older.rows[0]!.n === 0 || Date.now() > until) return;
+    await new Promise((resolve) => setTimeout(resolve, SNAPSHOT_POLL_MS));
+  }
 }
