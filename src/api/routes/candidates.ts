@@ -59,21 +59,10 @@ export function candidateRoutes(services: ApiServices): RouteSpec[] {
       params: memoryParams,
       body: z.strictObject({ reason: reasonSchema.optional() }),
       responses: { 200: { description: 'rejected', schema: lifecycleResultSchema } },
-      handler: async (call) => {
-        const effect = resultOf(
-          await rejectCandidate(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.body.reason),
-        );
-        const last = effect.events.at(-1);
-        return {
-          status: 200,
-          body: {
-            events: effect.events.map(({ event }) => ({ type: event.type, data: event.data })),
-            revision: effect.revision,
-            recordedAt: last ? last.stored.recordedAt.toISOString() : null,
-            replayed: effect.replayed,
-          },
-        };
-      },
+      handler: async (call) => ({
+        status: 200,
+        body: resultOf(await rejectCandidate(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.body.reason)),
+      }),
     }),
   ];
 }
