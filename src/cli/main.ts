@@ -24,12 +24,14 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   eval: async () => (await import('./commands/eval.js')).registerEvalCommand,
   mcp: async () => (await import('./commands/mcp.js')).registerMcpCommand,
   policy: async () => (await import('./commands/write-policy.js')).registerWritePolicyCommands,
+  candidates: async () => (await import('./commands/candidates.js')).registerCandidateCommands,
 };
 
 /** The top-level command names each module registers. */
 const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
   record: 'write',
   policy: 'policy',
+  candidates: 'candidates',
   import: 'write',
   supersede: 'write',
   retract: 'write',

@@ -31,26 +31,17 @@ export async function readSubjectEvents(store: EventStore, keys: KeyStore, ref: 
     stored.push(...page);
     if (page.length < PAGE) break;
   }
-  const memoryIds = stored.flatMap((s) => (s.type === 'MemoryRecorded' ? [(s.data as { memoryId: string }).memoryId] : []));
+  // A candidate (MemoryProposed) holds an entry sealed under the key of the memory it would become: shown the same way.
+  const memoryIds = stored.flatMap((s) =>
+    s.type === 'MemoryRecorded' || s.type === 'MemoryProposed' ? [(s.data as { memoryId: string }).memoryId] : [],
+  );
   const memoryKeys = memoryIds.length > 0 ? await keys.memoryKeys(ref, memoryIds) : new Map<string, KeyLookup<MemoryKey>>();
   return stored.map((s) => {
     const event = decodeStoredEvent(s);
     let data: unknown = event.data;
-    if (event.type === 'MemoryRecorded') {
-      const lookup = memoryKeys.get(event.data.memoryId);
-      // Keyed hashes of a forgotten memory are personal data too: shown only while the memory is readable.
-      const { valueHash, contentHash, ...skeleton } = event.data;
-      const readable = lookup?.status === 'found';
-      data = {
-        ...skeleton,
-        ...(readable ? { valueHash, ...(contentHash ? { contentHash } : {}) } : {}),
-        value: openField(lookup, ref, event.data.memoryId, 'value', event.data.value, true),
-        ...(event.data.content ? { content: openField(lookup, ref, event.data.memoryId, 'content', event.data.content, false) } : {}),
-        ...(event.data.anticipatedQueries
-          ? { anticipatedQueries: openField(lookup, ref, event.data.memoryId, 'anticipatedQueries', event.data.anticipatedQueries, true) }
-          : {}),
-      };
-    }
+    if (event.type === 'MemoryRecorded') data = openedEntry(memoryKeys.get(event.data.memoryId), ref, event.data.memoryId, event.data);
+    if (event.type === 'MemoryProposed')
+      data = { ...event.data, entry: openedEntry(memoryKeys.get(event.data.memoryId), ref, event.data.memoryId, event.data.entry) };
     return {
       revision: s.streamRevision,
       position: formatPosition(s.position),
@@ -61,6 +52,26 @@ export async function readSubjectEvents(store: EventStore, keys: KeyStore, ref: 
       metadata: s.metadata,
     };
   });
+}
+
+/** The entry's personal fields opened, or marked forgotten; its keyed hashes (personal data too) shown only while it is readable. */
+function openedEntry(
+  lookup: KeyLookup<MemoryKey> | undefined,
+  ref: SubjectRef,
+  memoryId: string,
+  entry: { valueHash: string; contentHash?: string; value: Sealed; content?: Sealed; anticipatedQueries?: Sealed },
+): unknown {
+  const { valueHash, contentHash, ...skeleton } = entry;
+  const readable = lookup?.status === 'found';
+  return {
+    ...skeleton,
+    ...(readable ? { valueHash, ...(contentHash ? { contentHash } : {}) } : {}),
+    value: openField(lookup, ref, memoryId, 'value', entry.value, true),
+    ...(entry.content ? { content: openField(lookup, ref, memoryId, 'content', entry.content, false) } : {}),
+    ...(entry.anticipatedQueries
+      ? { anticipatedQueries: openField(lookup, ref, memoryId, 'anticipatedQueries', entry.anticipatedQueries, true) }
+      : {}),
+  };
 }
 
 function openField(

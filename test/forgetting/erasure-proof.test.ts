@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOutput } from '../../src/reads/opened/artifact-output.js';
 import { readArtifact } from '../../src/reads/streams/artifact-stream.js';
 import { runConsolidation } from '../../src/commands/consolidation/run.js';
+import { listCandidates } from '../../src/commands/policy/candidates.js';
 import { recordMemory } from '../../src/commands/record.js';
 import { reindexVectors } from '../../src/commands/retrieval/vector-index.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
@@ -33,7 +34,18 @@ const PHONE = '+1 415 555 0173 ext 9';
 const CONTENT = `Text me on ${PHONE}; never after 9pm.`;
 const sha256 = (t: string) => createHash('sha256').update(t, 'utf8').digest('hex');
 /** The number in every form it could leak in, and unkeyed hashes of what was written. */
-const NEEDLES = [PHONE, '4155550173', '415 555 0173', '415-555-0173', sha256(PHONE), sha256(CONTENT)];
+/** A candidate's text (a permission a model proposed, held for review): erased by its id, it is nowhere either. */
+const CANDIDATE_CONTENT = 'Let the agent redeploy the lighthouse-otter cluster at night';
+const NEEDLES = [
+  PHONE,
+  '4155550173',
+  '415 555 0173',
+  '415-555-0173',
+  sha256(PHONE),
+  sha256(CONTENT),
+  'lighthouse-otter',
+  sha256(CANDIDATE_CONTENT),
+];
 /** Written in clear on purpose (a source ref): the positive control of every scan. */
 const CLEAR_REF = 'msg://proof-thread/turn-7';
 
@@ -69,7 +81,7 @@ describe('proof of forgetting', () => {
     const cli = async (args: string[], stdin?: string) => {
       const run = await runCli([...args], world.env, stdin);
       logs.push({ args: args.join(' '), stdout: run.stdout, stderr: run.stderr, beforeErasure: !erased });
-      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+      expect(run.code, `${args.join(' ')}: ${run.stderr} ${run.stdout}`).toBe(0);
       return JSON.parse(run.stdout);
     };
     const subject = ['--tenant', c.tenant, '--subject', c.subject];
@@ -90,6 +102,13 @@ describe('proof of forgetting', () => {
         source: { type: 'user_assertion' },
       }),
     );
+    const proposal = {
+      ...fact('deploy.nightly', 'lighthouse-otter redeploys allowed', { kind: 'permission', content: CANDIDATE_CONTENT }),
+      source: { type: 'model_inference', refs: [] },
+    };
+    const held = await cli(['record', ...subject, '--entry', '-'], JSON.stringify(proposal));
+    expect(held.decision).toBe('CANDIDATE');
+    const candidate = held.memoryId as string;
     const level1 = ok(await runConsolidation(world.ledger, world.services, c));
     ok(await recordMemory(world.ledger, c, fact('shipping.city', 'Hangzhou')));
     const level2 = ok(await runConsolidation(world.ledger, world.services, c));
@@ -98,7 +117,9 @@ describe('proof of forgetting', () => {
     const summary1 = 'prepare' in level1 ? level1.prepare.artifactId : '';
     const summary2 = 'prepare' in level2 ? level2.prepare.artifactId : '';
     expect((await manifestOf(world, summary2)).parent).toBe(summary1);
-    const recorded = (await world.ledger.eventStore.readStream(subjectStreamName(c.tenant, c.subject)))[0]!;
+    const stored = await world.ledger.eventStore.readStream(subjectStreamName(c.tenant, c.subject));
+    const recorded = stored[0]!;
+    const proposed = stored.find((e) => e.type === 'MemoryProposed')!;
     const keyedHashes = [(recorded.data as { valueHash: string }).valueHash, (recorded.data as { contentHash: string }).contentHash];
     const phoneRecordedAt = recorded.recordedAt.toISOString();
 
@@ -135,6 +156,15 @@ describe('proof of forgetting', () => {
       ...(await Promise.all(derived.map(async (id) => (await manifestOf(world, id)).outputKeyId))),
     ];
     expect([...receipt.destroyedKeyIds].sort()).toEqual(keyIds.sort());
+
+    // The candidate, erased by its id: its key destroyed, the erasure verified with its plaintext known.
+    const proposalKeyId = (proposed.data as { entry: { value: { keyId: string } } }).entry.value.keyId;
+    const candidateReceipt = await cli(['forget', ...subject, '--memory', candidate]);
+    expect(candidateReceipt.verification.status, JSON.stringify(candidateReceipt.verification)).toBe('passed');
+    expect(candidateReceipt.verification.searchedFor).toContain('plaintext');
+    expect(candidateReceipt).toMatchObject({ scope: 'memory', memoryIds: [candidate], destroyedKeyIds: [proposalKeyId] });
+    expect((await world.ledger.keyStore.memoryKeys(c, [candidate])).get(candidate)).toMatchObject({ status: 'forgotten' });
+    expect(await listCandidates(world.ledger, c, 'all')).toMatchObject([{ memoryId: candidate, status: 'forgotten' }]);
 
     // What remains is consolidated anew (the alias is behind the epoch).
     const rebuilt = await cli(['consolidate', 'run', ...subject]);

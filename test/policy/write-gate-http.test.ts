@@ -177,6 +177,22 @@ describe('the tenant write policy over HTTP', () => {
 });
 
 describe('candidates over HTTP', () => {
+  it('a reviewer key (migration 0008 widens the role check) may accept a candidate; a writer gets 403; a reviewer may not set the policy', async () => {
+    const reviewer = await t.key('acme', 'reviewer');
+    const held = await record(
+      'u-reviewer',
+      entry('yes', { kind: 'permission', key: 'ops.restart', source: { type: 'model_inference', refs: [] } }),
+    );
+    expect(held.status).toBe(202);
+    const path = `/v1/subjects/u-reviewer/candidates/${held.body.memoryId}/accept`;
+    expect((await t.request('POST', path, { key: writer })).status).toBe(403);
+    expect((await t.request('GET', '/v1/subjects/u-reviewer/candidates', { key: reviewer })).body).toHaveLength(1);
+    const accepted = await t.request('POST', path, { key: reviewer });
+    expect(accepted.status).toBe(201);
+    expect(accepted.body).toMatchObject({ decision: 'NEW', memoryId: held.body.memoryId });
+    expect((await t.request('POST', '/v1/policy', { key: reviewer, body: { consentRequiredAt: 'personal' } })).status).toBe(403);
+  });
+
   it('a reviewer lists, accepts (the normal write decision, linked to the proposal) and rejects candidates; a writer may not', async () => {
     const model = { type: 'model_inference', refs: ['agent://run-9'] };
     const first = await record('u-review', entry('yes', { kind: 'permission', key: 'billing.refunds', source: model }));

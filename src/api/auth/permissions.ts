@@ -6,6 +6,8 @@
 //            expire, forget one memory, prepare/run/publish consolidations
 //   auditor  reader's, plus the audit reads: as-of, replay, events, stale,
 //            lineage (and nothing that writes)
+//   reviewer reader's, plus the candidates the write gate held: list,
+//            accept, reject (never keys or the write policy)
 //   admin    everything: also trust and taint policy, forgetting a whole
 //            subject, approving shadow-mode artifacts, re-indexing vectors
 import type { ApiRole } from '../../infrastructure/api-keys/roles.js';
@@ -17,6 +19,7 @@ export const PERMISSIONS = [
   'consolidation:run',
   'consolidation:approve',
   'policy:write',
+  'candidates:review',
   'subjects:forget',
   'retrieval:reindex',
 ] as const;
@@ -26,6 +29,7 @@ const GRANTS: Readonly<Record<ApiRole, readonly Permission[]>> = {
   reader: ['memories:read'],
   writer: ['memories:read', 'memories:write', 'consolidation:run'],
   auditor: ['memories:read', 'audit:read'],
+  reviewer: ['memories:read', 'candidates:review'],
   admin: PERMISSIONS,
 };
 

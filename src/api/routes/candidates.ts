@@ -1,5 +1,5 @@
 // Candidates (issue 17): the writes the gate held for review, for a reviewer
-// (an admin key): list them, accept one (the normal write decision; 201, or
+// (a reviewer or admin key): list them, accept one (the normal write decision; 201, or
 // 200 for a DUPLICATE), reject one (kept for audit).
 import { z } from 'zod';
 import { acceptCandidate, listCandidates, rejectCandidate } from '../../commands/policy/candidates.js';
@@ -19,7 +19,7 @@ export function candidateRoutes(services: ApiServices): RouteSpec[] {
       operationId: 'listCandidates',
       summary: 'Writes held for review (pending by default), oldest first',
       tag: 'policy',
-      permission: 'policy:write',
+      permission: 'candidates:review',
       params: subjectParams,
       query: z.strictObject({
         status: z.enum([...PROPOSAL_STATUSES, 'all'], { error: `must be one of ${PROPOSAL_STATUSES.join(', ')}, all` }).default('pending'),
@@ -36,7 +36,7 @@ export function candidateRoutes(services: ApiServices): RouteSpec[] {
       operationId: 'acceptCandidate',
       summary: 'Accept a candidate: the normal write decision on its entry',
       tag: 'policy',
-      permission: 'policy:write',
+      permission: 'candidates:review',
       idempotent: true,
       params: memoryParams,
       responses: {
@@ -54,26 +54,15 @@ export function candidateRoutes(services: ApiServices): RouteSpec[] {
       operationId: 'rejectCandidate',
       summary: 'Reject a candidate (kept for audit)',
       tag: 'policy',
-      permission: 'policy:write',
+      permission: 'candidates:review',
       idempotent: true,
       params: memoryParams,
       body: z.strictObject({ reason: reasonSchema.optional() }),
       responses: { 200: { description: 'rejected', schema: lifecycleResultSchema } },
-      handler: async (call) => {
-        const effect = resultOf(
-          await rejectCandidate(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.body.reason),
-        );
-        const last = effect.events.at(-1);
-        return {
-          status: 200,
-          body: {
-            events: effect.events.map(({ event }) => ({ type: event.type, data: event.data })),
-            revision: effect.revision,
-            recordedAt: last ? last.stored.recordedAt.toISOString() : null,
-            replayed: effect.replayed,
-          },
-        };
-      },
+      handler: async (call) => ({
+        status: 200,
+        body: resultOf(await rejectCandidate(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.body.reason)),
+      }),
     }),
   ];
 }

@@ -27,18 +27,18 @@ export function resolveScope(
   history: Pick<ErasureHistory, 'receipted' | 'subjectReceipted'>,
   request: ErasureRequest,
 ): ScopeResolution {
-  const open = (e: EntryState) => !history.receipted.has(e.memoryId);
+  const open = (e: { memoryId: string }) => !history.receipted.has(e.memoryId);
   const entries = [...state.entries.values()].sort(bySequence);
   switch (request.scope) {
     case 'memory': {
-      const entry = state.entries.get(request.memoryId);
+      const entry = state.entries.get(request.memoryId) ?? state.proposals.get(request.memoryId);
       if (!entry) return refuse('memory_not_found', `memory ${request.memoryId} does not exist`, 'memory');
       if (!open(entry)) return refuse('already_forgotten', `memory ${request.memoryId} was already forgotten`, 'memory');
       return { ok: true, memoryIds: [entry.memoryId] };
     }
     case 'subject':
       if (state.forgotten && history.subjectReceipted) return refuse('already_forgotten', 'the subject was already forgotten', 'subject');
-      return { ok: true, memoryIds: entries.filter(open).map((e) => e.memoryId) };
+      return { ok: true, memoryIds: [...entries.filter(open).map((e) => e.memoryId), ...openProposals(state, open)] };
     case 'source_ref': {
       const from = entries.filter((e) => e.source.refs.includes(request.sourceRef));
       if (from.length === 0)
@@ -53,6 +53,14 @@ export function resolveScope(
       return { ok: true, memoryIds: entries.filter((e) => wanted.has(e.memoryId) && open(e)).map((e) => e.memoryId) };
     }
   }
+}
+
+/** Candidates never accepted (an accepted one is its entry), in id order: their keys go with the subject's, and the checks cover them. */
+function openProposals(state: SubjectState, open: (p: { memoryId: string }) => boolean): string[] {
+  return [...state.proposals.values()]
+    .filter((p) => p.status !== 'accepted' && open(p))
+    .map((p) => p.memoryId)
+    .sort();
 }
 
 function refuse(code: Rejection['code'], message: string, field: string): ScopeResolution {

@@ -13,6 +13,7 @@ import type { ProposalState } from '../../domain/subject/state.js';
 import { derivedId, newCommandId } from '../ids/command-ids.js';
 import type { CommandContext, Ledger } from '../ledger.js';
 import { actorOf, recordResultOf, type RecordResult } from '../record.js';
+import { runLifecycleCommand, type LifecycleResult } from '../lifecycle.js';
 import { executeSubjectCommand, type SubjectEffect } from '../subject/execute.js';
 
 export interface CandidateView extends ProposalState {
@@ -65,24 +66,14 @@ export async function acceptCandidate(ledger: Ledger, context: CommandContext, m
   return outcome.ok ? { ok: true, result: recordResultOf(outcome.result) } : outcome;
 }
 
-export async function rejectCandidate(
+/** A ProposalRejected (kept for audit), answered like the other lifecycle commands (HTTP and CLI alike). */
+export const rejectCandidate = (
   ledger: Ledger,
   context: CommandContext,
   memoryId: string,
   reason?: string,
-): Promise<Result<SubjectEffect>> {
-  const stream = subjectStreamName(context.tenant, context.subject);
-  return executeSubjectCommand(
-    ledger,
-    {
-      stream,
-      commandId: context.idempotencyKey ?? newCommandId(),
-      request: { operation: 'reject_candidate', memoryId, reason },
-      ...actorOf(context),
-    },
-    (_loaded, now) => ({ type: 'RejectProposal', memoryId, ...(reason !== undefined ? { reason } : {}), now }),
-  );
-}
+): Promise<Result<LifecycleResult>> =>
+  runLifecycleCommand(ledger, context, { type: 'RejectProposal', memoryId, ...(reason !== undefined ? { reason } : {}) });
 
 /** The sweep: pending candidates past their expiry become ProposalExpired. */
 export async function expireCandidates(ledger: Ledger, context: CommandContext): Promise<Result<SubjectEffect>> {

@@ -14,16 +14,22 @@ const forgottenSubject = () => reject('already_forgotten', 'the subject was alre
 export function decideEraseMemories(state: SubjectState, command: SubjectCommandOf<'EraseMemories'>): DecideResult {
   if (state.forgotten) return forgottenSubject();
   const entries = [];
+  // A candidate (never accepted) is erased under the memory id it was proposed with, after the entries.
+  const proposals: string[] = [];
   for (const memoryId of new Set(command.memoryIds)) {
     const entry = state.entries.get(memoryId);
-    if (!entry) return reject('memory_not_found', `memory ${memoryId} does not exist`, 'memoryIds');
-    if (entry.status !== 'forgotten') entries.push(entry);
+    const proposal = state.proposals.get(memoryId);
+    if (entry) {
+      if (entry.status !== 'forgotten') entries.push(entry);
+    } else if (proposal) {
+      if (proposal.status !== 'forgotten') proposals.push(memoryId);
+    } else return reject('memory_not_found', `memory ${memoryId} does not exist`, 'memoryIds');
   }
   entries.sort((a, b) => a.sequence - b.sequence);
   return accept(
-    entries.map((entry): SubjectEvent => ({
+    [...entries.map((e) => e.memoryId), ...proposals.sort()].map((memoryId): SubjectEvent => ({
       type: 'MemoryForgotten',
-      data: { memoryId: entry.memoryId, ...(command.reason ? { reason: command.reason } : {}), forgottenAt: command.now },
+      data: { memoryId, ...(command.reason ? { reason: command.reason } : {}), forgottenAt: command.now },
     })),
   );
 }
@@ -40,7 +46,7 @@ export function decideIssueReceipt(state: SubjectState, command: SubjectCommandO
     return reject('memory_not_active', 'a subject receipt needs the subject forgotten first', 'receipt.scope');
   if (!state.forgotten) {
     for (const memoryId of receipt.memoryIds) {
-      const entry = state.entries.get(memoryId);
+      const entry = state.entries.get(memoryId) ?? state.proposals.get(memoryId);
       if (!entry) return reject('memory_not_found', `memory ${memoryId} does not exist`, 'receipt.memoryIds');
       if (entry.status !== 'forgotten')
         return reject('memory_not_active', `memory ${memoryId} is not forgotten: a receipt follows its tombstone`, 'receipt.memoryIds');

@@ -8,7 +8,7 @@ import type { ConflictState, EntryState, SubjectState } from './state.js';
 import { statusChangeOf, statusMayChange, SUBJECT_FORGOTTEN_STATUS, type StatusChange } from './status-change.js';
 import { initialState } from './state.js';
 import { PersistentMap } from '../persistent-map/persistent-map.js';
-import { proposalEnded, proposalsForgotten, proposed } from './proposals.js';
+import { proposalEnded, proposalForgotten, proposalsForgotten, proposed } from './proposals.js';
 
 export function evolve(state: SubjectState, event: SubjectEvent): SubjectState {
   const next = apply(state, event);
@@ -38,8 +38,10 @@ function apply(state: SubjectState, event: SubjectEvent): SubjectState {
     case 'MemorySuperseded':
     case 'MemoryRetracted':
     case 'MemoryExpired':
-    case 'MemoryForgotten':
       return leave(state, statusChangeOf(event));
+    case 'MemoryForgotten':
+      // The id may be a proposal's (a candidate erased by its memory id).
+      return proposalForgotten(leave(state, statusChangeOf(event)), event.data.memoryId);
     case 'ConflictDetected':
       return conflictDetected(state, event.data);
     case 'ConflictResolved': {

@@ -87,6 +87,13 @@ export function proposalEnded(
   return { ...state, proposals: state.proposals.set(memoryId, ended) };
 }
 
+/** A proposal erased by its memory id (MemoryForgotten naming it: its key is destroyed); an accepted one is the entry's to forget. */
+export function proposalForgotten(state: SubjectState, memoryId: string): SubjectState {
+  const proposal = state.proposals.get(memoryId);
+  if (!proposal || proposal.status === 'forgotten' || proposal.status === 'accepted') return state;
+  return { ...state, proposals: state.proposals.set(memoryId, { ...proposal, status: 'forgotten' }) };
+}
+
 /** A forgotten subject's proposals are forgotten too (their keys went with the subject's). */
 export function proposalsForgotten(state: SubjectState): SubjectState['proposals'] {
   let proposals = state.proposals;

@@ -11,6 +11,7 @@ import type { SubjectState } from '../../domain/subject/state.js';
 import type { EventStore } from '../../infrastructure/event-store/port.js';
 import type { KeyStore } from '../../infrastructure/key-store/port.js';
 import { openEntries } from '../opened/opened-entries.js';
+import { openProposals } from './proposal-texts.js';
 
 /** Shorter texts ("sms", "yes", "42") would be found in unrelated places: they are searched by hash only. */
 export const MIN_PLAINTEXT_LENGTH = 8;
@@ -71,6 +72,22 @@ export async function takeNeedles(
       kept.add(renderValue(opened.value));
       if (opened.content !== undefined) kept.add(opened.content);
       for (const query of opened.anticipatedQueries ?? []) kept.add(query);
+    }
+  }
+  // Candidates erased by id or with the subject: what they say is searched for too.
+  const proposals = await openProposals(
+    store,
+    keys,
+    ref,
+    stream,
+    new Set(erased.filter((id) => state.proposals.has(id) && !state.entries.has(id))),
+  );
+  for (const proposal of proposals.values()) {
+    for (const hash of proposal.keyedHashes) hashes.add(hash);
+    if (proposal.texts.length === 0) known = false;
+    for (const text of proposal.texts) {
+      digests.add(sha256(text));
+      texts.add(text);
     }
   }
   const keptText = [...kept].join('\u0000');

@@ -10,6 +10,7 @@ import { apiKeysMigration } from './0004-api-keys.js';
 import { artifactKeysMigration } from './0005-artifact-keys.js';
 import { retentionPoliciesMigration } from './0006-retention-policies.js';
 import { memoryVectorsMigration } from './0007-memory-vectors.js';
+import { reviewerRoleMigration } from './0008-reviewer-role.js';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_event_store': eventStoreMigration,
@@ -19,4 +20,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0005_artifact_keys': artifactKeysMigration,
   '0006_retention_policies': retentionPoliciesMigration,
   '0007_memory_vectors': memoryVectorsMigration,
+  '0008_reviewer_role': reviewerRoleMigration,
 };
