@@ -8,6 +8,13 @@
 export const SEALED_ENTRY_FIELDS = ['value', 'content', 'anticipatedQueries'] as const;
 export type SealedEntryField = (typeof SEALED_ENTRY_FIELDS)[number];
 
+/** How each sealed field's plaintext is written before sealing: as JSON, or the text itself. */
+export const SEALED_ENTRY_PLAINTEXT = {
+  value: 'json',
+  content: 'text',
+  anticipatedQueries: 'json',
+} as const satisfies Record<SealedEntryField, 'json' | 'text'>;
+
 /** Optional, kept in clear, copied as given when present (absent stays absent). */
 export const OPTIONAL_CLEAR_FIELDS = ['confidence', 'validFrom', 'validTo', 'expiresAt', 'consentRef'] as const;
 export type OptionalClearField = (typeof OPTIONAL_CLEAR_FIELDS)[number];
