@@ -1,12 +1,13 @@
 // `memledger events`: the decoded subject stream, personal fields opened in
 // memory where their key still exists and marked forgotten where it does not.
+import { SEALED_ENTRY_FIELDS, type SealedEntryField } from '../domain/entry/fields.js';
 import { decodeStoredEvent } from '../domain/events/decode.js';
 import type { Sealed } from '../domain/events/sealed.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
 import type { EventStore, StoredEvent } from '../infrastructure/event-store/port.js';
-import { open } from '../infrastructure/cipher/seal.js';
 import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../infrastructure/key-store/port.js';
 import { formatPosition } from '../infrastructure/event-store/port.js';
+import { openEntryField, type MemoryPlace } from '../reads/opened/entry-field.js';
 
 /** A personal field as a read path shows it. */
 export type OpenedField = { readonly status: 'readable'; readonly plaintext: unknown } | { readonly status: 'forgotten' };
@@ -59,30 +60,19 @@ function openedEntry(
   lookup: KeyLookup<MemoryKey> | undefined,
   ref: SubjectRef,
   memoryId: string,
-  entry: { valueHash: string; contentHash?: string; value: Sealed; content?: Sealed; anticipatedQueries?: Sealed },
+  entry: { valueHash: string; contentHash?: string } & Partial<Record<SealedEntryField, Sealed>>,
 ): unknown {
   const { valueHash, contentHash, ...skeleton } = entry;
   const readable = lookup?.status === 'found';
-  return {
-    ...skeleton,
-    ...(readable ? { valueHash, ...(contentHash ? { contentHash } : {}) } : {}),
-    value: openField(lookup, ref, memoryId, 'value', entry.value, true),
-    ...(entry.content ? { content: openField(lookup, ref, memoryId, 'content', entry.content, false) } : {}),
-    ...(entry.anticipatedQueries
-      ? { anticipatedQueries: openField(lookup, ref, memoryId, 'anticipatedQueries', entry.anticipatedQueries, true) }
-      : {}),
-  };
+  const opened: Partial<Record<SealedEntryField, OpenedField>> = {};
+  for (const field of SEALED_ENTRY_FIELDS) {
+    const sealed = entry[field];
+    if (sealed) opened[field] = openField(lookup, { ...ref, memoryId }, field, sealed);
+  }
+  return { ...skeleton, ...(readable ? { valueHash, ...(contentHash ? { contentHash } : {}) } : {}), ...opened };
 }
 
-function openField(
-  lookup: KeyLookup<MemoryKey> | undefined,
-  ref: SubjectRef,
-  memoryId: string,
-  field: string,
-  sealed: Sealed,
-  json: boolean,
-): OpenedField {
+function openField(lookup: KeyLookup<MemoryKey> | undefined, place: MemoryPlace, field: SealedEntryField, sealed: Sealed): OpenedField {
   if (!lookup || lookup.status !== 'found' || lookup.key.keyId !== sealed.keyId) return { status: 'forgotten' };
-  const text = open(sealed, lookup.key.key, { ...ref, memoryId, field });
-  return { status: 'readable', plaintext: json ? JSON.parse(text) : text };
+  return { status: 'readable', plaintext: openEntryField(field, sealed, lookup.key.key, place) };
 }

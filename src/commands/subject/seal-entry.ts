@@ -5,9 +5,8 @@ import { canonicalValueJson } from '../../domain/canonical/canonical-value.js';
 import { toSealedEntry, type SealedEntry } from '../../domain/entry/sealed-entry.js';
 import { keyedHash } from '../../infrastructure/cipher/keyed-hash.js';
 import type { MemoryEntry } from '../../domain/entry/entry.js';
-import { seal } from '../../infrastructure/cipher/seal.js';
 import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
-import { ANTICIPATED_QUERIES_FIELD } from '../../reads/opened/anticipated-queries.js';
+import { sealEntryField } from '../../reads/opened/entry-field.js';
 
 export type EntrySealing = { readonly status: 'sealed'; readonly entry: SealedEntry } | { readonly status: 'subject_forgotten' };
 
@@ -19,16 +18,16 @@ export async function sealEntry(keys: KeyStore, ref: SubjectRef, memoryId: strin
   const hashKey = subjectKeys.key.hashKey;
   const place = { ...ref, memoryId };
   const sealing = {
-    value: seal(JSON.stringify(entry.value), key, keyId, { ...place, field: 'value' }),
+    value: sealEntryField('value', entry.value, key, keyId, place),
     valueHash: keyedHash(hashKey, canonicalValueJson(entry.value)),
     ...(entry.content !== undefined
       ? {
-          content: seal(entry.content, key, keyId, { ...place, field: 'content' }),
+          content: sealEntryField('content', entry.content, key, keyId, place),
           contentHash: keyedHash(hashKey, entry.content),
         }
       : {}),
     ...(entry.anticipatedQueries !== undefined
-      ? { anticipatedQueries: seal(JSON.stringify(entry.anticipatedQueries), key, keyId, { ...place, field: ANTICIPATED_QUERIES_FIELD }) }
+      ? { anticipatedQueries: sealEntryField('anticipatedQueries', entry.anticipatedQueries, key, keyId, place) }
       : {}),
   };
   return { status: 'sealed', entry: toSealedEntry(entry, sealing) };

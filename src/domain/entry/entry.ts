@@ -1,12 +1,12 @@
 // The memory entry as a client writes it (DESIGN section 10). Only kind, key,
 // value and source are required; instants come back normalised to UTC.
 import { z } from 'zod';
-import { instantSchema } from '../values/instant-schema.js';
 import { valueSchema, type Value } from '../values/value.js';
 import { fieldMessage, InvalidInput, parseWith } from '../validation/invalid-input.js';
 import { memoryKeySchema } from './key.js';
 import { normaliseScopes, scopesSchema, type Scopes } from './scopes.js';
-import { sourceRefSchema, sourceSchema, type Source } from './source.js';
+import { sharedClearShape } from './clear-shape.js';
+import { sourceSchema, type Source } from './source.js';
 import { memoryKindSchema, polaritySchema, sensitivitySchema, type MemoryKind, type Polarity, type Sensitivity } from './vocabulary.js';
 import type { Instant } from '../values/instant.js';
 
@@ -54,10 +54,7 @@ export const entrySchema = z
         .optional(),
       sensitivity: sensitivitySchema.default('normal'),
       scopes: scopesSchema.optional().transform(normaliseScopes),
-      validFrom: instantSchema.optional(),
-      validTo: instantSchema.optional(),
-      expiresAt: instantSchema.optional(),
-      consentRef: sourceRefSchema.optional(),
+      ...sharedClearShape,
     },
     { error: fieldMessage('must be a JSON object', 'an entry is required') },
   )

@@ -3,13 +3,13 @@
 // fences. This is what commands carry and MemoryRecorded stores.
 import { z } from 'zod';
 import { keyedHashSchema, sealedSchema, type Sealed } from '../events/sealed.js';
-import { instantSchema } from '../values/instant-schema.js';
 import { valueTypeSchema } from '../values/value.js';
 import type { MemoryEntry } from './entry.js';
+import { sharedClearShape } from './clear-shape.js';
 import { OPTIONAL_CLEAR_FIELDS, presentFields } from './fields.js';
 import { memoryKeySchema } from './key.js';
 import { normaliseScopes, scopesSchema } from './scopes.js';
-import { sourceRefSchema, sourceSchema } from './source.js';
+import { sourceSchema } from './source.js';
 import { memoryKindSchema, polaritySchema, sensitivitySchema } from './vocabulary.js';
 
 /** The sealed entry's fields, in order: MemoryRecorded's schema derives from them too. */
@@ -30,10 +30,7 @@ export const sealedEntryShape = {
   confidence: z.number().min(0).max(1).optional(),
   sensitivity: sensitivitySchema,
   scopes: scopesSchema.transform(normaliseScopes),
-  validFrom: instantSchema.optional(),
-  validTo: instantSchema.optional(),
-  expiresAt: instantSchema.optional(),
-  consentRef: sourceRefSchema.optional(),
+  ...sharedClearShape,
 };
 
 export const sealedEntrySchema = z.strictObject(sealedEntryShape);

@@ -3,6 +3,7 @@
 // Reading one back validates it; a snapshot of another version is refused
 // and the caller folds from the stream instead.
 import { z } from 'zod';
+import { sharedClearShape } from '../entry/clear-shape.js';
 import { memoryKeySchema } from '../entry/key.js';
 import { normaliseScopes, scopesSchema, slotOf } from '../entry/scopes.js';
 import { sourceRefSchema, sourceSchema, sourceTypeSchema, trustLevelSchema } from '../entry/source.js';
@@ -32,10 +33,9 @@ const entrySnapshot = z.strictObject({
   trustAtRecord: trustLevelSchema,
   confidence: z.number().min(0).max(1).optional(),
   sensitivity: sensitivitySchema,
+  ...sharedClearShape,
+  /** Always present in state, as in MemoryRecorded. */
   validFrom: instantSchema,
-  validTo: instantSchema.optional(),
-  expiresAt: instantSchema.optional(),
-  consentRef: sourceRefSchema.optional(),
   status: z.enum(ENTRY_STATUSES),
   supersededBy: memoryIdSchema.optional(),
   corroborations: countSchema,

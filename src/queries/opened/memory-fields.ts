@@ -5,7 +5,7 @@
 import type { Sealed } from '../../domain/events/sealed.js';
 import type { Value } from '../../domain/values/value.js';
 import { openAnticipatedQueries } from '../../reads/opened/anticipated-queries.js';
-import { open } from '../../infrastructure/cipher/seal.js';
+import { openEntryField } from '../../reads/opened/entry-field.js';
 import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
 
 export type PersonalFields =
@@ -49,10 +49,10 @@ export async function memoryKeysOf(
 export function openFields(ref: SubjectRef, fields: SealedFields, lookup: KeyLookup<MemoryKey> | undefined): PersonalFields {
   if (fields.value === null || !lookup || lookup.status !== 'found' || lookup.key.keyId !== fields.value.keyId) return FORGOTTEN;
   const place = { ...ref, memoryId: fields.memoryId };
-  const value = JSON.parse(open(fields.value, lookup.key.key, { ...place, field: 'value' })) as Value;
+  const value = openEntryField('value', fields.value, lookup.key.key, place) as Value;
   const sealed = [fields.content, fields.anticipatedQueries].filter((s): s is Sealed => !!s);
   if (sealed.some((s) => s.keyId !== lookup.key.keyId)) return FORGOTTEN;
-  const content = fields.content ? open(fields.content, lookup.key.key, { ...place, field: 'content' }) : undefined;
+  const content = fields.content ? openEntryField('content', fields.content, lookup.key.key, place) : undefined;
   const queries = fields.anticipatedQueries ? openAnticipatedQueries(fields.anticipatedQueries, lookup.key.key, place) : undefined;
   return {
     status: 'readable',

@@ -2,11 +2,9 @@
 // sealing them is src/commands/subject/seal-entry.ts.
 import { anticipatedQueriesSchema } from '../../domain/entry/entry.js';
 import type { Sealed } from '../../domain/events/sealed.js';
-import { open, type SealContext } from '../../infrastructure/cipher/seal.js';
-
-export const ANTICIPATED_QUERIES_FIELD = 'anticipatedQueries';
+import { openEntryField, type MemoryPlace } from './entry-field.js';
 
 /** Opened and checked against the entry schema's limits. */
-export function openAnticipatedQueries(sealed: Sealed, key: Buffer, place: SealContext): string[] {
-  return anticipatedQueriesSchema.parse(JSON.parse(open(sealed, key, { ...place, field: ANTICIPATED_QUERIES_FIELD })));
+export function openAnticipatedQueries(sealed: Sealed, key: Buffer, place: MemoryPlace): string[] {
+  return anticipatedQueriesSchema.parse(openEntryField('anticipatedQueries', sealed, key, place));
 }

@@ -4,11 +4,12 @@
 // MemoryRecorded events, the keys from the key store. An entry whose key is
 // gone (an erasure in progress) stays closed and is not an input.
 import type { EntryState } from '../../domain/subject/state.js';
-import type { Sealed } from '../../domain/events/sealed.js';
 import type { SubjectEventData } from '../../domain/events/subject-events.js';
 import { valueSchema, type Value } from '../../domain/values/value.js';
-import { open } from '../../infrastructure/cipher/seal.js';
+import { SEALED_ENTRY_FIELDS, presentFields, type SealedEntryField } from '../../domain/entry/fields.js';
+import type { SealedEntry } from '../../domain/entry/sealed-entry.js';
 import { openAnticipatedQueries } from './anticipated-queries.js';
+import { openEntryField } from './entry-field.js';
 import type { EventStore } from '../../infrastructure/event-store/port.js';
 import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
 
@@ -33,18 +34,13 @@ export async function openEntries(
   throughRevision: number,
   memoryIds: ReadonlySet<string>,
 ): Promise<OpenEntryFields> {
-  const sealed = new Map<string, { value: Sealed; content?: Sealed; anticipatedQueries?: Sealed }>();
+  const sealed = new Map<string, Pick<SealedEntry, SealedEntryField>>();
   for (let from = 0; from <= throughRevision; from += PAGE) {
     const page = await store.readStream(stream, { fromRevision: from, maxCount: Math.min(PAGE, throughRevision - from + 1) });
     for (const event of page) {
       if (event.type !== 'MemoryRecorded') continue;
       const data = event.data as SubjectEventData<'MemoryRecorded'>;
-      if (memoryIds.has(data.memoryId))
-        sealed.set(data.memoryId, {
-          value: data.value,
-          ...(data.content ? { content: data.content } : {}),
-          ...(data.anticipatedQueries ? { anticipatedQueries: data.anticipatedQueries } : {}),
-        });
+      if (memoryIds.has(data.memoryId)) sealed.set(data.memoryId, { value: data.value, ...presentFields(data, SEALED_ENTRY_FIELDS) });
     }
     if (page.length < PAGE) break;
   }
@@ -58,8 +54,8 @@ export async function openEntries(
     const lookup = found.get(memoryId);
     if (!lookup || lookup.status !== 'found' || lookup.key.keyId !== fields.value.keyId) continue;
     const place = { ...ref, memoryId };
-    const value = valueSchema.parse(JSON.parse(open(fields.value, lookup.key.key, { ...place, field: 'value' }))) as Value;
-    const content = fields.content ? open(fields.content, lookup.key.key, { ...place, field: 'content' }) : undefined;
+    const value = valueSchema.parse(openEntryField('value', fields.value, lookup.key.key, place)) as Value;
+    const content = fields.content ? openEntryField('content', fields.content, lookup.key.key, place) : undefined;
     const queries = fields.anticipatedQueries ? openAnticipatedQueries(fields.anticipatedQueries, lookup.key.key, place) : undefined;
     opened.set(memoryId, {
       value,

@@ -3,6 +3,7 @@
 // what the batch must write. An event that changes a memory closes its
 // current version at the event's commit time and opens the next one; nothing
 // else about a written version changes, except erasure (see tables.ts).
+import { nullWhereAbsent, RECORDED_OPTIONAL_FIELDS } from '../../../domain/entry/fields.js';
 import type { SubjectEventData } from '../../../domain/events/subject-events.js';
 import { statusMayChange, SUBJECT_FORGOTTEN_STATUS } from '../../../domain/subject/status-change.js';
 import type { MemoryStatus } from '../tables.js';
@@ -76,18 +77,13 @@ export class MemoryLedger {
       valueHash: data.valueHash,
       value: data.value,
       polarity: data.polarity,
-      content: data.content ?? null,
-      contentHash: data.contentHash ?? null,
-      anticipatedQueries: data.anticipatedQueries ?? null,
+      ...nullWhereAbsent(data, ['content', 'contentHash', 'anticipatedQueries']),
       sourceType: data.source.type,
       sourceRefs: data.source.refs,
       trust: data.trust,
-      confidence: data.confidence ?? null,
       sensitivity: data.sensitivity,
-      consentRef: data.consentRef ?? null,
+      ...nullWhereAbsent(data, RECORDED_OPTIONAL_FIELDS),
       validFrom: data.validFrom,
-      validTo: data.validTo ?? null,
-      expiresAt: data.expiresAt ?? null,
       supersededBy: null,
       ...opened(at),
     };
