@@ -13,7 +13,7 @@ import { CatchUpTimeout, ProjectionNotBuilt, ProjectionSchemaRetired, RebuildInP
 import { ProjectionsBehind } from '../../src/queries/projections-behind.js';
 
 describe('the answer table', () => {
-  it('answers every rejection with its row: 404 for what does not exist, 422 for what makes no sense, 409 otherwise; exit 3; the write gate\'s refusals of the input itself exit 2', () => {
+  it("answers every rejection with its row: 404 for what does not exist, 422 for what makes no sense, 409 otherwise; exit 3; the write gate's refusals of the input itself exit 2", () => {
     const notFound = ['subject_not_found', 'memory_not_found', 'conflict_not_found', 'artifact_not_found', 'proposal_not_found'];
     // Refused by the write gate before anything is written: bad input (exit 2), 403 for a source type above the credential.
     const badInput: Readonly<Record<string, number>> = { secret_detected: 422, consent_required: 422, source_type_above_credential: 403 };
