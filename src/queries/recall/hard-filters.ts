@@ -8,7 +8,7 @@ import type { Scopes } from '../../domain/entry/scopes.js';
 import type { SourceType } from '../../domain/entry/source.js';
 import { sensitivityRank, type Sensitivity } from '../../domain/entry/vocabulary.js';
 import { isTainted } from '../../domain/subject/trust.js';
-import type { CurrentVersion } from './subject-view.js';
+import type { CurrentVersion } from './subject-view-shape.js';
 
 export const FILTER_REASONS = [
   'out_of_scope',

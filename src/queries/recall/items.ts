@@ -9,7 +9,7 @@ import { trustRank, type TrustLevel } from '../../domain/entry/source.js';
 import type { RetrievalExplanation } from '../../domain/retrieval/index.js';
 import type { Value } from '../../domain/values/value.js';
 import type { FilterReason } from './hard-filters.js';
-import type { CurrentVersion } from './subject-view.js';
+import type { CurrentVersion } from './subject-view-shape.js';
 
 export interface MemoryProvenance {
   readonly memoryId: string;

@@ -9,7 +9,7 @@ import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.j
 import { memoryKeysOf, openMemoryFields, type PersonalFields } from '../opened/memory-fields.js';
 import type { RecallItem } from './items.js';
 import type { OpenedCorpora, OpenedCorpus, OpenedMemory } from './retrieval/opened-corpus.js';
-import type { CurrentVersion, SubjectView } from './subject-view.js';
+import type { CurrentVersion, SubjectView } from './subject-view-shape.js';
 
 /** Memories opened between two turns of the event loop. */
 const OPEN_CHUNK = 500;

@@ -30,7 +30,8 @@ import type { ReadableMemory } from './readable.js';
 import { requireRecallInput, type RecallInput, type RecallRequest } from './request.js';
 import { byRelevance, type RelevanceDeps, type RetrievalReport } from './retrieval/by-relevance.js';
 import { chooseSource, unreadableSummary, type AliasInfo, type RawReason } from './source-choice.js';
-import { readSubjectView, withCurrentTrust, type CurrentVersion, type SubjectView } from './subject-view.js';
+import type { CurrentVersion, SubjectView } from './subject-view-shape.js';
+import { readSubjectView, withCurrentTrust } from './subject-view.js';
 import { summaryEntries } from './summary-items.js';
 import { cachedLabels, cachedTokens } from './token-cache.js';
 

@@ -3,7 +3,7 @@
 // summary serves only while the alias's sourceEpoch equals the subject's
 // current inputEpoch, its artifact belongs to this subject and is not STALE,
 // and its output can still be read.
-import type { SubjectView } from './subject-view.js';
+import type { SubjectView } from './subject-view-shape.js';
 
 export type RawReason = 'subject_forgotten' | 'no_alias' | 'behind_epoch' | 'stale' | 'unreadable';
 

@@ -5,89 +5,11 @@
 // versions are never read: the status filter is in the SQL.
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { SourceType, TrustLevel } from '../../domain/entry/source.js';
-import type { Sealed } from '../../domain/events/sealed.js';
 import { overriddenTrust } from '../../domain/subject/trust.js';
 import { faultFromRow, type ProjectionFault } from '../../projections/runtime/faults.js';
 import { readActiveStatement, streamFaults, type ActiveReadModels } from '../active-schema.js';
+import type { KnownVersions, SubjectView } from './subject-view-shape.js';
 import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';
-
-/** The columns of a current memory version that recall uses (instants as Date). */
-export interface CurrentVersion {
-  readonly memory_id: string;
-  readonly version: number;
-  readonly sequence: number;
-  readonly kind: string;
-  readonly key: string;
-  readonly scopes: Record<string, string>;
-  readonly value: Sealed | null;
-  readonly content: Sealed | null;
-  /** Write-time query expansion, sealed (null: none, or erased). */
-  readonly anticipated_queries: Sealed | null;
-  readonly polarity: string;
-  readonly source_type: string;
-  readonly source_refs: string[];
-  readonly trust: string;
-  readonly confidence: number | null;
-  readonly sensitivity: string;
-  readonly consent_ref: string | null;
-  readonly valid_from: Date;
-  readonly valid_to: Date | null;
-  readonly expires_at: Date | null;
-  readonly tx_from: Date;
-  readonly opened_by: string;
-  readonly opened_by_type: string;
-}
-
-export interface AliasView {
-  readonly artifactId: string;
-  readonly sourceEpoch: number;
-  readonly coversThrough: number;
-  /** Null when the artifact row is missing (it never is after a consistent catch-up). */
-  readonly artifact: {
-    readonly tenant: string | null;
-    readonly subject: string | null;
-    readonly status: string;
-    readonly output: Sealed | null;
-    readonly outputErased: boolean;
-  } | null;
-  readonly stale: {
-    readonly causeType: string;
-    readonly causeEventId: string;
-    readonly causeMemoryId: string | null;
-    readonly viaArtifactId: string | null;
-  } | null;
-}
-
-export interface ConflictView {
-  readonly conflictId: string;
-  readonly key: string;
-  readonly scopes: Record<string, string>;
-  readonly memoryIds: readonly string[];
-}
-
-export interface SubjectView {
-  /** revision: the last subject event the projection applied. */
-  readonly clock: {
-    readonly inputEpoch: number;
-    readonly highWaterMark: number;
-    readonly forgotten: boolean;
-    readonly revision: number;
-  } | null;
-  readonly alias: AliasView | null;
-  readonly taint: { readonly refPatterns: readonly string[]; readonly sourceTypes: readonly string[] };
-  /** The current TrustChanged level of each source ref that has one. */
-  readonly trustOverrides: ReadonlyMap<string, TrustLevel>;
-  /** Conflicts recorded open (members may have left since: the caller checks). */
-  readonly conflicts: readonly ConflictView[];
-  /** In sequence order. */
-  readonly versions: readonly CurrentVersion[];
-  /** The projection schema the view was read from (what a cached copy of the versions is only good for). */
-  readonly schema: string;
-  /** True when the versions were not read: the caller holds them at this schema and revision (`versions` is empty then). */
-  readonly versionsKnown: boolean;
-  /** Events of the subject's stream the projection could not apply (recall refuses while there are any). */
-  readonly faults: readonly ProjectionFault[];
-}
 
 const VERSION_COLUMNS = [
   'memory_id',
@@ -113,12 +35,6 @@ const VERSION_COLUMNS = [
   'opened_by',
   'opened_by_type',
 ] as const;
-
-/** Versions a caller already holds: at this schema and subject revision the statement does not read them again. */
-export interface KnownVersions {
-  readonly schema: string;
-  readonly revision: number;
-}
 
 export function readSubjectView(
   projections: ProjectionsKysely,

@@ -4,7 +4,7 @@
 // anything left out come back as raw entries.
 import type { Claim, OpenItem, SummarizerOutput } from '../../domain/consolidation/output.js';
 import { claimItem, OPEN_ITEM_WEIGHT, openItemItem, rankOf, type ItemMemo, type Rank, type RecallItem } from './items.js';
-import type { CurrentVersion } from './subject-view.js';
+import type { CurrentVersion } from './subject-view-shape.js';
 
 export type SummaryEntry =
   | { readonly type: 'claim'; readonly index: number; readonly claim: Claim; readonly sources: readonly CurrentVersion[] }

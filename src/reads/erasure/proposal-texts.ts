@@ -1,16 +1,14 @@
 // The texts of candidates (MemoryProposed: the entry sealed under the key of
 // the memory it would become), opened in memory for an erasure's needles
-// while their keys still exist. Kept beside openEntries (src/reads/opened),
-// which reads MemoryRecorded only: a proposal is never an entry.
+// while their keys still exist, as openEntries opens an entry's (it reads
+// MemoryRecorded only: a proposal is never an entry).
 import { canonicalValueJson } from '../../domain/canonical/canonical-value.js';
 import { renderValue } from '../../domain/consolidation/rendering.js';
 import { decodeStoredEvent } from '../../domain/events/decode.js';
 import type { SealedEntry } from '../../domain/entry/sealed-entry.js';
-import { valueSchema, type Value } from '../../domain/values/value.js';
-import { open } from '../../infrastructure/cipher/seal.js';
 import type { EventStore } from '../../infrastructure/event-store/port.js';
 import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
-import { openAnticipatedQueries } from '../opened/anticipated-queries.js';
+import { openSealedFields } from '../opened/opened-entries.js';
 
 const PAGE = 4096;
 
@@ -42,19 +40,15 @@ export async function openProposals(
   const out = new Map<string, ProposalTexts>();
   for (const [memoryId, entry] of sealed) {
     const keyedHashes = [entry.valueHash, ...(entry.contentHash ? [entry.contentHash] : [])];
-    const lookup = found.get(memoryId);
-    if (!lookup || lookup.status !== 'found' || lookup.key.keyId !== entry.value.keyId) {
-      out.set(memoryId, { texts: [], keyedHashes });
-      continue;
-    }
-    const place = { ...ref, memoryId };
-    const value = valueSchema.parse(JSON.parse(open(entry.value, lookup.key.key, { ...place, field: 'value' }))) as Value;
-    const texts = [
-      renderValue(value),
-      canonicalValueJson(value),
-      ...(entry.content ? [open(entry.content, lookup.key.key, { ...place, field: 'content' })] : []),
-      ...(entry.anticipatedQueries ? openAnticipatedQueries(entry.anticipatedQueries, lookup.key.key, place) : []),
-    ];
+    const opened = openSealedFields(entry, found.get(memoryId), { ...ref, memoryId });
+    const texts = opened
+      ? [
+          renderValue(opened.value),
+          canonicalValueJson(opened.value),
+          ...(opened.content !== undefined ? [opened.content] : []),
+          ...(opened.anticipatedQueries ?? []),
+        ]
+      : [];
     out.set(memoryId, { texts, keyedHashes });
   }
   return out;

@@ -51,17 +51,25 @@ export async function openEntries(
   }
   const opened = new Map<string, OpenedEntry>();
   for (const [memoryId, fields] of sealed) {
-    const lookup = found.get(memoryId);
-    if (!lookup || lookup.status !== 'found' || lookup.key.keyId !== fields.value.keyId) continue;
-    const place = { ...ref, memoryId };
-    const value = valueSchema.parse(openEntryField('value', fields.value, lookup.key.key, place)) as Value;
-    const content = fields.content ? openEntryField('content', fields.content, lookup.key.key, place) : undefined;
-    const queries = fields.anticipatedQueries ? openAnticipatedQueries(fields.anticipatedQueries, lookup.key.key, place) : undefined;
-    opened.set(memoryId, {
-      value,
-      ...(content !== undefined ? { content } : {}),
-      ...(queries !== undefined ? { anticipatedQueries: queries } : {}),
-    });
+    const entry = openSealedFields(fields, found.get(memoryId), { ...ref, memoryId });
+    if (entry) opened.set(memoryId, entry);
   }
   return (entry) => opened.get(entry.memoryId);
+}
+
+/** One entry's (or candidate's) sealed fields opened; undefined when its key is gone or another key's. */
+export function openSealedFields(
+  fields: Pick<SealedEntry, SealedEntryField>,
+  lookup: KeyLookup<MemoryKey> | undefined,
+  place: SubjectRef & { readonly memoryId: string },
+): OpenedEntry | undefined {
+  if (!lookup || lookup.status !== 'found' || lookup.key.keyId !== fields.value.keyId) return undefined;
+  const value = valueSchema.parse(openEntryField('value', fields.value, lookup.key.key, place)) as Value;
+  const content = fields.content ? openEntryField('content', fields.content, lookup.key.key, place) : undefined;
+  const queries = fields.anticipatedQueries ? openAnticipatedQueries(fields.anticipatedQueries, lookup.key.key, place) : undefined;
+  return {
+    value,
+    ...(content !== undefined ? { content } : {}),
+    ...(queries !== undefined ? { anticipatedQueries: queries } : {}),
+  };
 }

@@ -12,7 +12,7 @@ import { sensitivityRank, type MemoryKind, type Polarity, type Sensitivity } fro
 import type { RetrievalDocument } from '../../../domain/retrieval/index.js';
 import type { ReadableMemory } from '../readable.js';
 import type { ShownSummaryEntry } from '../summary-items.js';
-import type { CurrentVersion } from '../subject-view.js';
+import type { CurrentVersion } from '../subject-view-shape.js';
 
 export const summaryDocumentId = (artifactId: string, entry: ShownSummaryEntry['entry']) =>
   `#${entry.type === 'claim' ? 'c' : 'o'}:${artifactId}:${entry.index}`;

@@ -10,7 +10,7 @@
 // check; bounded, least recently used subjects first.
 import type { RetrievalDocument } from '../../../domain/retrieval/index.js';
 import type { ReadableMemory } from '../readable.js';
-import type { CurrentVersion, KnownVersions } from '../subject-view.js';
+import type { CurrentVersion, KnownVersions } from '../subject-view-shape.js';
 
 export interface OpenedMemory extends ReadableMemory {
   /** The key the fields were opened with: a version sealed under another is opened again. */
