@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { ApiKeyStore } from '../src/infrastructure/api-keys/api-key-store.js';
 import type { Bench } from './run.js';
 
@@ -102,13 +103,50 @@ function histogramQuantiles(text: string, name: string, labels: string): string 
   return `${total} appends, p50 <= ${at(0.5)} s, p99 <= ${at(0.99)} s`;
 }
 
+/** The baseline: single-row INSERT + COMMIT (autocommit) from CONNECTIONS clients on the same server for `seconds`. */
+async function rawInserts(databaseUrl: string, seconds: number): Promise<{ perSecond: number; p99: number }> {
+  const clients = await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      return client;
+    }),
+  );
+  try {
+    await clients[0]!.query(
+      'create table if not exists bench_http_raw (n bigint not null, body jsonb not null, at timestamptz not null default now())',
+    );
+    const latencies: number[] = [];
+    const end = Date.now() + seconds * 1000;
+    let n = 0;
+    await Promise.all(
+      clients.map(async (client) => {
+        while (Date.now() < end) {
+          const started = performance.now();
+          n++;
+          await client.query({
+            name: 'bench_http_raw',
+            text: 'insert into bench_http_raw (n, body) values ($1, $2)',
+            values: [n, JSON.stringify({ text: `status ${n}`, refs: [`tool://orders/${n}`] })],
+          });
+          latencies.push(performance.now() - started);
+        }
+      }),
+    );
+    latencies.sort((a, b) => a - b);
+    return { perSecond: latencies.length / seconds, p99: latencies[Math.floor(latencies.length * 0.99)] ?? NaN };
+  } finally {
+    await Promise.all(clients.map((client) => client.end()));
+  }
+}
+
 async function phase(
   print: (line: string) => void,
   url: string,
   name: string,
   seconds: number,
   request: autocannon.Request,
-): Promise<void> {
+): Promise<number> {
   const lag = sampleLag(url);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request] });
   const samples = await lag.stop();
@@ -121,6 +159,7 @@ async function phase(
   print(
     `${name}: event store appends so far (subject streams): ${histogramQuantiles(metrics, 'memledger_event_store_append_seconds', 'stream="subject",outcome="ok"')}`,
   );
+  return result.requests.average;
 }
 
 export const httpLoadBench: Bench = {
@@ -136,7 +175,12 @@ export const httpLoadBench: Bench = {
       MEMLEDGER_LOG_LEVEL: 'warn',
       NO_COLOR: '1',
     };
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    // MEMLEDGER_BENCH_PROFILE=DIR writes a CPU profile of the service (node --cpu-prof) into DIR when it stops.
+    const profile = process.env.MEMLEDGER_BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.MEMLEDGER_BENCH_PROFILE] : [];
+    const child = spawn(process.execPath, [...profile, CLI, 'serve', '--port', String(port)], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     let exited = false;
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => ((exited = true), resolve(code))));
     const keys = new ApiKeyStore(databaseUrl, { poolSize: 1 });
@@ -145,9 +189,13 @@ export const httpLoadBench: Bench = {
       const writer = (await keys.create({ tenant: 'bench', role: 'writer', now: new Date() })).key;
       const reader = (await keys.create({ tenant: 'bench', role: 'reader', now: new Date() })).key;
       print(`loopback ${url}, concurrency ${CONNECTIONS}, ${seconds} s per phase, ${SUBJECTS} subjects`);
+      const raw = await rawInserts(databaseUrl, seconds);
+      print(
+        `raw single-row INSERT + COMMIT, ${CONNECTIONS} clients (pg): ${raw.perSecond.toFixed(0)} rows/s, p99 ${raw.p99.toFixed(1)} ms`,
+      );
 
       let n = 0;
-      await phase(print, url, 'record', seconds, {
+      const recorded = await phase(print, url, 'record', seconds, {
         method: 'POST',
         setupRequest: (req) => {
           n++;
@@ -166,6 +214,8 @@ export const httpLoadBench: Bench = {
           };
         },
       });
+
+      print(`record / raw insert: ${(recorded / raw.perSecond).toFixed(3)}x`);
 
       let m = 0;
       await phase(print, url, 'recall', seconds, {

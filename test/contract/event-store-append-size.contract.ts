@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AppendTooLarge, type EventStore, type NewEvent } from '../../src/infrastructure/event-store/port.js';
-import { newEvent, rejectionOf, type EventStoreContractTarget, type runNames } from './event-store-fixtures.js';
+import { newEvent, outcomeOf, rejectionOf, type EventStoreContractTarget, type runNames } from './event-store-fixtures.js';
 
 const KIB = 1024;
 
@@ -28,7 +28,7 @@ export function describeAppendSize(target: EventStoreContractTarget, store: () =
       const stored = await store().readStream(stream);
       expect(stored.map((e) => e.id)).toEqual(batch.map((e) => e.id));
       expect(stored.map((e) => e.streamRevision)).toEqual(batch.map((_, i) => i));
-      expect(await store().append(stream, batch, { expectedRevision: 'no_stream' })).toEqual(result);
+      expect(outcomeOf(await store().append(stream, batch, { expectedRevision: 'no_stream' }))).toEqual(outcomeOf(result));
       expect(await store().readStream(stream)).toHaveLength(40);
     });
 

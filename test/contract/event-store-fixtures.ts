@@ -1,7 +1,7 @@
 // Shared pieces of the event store contract suite: the target description,
 // unique names per run, events, and reading a subscription step by step.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { EventStore, NewEvent, StoredEvent, Subscription } from '../../src/infrastructure/event-store/port.js';
+import type { AppendResult, EventStore, NewEvent, StoredEvent, Subscription } from '../../src/infrastructure/event-store/port.js';
 
 export interface EventStoreContractTarget {
   readonly name: string;
@@ -45,6 +45,11 @@ export function newEvent(type = 'ContractNoted', data: unknown = { note: randomU
     data,
     metadata: { schemaVersion: 1, correlationId: randomUUID(), causationId: randomUUID(), actor: 'contract-suite' },
   };
+}
+
+/** What a retry must answer as the first append did (`written` is what the first one wrote: a retry writes nothing). */
+export function outcomeOf(result: AppendResult): Pick<AppendResult, 'nextExpectedRevision' | 'position'> {
+  return { nextExpectedRevision: result.nextExpectedRevision, position: result.position };
 }
 
 export function newEvents(count: number, type?: string): NewEvent[] {

@@ -41,8 +41,8 @@ async function readUntil(count: number, options: ReadAllOptions): Promise<Stored
 async function appendUncommitted(client: pg.Client, stream: string, count: number): Promise<string[]> {
   const events = newEvents(count);
   await client.query('begin');
-  const { rows } = await client.query<{ appended: string }>(appendQuery({ stream, events, expectedRevision: 'any' }));
-  expect(Number(rows[0]!.appended)).toBe(count);
+  const { rows } = await client.query(appendQuery({ stream, events, expectedRevision: 'any' }));
+  expect(rows).toHaveLength(count); // one row per event written
   return events.map((event) => event.id);
 }
 

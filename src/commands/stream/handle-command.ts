@@ -63,6 +63,13 @@ export async function handleCommand<State, Command, Event extends DomainEvent, D
       const decision = outcome.decision === undefined ? {} : { decision: outcome.decision };
       if (!appended)
         return { ok: true, result: { events: [], state: loaded.state, revision: loaded.revision, replayed: false, ...decision } };
+      // The store handed back what it wrote: fold it on the loaded stream, no read again.
+      const written = appended.written;
+      if (written !== undefined && written.length === outcome.events && written[0]?.streamRevision === loaded.revision + 1) {
+        const after = repository.folded(loaded, written);
+        const events = written.map((stored) => ({ stored, event: decodeStoredEvent(stored) }));
+        return { ok: true, result: { events, state: after.state, revision: after.revision, replayed: false, ...decision } };
+      }
       const after = await repository.load(envelope.stream);
       const first = after.commands.get(envelope.commandId)?.firstRevision ?? loaded.revision + 1;
       const events = await readSpan(deps.eventStore, envelope.stream, first, first + outcome.events - 1);

@@ -61,6 +61,13 @@ export interface AppendResult {
   readonly nextExpectedRevision: number;
   /** Position of the last event written (or already present, on an idempotent retry). */
   readonly position: Position;
+  /**
+   * The events this append wrote, exactly as readStream would return them,
+   * when the store has them at hand (PostgreSQL's insert returns them);
+   * absent on an idempotent retry and from stores that do not (EventStoreDB):
+   * then a caller reads them.
+   */
+  readonly written?: readonly StoredEvent[];
 }
 
 export interface ReadStreamOptions {

@@ -36,6 +36,7 @@ import {
   insertSubject,
   selectAllMemories,
   selectMemories,
+  selectSubjectWithMemories,
   selectSubject,
   type MemoryRow,
   type Queryable,
@@ -43,6 +44,7 @@ import {
 } from './postgres-rows.js';
 import { rewrapUnderCurrentMaster, type RewrapResult } from './postgres-rewrap.js';
 import { lockSubjectForMaking } from './postgres-subject-lock.js';
+import { makeMemoryKeyAtOnce } from './postgres-memory-key-making.js';
 import { masterById, openMemoryRow, openSubjectRow, type MemoryKeyOpeners } from './postgres-opened-rows.js';
 
 export interface PostgresKeyStoreOptions {
@@ -100,6 +102,11 @@ export class PostgresKeyStore implements KeyStore {
     const valid = validSubjectRef(ref);
     const id = validMemoryId(memoryId);
     if (!options.create) return (await this.readMemoryKeys(valid, [id])).get(id)!;
+    const live = openSubjectRow(this.masterKeys, valid, await selectSubject(this.pool, valid));
+    if (live.status === 'live') {
+      const made = await makeMemoryKeyAtOnce(this.pool, this.masterKeys, valid, id, live);
+      if (made !== undefined) return made;
+    }
     return this.inTransaction(async (client) => {
       // A concurrent forget waits for this transaction, or this waits for it and then sees the tombstone.
       await lockSubjectForMaking(client, valid);
@@ -256,9 +263,9 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   private async readMemoryKeys(ref: SubjectRef, ids: readonly string[]): Promise<Map<string, KeyLookup<MemoryKey>>> {
-    const subject = openSubjectRow(this.masterKeys, ref, await selectSubject(this.pool, ref));
-    const rows =
-      ids.length > 0 && subject.status !== 'forgotten' ? await selectMemories(this.pool, ref, ids) : new Map<string, MemoryRow>();
+    const read = await selectSubjectWithMemories(this.pool, ref, ids);
+    const subject = openSubjectRow(this.masterKeys, ref, read.subject);
+    const rows = read.memories;
     const openers: MemoryKeyOpeners = new Map();
     return new Map(
       ids.map((id): [string, KeyLookup<MemoryKey>] => {

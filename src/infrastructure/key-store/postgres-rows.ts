@@ -52,6 +52,31 @@ export async function selectMemories(db: Queryable, ref: SubjectRef, memoryIds: 
   return new Map(result.rows.map((row) => [row.memory_id, row]));
 }
 
+/** A subject's row and those of some of its memories, in one statement (so under one snapshot). */
+export async function selectSubjectWithMemories(
+  db: Queryable,
+  ref: SubjectRef,
+  memoryIds: readonly string[],
+): Promise<{ readonly subject: SubjectRow | undefined; readonly memories: Map<string, MemoryRow> }> {
+  const result = await db.query<MemoryRow & { readonly row_kind: 'subject' | 'memory' }>({
+    name: 'key_store_subject_with_memories',
+    text: `SELECT 'subject' AS row_kind, NULL AS memory_id, key_id, NULL AS subject_key_id, master_key_id,
+                  wrapped_secret AS wrapped_key, created_at, forgotten_at
+             FROM key_store_subjects WHERE tenant = $1 AND subject = $2
+           UNION ALL
+           SELECT 'memory', ${MEMORY_COLUMNS}
+             FROM key_store_memories WHERE tenant = $1 AND subject = $2 AND memory_id = ANY($3::text[])`,
+    values: [ref.tenant, ref.subject, memoryIds],
+  });
+  let subject: SubjectRow | undefined;
+  const memories = new Map<string, MemoryRow>();
+  for (const { row_kind, wrapped_key, ...row } of result.rows) {
+    if (row_kind === 'subject') subject = { ...row, wrapped_secret: wrapped_key };
+    else memories.set(row.memory_id, { ...row, wrapped_key });
+  }
+  return { subject, memories };
+}
+
 export async function selectAllMemories(db: Queryable, ref: SubjectRef): Promise<MemoryRow[]> {
   const result = await db.query<MemoryRow>(
     `SELECT ${MEMORY_COLUMNS} FROM key_store_memories WHERE tenant = $1 AND subject = $2 ORDER BY created_at NULLS LAST, memory_id`,

@@ -6,7 +6,7 @@ import type { Queryable } from './postgres-rows.js';
 import type { SubjectRef } from './port.js';
 
 // The unit separator cannot occur in ids, so distinct subjects give distinct texts.
-const lockText = (ref: SubjectRef) => `memledger/key-store\u001f${ref.tenant}\u001f${ref.subject}`;
+export const lockText = (ref: SubjectRef) => `memledger/key-store\u001f${ref.tenant}\u001f${ref.subject}`;
 
 export async function lockSubjectForMaking(db: Queryable, ref: SubjectRef): Promise<void> {
   await db.query('SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))', [lockText(ref)]);

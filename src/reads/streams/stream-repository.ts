@@ -2,7 +2,7 @@
 // state with its revision and reads only what is newer, so a command's cost
 // does not grow with the stream's length.
 import type { DomainEvent } from '../../domain/events/catalog.js';
-import type { EventStore } from '../../infrastructure/event-store/port.js';
+import type { EventStore, StoredEvent } from '../../infrastructure/event-store/port.js';
 import { emptyStream, foldInto, type LoadedStream } from './loaded-stream.js';
 import type { StreamKind } from './stream-kind.js';
 
@@ -27,6 +27,13 @@ export class StreamRepository<State, Command, Event extends DomainEvent, Decisio
     }
     this.remember(loaded);
     return loaded;
+  }
+
+  /** `loaded` with events that follow it (what an append just wrote), kept as the stream's latest fold. */
+  folded(loaded: LoadedStream<State>, events: readonly StoredEvent[]): LoadedStream<State> {
+    const after = foldInto(this.kind, loaded, events);
+    this.remember(after);
+    return after;
   }
 
   private remember(loaded: LoadedStream<State>): void {

@@ -28,7 +28,8 @@
 import type pg from 'pg';
 import { IdempotencyConflict, WrongExpectedVersion, type AppendResult, type ExpectedRevision } from '../port.js';
 import { InvalidEventStoreInput, type AppendInput } from './input.js';
-import { toPosition } from './rows.js';
+import { EVENT_COLUMNS } from './log-order.js';
+import { toPosition, toStoredEvent, type EventRow } from './rows.js';
 
 const MAX_ATTEMPTS = 100;
 
@@ -47,11 +48,9 @@ const APPEND_SQL = `
                          when 'stream_exists' then head.revision >= 0
                          else head.revision = $3::bigint end
      order by batch.ord
-    returning stream_revision, transaction_id, global_position
+    returning ${EVENT_COLUMNS}
   )
-  select count(*) as appended, max(stream_revision) as next_revision,
-         min(transaction_id::text) as commit_position, max(global_position) as prepare_position
-    from inserted`;
+  select * from inserted order by stream_revision`;
 
 /** What is committed about a stream and a batch's ids; `base` is the revision before the batch's first event. */
 const RESOLVE_SQL = `
@@ -81,21 +80,14 @@ export function appendQuery({ stream, events, expectedRevision }: AppendInput): 
   };
 }
 
-interface AppendRow {
-  appended: string;
-  next_revision: string | null;
-  commit_position: string | null;
-  prepare_position: string | null;
-}
-
 export async function appendBatch(pool: pg.Pool, input: AppendInput): Promise<AppendResult> {
   const query = appendQuery(input);
   for (let attempt = 1; ; attempt++) {
     try {
-      const row = (await pool.query<AppendRow>(query)).rows[0]!;
-      if (Number(row.appended) > 0) {
-        return { nextExpectedRevision: Number(row.next_revision), position: toPosition(row.commit_position!, row.prepare_position!) };
-      }
+      // The inserted rows come back as stored (jsonb as PostgreSQL keeps it): the caller folds them without reading them again.
+      const written = (await pool.query<EventRow>(query)).rows.map(toStoredEvent);
+      const last = written.at(-1);
+      if (last) return { nextExpectedRevision: last.streamRevision, position: last.position, written };
     } catch (error) {
       if (!isRace(error)) throw translate(error);
     }

@@ -32,7 +32,9 @@ const READ_FORWARDS = `select ${EVENT_COLUMNS} from events
 const READ_BACKWARDS = `select ${EVENT_COLUMNS} from events
   where stream_name = $1 and stream_revision <= $2 order by stream_revision desc limit $3`;
 
-const AWAIT_TARGET_SQL = 'select pg_snapshot_xmax(pg_current_snapshot())::text as xmax';
+// The target, and whether it is reached already (no transaction in flight: xmin = xmax), in one round trip.
+const AWAIT_TARGET_SQL =
+  'select pg_snapshot_xmax(s)::text as xmax, pg_snapshot_xmin(s) >= pg_snapshot_xmax(s) as reached from pg_current_snapshot() as s';
 const AWAIT_REACHED_SQL = 'select pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 as reached';
 const AWAIT_POLL_MS = 20;
 
@@ -100,7 +102,8 @@ export class PostgresEventStore implements EventStore {
     const timeoutMs = options.timeoutMs ?? 30_000;
     // Every transaction committed before now has an xid below this snapshot's xmax; once the oldest running
     // transaction (xmin) is at or past it, they are all below the log's stable cut (log-order.ts).
-    const { rows } = await this.pool.query<{ xmax: string }>(AWAIT_TARGET_SQL);
+    const { rows } = await this.pool.query<{ xmax: string; reached: boolean }>(AWAIT_TARGET_SQL);
+    if (rows[0]!.reached) return;
     const target = rows[0]!.xmax;
     const started = Date.now();
     for (;;) {

@@ -1,0 +1,46 @@
+// Making a memory's key in one round trip (issue 20: a record paid six for
+// it: BEGIN, the subject lock, two reads, the insert, COMMIT). The function
+// takes the subject's making lock (shared; a forget holds it exclusively),
+// then, under a new snapshot (plpgsql's statements each take one under READ
+// COMMITTED, so a forget that held the lock shows), checks that the subject
+// is live under the key that wrapped the new memory key, inserts the row
+// unless the memory has one (live or tombstone), and returns the memory's
+// row as it now stands. `subject_changed` (and no row): the subject is not
+// live under that key, and the caller takes the slow path that handles it.
+import { sql, type Kysely, type Migration } from 'kysely';
+
+export const memoryKeyMakingMigration: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await sql`
+      CREATE FUNCTION key_store_make_memory_key(
+        p_lock text, p_tenant text, p_subject text, p_memory_id text,
+        p_key_id text, p_subject_key_id text, p_master_key_id text, p_wrapped bytea)
+      RETURNS TABLE (outcome text, memory_id text, key_id text, subject_key_id text, master_key_id text,
+                     wrapped_key bytea, created_at timestamptz, forgotten_at timestamptz)
+      LANGUAGE plpgsql VOLATILE AS $fn$
+      -- the result's column names are variables too: in the statements below, a name means the table's column
+      #variable_conflict use_column
+      BEGIN
+        PERFORM pg_advisory_xact_lock_shared(hashtextextended(p_lock, 0));
+        IF NOT EXISTS (SELECT 1 FROM key_store_subjects s
+                        WHERE s.tenant = p_tenant AND s.subject = p_subject
+                          AND s.key_id = p_subject_key_id AND s.forgotten_at IS NULL) THEN
+          RETURN QUERY SELECT 'subject_changed'::text, NULL::text, NULL::text, NULL::text, NULL::text,
+                              NULL::bytea, NULL::timestamptz, NULL::timestamptz;
+          RETURN;
+        END IF;
+        INSERT INTO key_store_memories (tenant, subject, memory_id, key_id, subject_key_id, master_key_id, wrapped_key, created_at)
+          VALUES (p_tenant, p_subject, p_memory_id, p_key_id, p_subject_key_id, p_master_key_id, p_wrapped, now())
+          ON CONFLICT (tenant, subject, memory_id) DO NOTHING;
+        RETURN QUERY SELECT 'row'::text, m.memory_id, m.key_id, m.subject_key_id, m.master_key_id,
+                            m.wrapped_key, m.created_at, m.forgotten_at
+                       FROM key_store_memories m
+                      WHERE m.tenant = p_tenant AND m.subject = p_subject AND m.memory_id = p_memory_id;
+      END
+      $fn$`.execute(db);
+  },
+
+  async down(db: Kysely<unknown>): Promise<void> {
+    await sql`DROP FUNCTION key_store_make_memory_key(text, text, text, text, text, text, text, bytea)`.execute(db);
+  },
+};
