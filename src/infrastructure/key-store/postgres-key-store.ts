@@ -6,7 +6,7 @@ import pg from 'pg';
 import { Pool } from '../postgres/pool.js';
 import { newKey } from '../cipher/key-material.js';
 import { validArtifactId, validDerivation, validMemoryId, validMemoryIds, validSubjectRef } from './input.js';
-import { dataKeyOf, hashKeyOf, newKeyId, wrapMemoryKey, wrapSubjectSecret } from './key-hierarchy.js';
+import { dataKeyOf, hashKeyOf, newKeyId, wrapSubjectSecret } from './key-hierarchy.js';
 import type { MasterKeyring } from './master-key.js';
 import type {
   ArtifactDerivation,
@@ -32,10 +32,8 @@ import {
 } from './postgres-artifact-keys.js';
 import { rewriteTables, tombstoneMemories, tombstoneSubject, type KeyTable } from './postgres-forget.js';
 import {
-  insertMemory,
   insertSubject,
   selectAllMemories,
-  selectMemories,
   selectSubjectWithMemories,
   selectSubject,
   type MemoryRow,
@@ -44,7 +42,7 @@ import {
 } from './postgres-rows.js';
 import { rewrapUnderCurrentMaster, type RewrapResult } from './postgres-rewrap.js';
 import { lockSubjectForMaking } from './postgres-subject-lock.js';
-import { makeMemoryKeyAtOnce } from './postgres-memory-key-making.js';
+import { makeMemoryKeyAtOnce, makeMemoryKeyInTransaction } from './postgres-memory-key-making.js';
 import { masterById, openMemoryRow, openSubjectRow, type MemoryKeyOpeners } from './postgres-opened-rows.js';
 
 export interface PostgresKeyStoreOptions {
@@ -107,36 +105,9 @@ export class PostgresKeyStore implements KeyStore {
       const made = await makeMemoryKeyAtOnce(this.pool, this.masterKeys, valid, id, live);
       if (made !== undefined) return made;
     }
-    return this.inTransaction(async (client) => {
-      // A concurrent forget waits for this transaction, or this waits for it and then sees the tombstone.
-      await lockSubjectForMaking(client, valid);
-      let row = await selectSubject(client, valid);
-      if (row === undefined) {
-        await this.createSubject(client, valid);
-        row = await selectSubject(client, valid);
-      }
-      const subject = openSubjectRow(this.masterKeys, valid, row);
-      if (subject.status === 'forgotten') return subject;
-      if (subject.status !== 'live')
-        throw new Error(`key store: subject row of ${valid.tenant}/${valid.subject} vanished inside a transaction`);
-      const existing = (await selectMemories(client, valid, [id])).get(id);
-      if (existing !== undefined) return openMemoryRow(this.masterKeys, valid, subject, existing);
-      const key = newKey();
-      const keyId = newKeyId('mk');
-      const place = { ref: valid, memoryId: id, keyId, subjectKeyId: subject.keyId };
-      const inserted = await insertMemory(client, valid, {
-        memoryId: id,
-        keyId,
-        subjectKeyId: subject.keyId,
-        masterKeyId: subject.master.id,
-        wrapped: wrapMemoryKey(subject.master, subject.secret, place, key),
-      });
-      if (inserted) return { status: 'found', created: true, key: { keyId, memoryId: id, key } };
-      // Another transaction made (or forgot) it first: use theirs.
-      const theirs = (await selectMemories(client, valid, [id])).get(id);
-      if (theirs === undefined) throw new Error(`key store: memory row ${id} vanished inside a transaction`);
-      return openMemoryRow(this.masterKeys, valid, subject, theirs);
-    });
+    return this.inTransaction((client) =>
+      makeMemoryKeyInTransaction(client, this.masterKeys, valid, id, () => this.createSubject(client, valid)),
+    );
   }
 
   async memoryKeys(ref: SubjectRef, memoryIds: readonly string[]): Promise<ReadonlyMap<string, KeyLookup<MemoryKey>>> {
