@@ -6,6 +6,7 @@
 // a MemoryProposed, an accept is an active entry (with an expiry for the TTL
 // rows). Prints the escape and false hold rates (README "Write gate").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WritePolicies } from '../../src/commands/policy/write-policies.js';
 import { recordMemory, type RecordResult } from '../../src/commands/record.js';
 import type { SourceType } from '../../src/domain/entry/source.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
@@ -45,7 +46,7 @@ async function write(row: WriteRow) {
 
 beforeAll(async () => {
   t = await openTestLedger('write_path_corpus');
-  const strict = await t.ledger.writePolicies!.set('corpus-strict', {
+  const strict = await new WritePolicies(t.ledger.eventStore, t.ledger.clock).set('corpus-strict', {
     ...DEFAULT_POLICY_DOCUMENT,
     rules: [...DEFAULT_POLICY_DOCUMENT.rules, PERSONAL_IDENTIFIERS_REFUSED_RULE],
     consentRequiredAt: 'personal',
