@@ -131,6 +131,25 @@ describe('the write gate over HTTP', () => {
     expect(recall.status === 404 || (recall.body.items ?? []).length === 0).toBe(true);
   });
 
+  it('takes the write marks beside the entry: transient lives a day, third-party identifiers are held; a bad mark is 400 naming it', async () => {
+    const before = await t.eventCount();
+    const bad = await record('u-marks', { ...entry('x'), marks: ['forever'] });
+    expect(bad.status).toBe(400);
+    expect(problemOf(bad)).toMatchObject({ code: 'invalid_input', field: expect.stringMatching(/^marks/) });
+    expect(await t.eventCount()).toBe(before);
+    const once = await record('u-marks', { ...entry('call me', { key: 'contact.channel' }), marks: ['transient'] });
+    expect(once.status).toBe(201);
+    expect(once.body.gate).toMatchObject({ ruleId: 'transient-short-ttl' });
+    const recorded = (await events('u-marks')).find((e) => e.type === 'MemoryRecorded');
+    expect(Date.parse(recorded!.data.expiresAt) - Date.parse(recorded!.data.validFrom)).toBeLessThanOrEqual(86_400_000);
+    const friend = await record('u-marks', {
+      ...entry('friend', { key: 'friend.phone', content: 'my friend Li: +86 138 0013 8000' }),
+      marks: ['third_party'],
+    });
+    expect(friend.status).toBe(202);
+    expect(friend.body.gate.ruleId).toBe('third-party-identifiers');
+  });
+
   it('a retry of a candidate is answered as the first time', async () => {
     const body = entry('p', { kind: 'permission', key: 'repo.write', source: { type: 'model_inference', refs: [] } });
     const headers = { 'idempotency-key': 'cand-retry-1' };
