@@ -247,3 +247,31 @@ describe('candidates over HTTP', () => {
     ]);
   });
 });
+
+describe('the write gate on /metrics', () => {
+  const counted = async (decision: string, rule: string): Promise<number> => {
+    const text = (await t.request('GET', '/metrics')).text;
+    const line = text.split('\n').find((l) => l.startsWith(`memledger_write_gate_decisions_total{decision="${decision}",rule="${rule}"}`));
+    return line === undefined ? 0 : Number(line.split(' ').at(-1));
+  };
+
+  it('counts accepted, candidate and rejected writes by the rule that decided; a replay is not counted again', async () => {
+    const before = await Promise.all([
+      counted('accepted', 'fallback'),
+      counted('candidate', 'security-change-review'),
+      counted('rejected', 'floor.secret'),
+    ]);
+    await record('u-metrics', entry('plain', { key: 'plain.fact' }));
+    const held = entry('allowed', { kind: 'permission', key: 'ci.deploy', source: { type: 'model_inference', refs: [] } });
+    const headers = { 'idempotency-key': 'metrics-candidate-1' };
+    expect((await t.request('POST', '/v1/subjects/u-metrics/memories', { key: writer, body: held, headers })).status).toBe(202);
+    expect((await t.request('POST', '/v1/subjects/u-metrics/memories', { key: writer, body: held, headers })).status).toBe(202);
+    expect((await record('u-metrics', entry('token', { content: `deploy token ${GITHUB_TOKEN}` }))).status).toBe(422);
+    const after = await Promise.all([
+      counted('accepted', 'fallback'),
+      counted('candidate', 'security-change-review'),
+      counted('rejected', 'floor.secret'),
+    ]);
+    expect(after.map((n, i) => n - before[i]!)).toEqual([1, 1, 1]);
+  });
+});

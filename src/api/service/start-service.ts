@@ -97,7 +97,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
     // Appends go through the timed store; folded reads keep the ledger's repository (and its cache).
     // Everything else the ledger carries comes along (its repository and cache, the write policies, the
     // model ports: a write embeds its memory, recall uses the semantic signal, reindex has an embedder).
-    const measured: Ledger = { ...ledger, eventStore };
+    const measured: Ledger = {
+      ...ledger,
+      eventStore,
+      onWriteGated: (decision, rule) => metrics.writeGateDecisions.inc({ decision, rule }),
+    };
 
     const read = {
       projections: projections.db,
