@@ -6,7 +6,7 @@
 // end as one decision each, never a lost write (seed 003 case 9).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetMemory } from '../../src/commands/forget.js';
-import { recordMemory, type RecordResult } from '../../src/commands/record.js';
+import { recordMemory, supersedeMemory, type RecordResult } from '../../src/commands/record.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
 import type { Result } from '../../src/domain/result/result.js';
 import { openTestLedger, type TestLedger } from '../support/ledger.js';
@@ -81,5 +81,32 @@ describe('write cases beyond the gate, through the write path', () => {
     expect(state.entries.get(ok(user).memoryId)?.status).toBe('active');
     // Tool first: the user supersedes it. User first: the tool conflicts with it.
     expect(ok(tool).decision === 'CONFLICTS' || ok(user).decision === 'SUPERSEDES').toBe(true);
+  });
+
+  it('episodes are append-only (seed 004 8.3): a same-key episode is added beside, the same one skipped, none superseded', async () => {
+    const context = { tenant: 'acme', subject: 'episodes', credential: TOOL };
+    const episode = (text: string) => ({
+      kind: 'episodic',
+      key: 'tool.orders.failure',
+      value: { type: 'text', text },
+      source: { type: 'verified_tool_fact', refs: ['tool://orders/call-9'] },
+    });
+    const first = ok(await recordMemory(t.ledger, context, episode('timeout above 50 ids')));
+    const second = ok(await recordMemory(t.ledger, context, episode('rate limited at 10 rps')));
+    const again = ok(await recordMemory(t.ledger, context, episode('timeout above 50 ids')));
+    expect([first.decision, second.decision, again.decision]).toEqual(['NEW', 'NEW', 'DUPLICATE']);
+    expect(second.supersedes).toEqual([]);
+    expect(again.memoryId).toBe(first.memoryId);
+    const replaced = await supersedeMemory(t.ledger, context, first.memoryId, episode('timeout above 40 ids'));
+    expect(replaced.ok ? 'accepted' : replaced.rejection).toMatchObject({ code: 'append_only', field: 'memoryId' });
+    const state = await stateOf('episodes');
+    expect([...state.entries.values()].map((e) => e.status)).toEqual(['active', 'active']);
+    // A profile of the same key still takes UPDATE: it supersedes the older profile, never an episode.
+    const profile = (text: string) => ({ ...episode(text), kind: 'profile' });
+    ok(await recordMemory(t.ledger, context, profile('batch by 50')));
+    const updated = ok(await recordMemory(t.ledger, context, profile('batch by 40')));
+    expect(updated.decision).toBe('SUPERSEDES');
+    expect(updated.supersedes).toHaveLength(1);
+    expect((await stateOf('episodes')).entries.get(first.memoryId)?.status).toBe('active');
   });
 });
