@@ -94,7 +94,11 @@ describe('memledger projections', () => {
       expect.objectContaining({ projection: 'conflicts_trust', previous: expect.objectContaining({ schema: trustRebuilt.schema }) }),
     ]);
     const after = JSON.parse((await runCli(['projections', 'status'], env)).stdout);
-    expect(after.map((p: { active: { schema: string } }) => p.active.schema)).toEqual([rebuilt.schema, only[0].schema, candidatesRebuilt.schema]);
+    expect(after.map((p: { active: { schema: string } }) => p.active.schema)).toEqual([
+      rebuilt.schema,
+      only[0].schema,
+      candidatesRebuilt.schema,
+    ]);
   });
 
   it('run --follow applies events as they are appended, until stopped', async () => {
