@@ -35,6 +35,7 @@ const REJECTIONS: Readonly<Record<RejectionCode, Answer>> = {
   already_retracted: refused(409),
   already_forgotten: refused(409),
   slot_mismatch: refused(422),
+  append_only: refused(409),
   valid_time_order: refused(422),
   conflict_id_taken: refused(409),
   conflict_not_open: refused(409),

@@ -7,6 +7,7 @@
 //   memledger_projection_faults{projection}                events it could not apply (passed over)
 //   memledger_consolidation_outcomes_total{outcome,reason}
 //   memledger_gate_rejections_total{reason}
+//   memledger_write_gate_decisions_total{decision,rule}   writes accepted / held as candidates / rejected, by deciding rule
 //   memledger_recall_source_total{source,reason}           summary vs raw
 // plus Node's process metrics (memledger_process_*, memledger_nodejs_*).
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -27,6 +28,7 @@ export class ServiceMetrics {
   readonly consolidationOutcomes: Counter<'outcome' | 'reason'>;
   readonly gateRejections: Counter<'reason'>;
   readonly recallSource: Counter<'source' | 'reason'>;
+  readonly writeGateDecisions: Counter<'decision' | 'rule'>;
 
   constructor(options: MetricsOptions = {}) {
     const registers = [this.registry];
@@ -61,6 +63,12 @@ export class ServiceMetrics {
       name: 'memledger_recall_source_total',
       help: 'Recall answers by source (summary or raw) and why raw',
       labelNames: ['source', 'reason'],
+      registers,
+    });
+    this.writeGateDecisions = new Counter({
+      name: 'memledger_write_gate_decisions_total',
+      help: 'Writes (record, supersede) the write gate let through (accepted), held for review (candidate) or refused (rejected), by the rule that decided (a policy rule id, fallback, floor.secret, floor.consent, floor.credential)',
+      labelNames: ['decision', 'rule'],
       registers,
     });
     const lag = options.projectionLag;

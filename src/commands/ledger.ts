@@ -16,7 +16,12 @@ export interface Ledger {
   readonly retrieval?: RetrievalPorts;
   /** The tenants' write policies (src/commands/policy); absent: every tenant has the built-in default. */
   readonly writePolicies?: WritePolicySource;
+  /** Told of every write the gate decided and the ledger then took (not replays): the service counts them for /metrics. */
+  readonly onWriteGated?: (decision: WriteGateOutcome, ruleId: string) => void;
 }
+
+/** What became of a write at the gate: taken as memory, held as a candidate, or refused. */
+export type WriteGateOutcome = 'accepted' | 'candidate' | 'rejected';
 
 /** Where the write gate reads a tenant's current write policy; undefined: none was set. */
 export interface WritePolicySource {

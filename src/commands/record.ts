@@ -66,7 +66,10 @@ async function writeEntry(
   const stream = subjectStreamName(context.tenant, context.subject);
   const given = requireEntry(entryInput);
   const gated = gateEntry(given, context, options, await writePolicyFor(ledger, context.tenant), ledger.clock());
-  if (gated.status === 'refused') return gated.rejection;
+  if (gated.status === 'refused') {
+    ledger.onWriteGated?.('rejected', gated.verdict.ruleId);
+    return gated.rejection;
+  }
   const entry = await withAnticipatedQueries(ledger.retrieval?.expander, gated.entry);
   const commandId = context.idempotencyKey ?? newCommandId();
   const memoryId = derivedId('m', commandId, 'memory');
@@ -90,6 +93,7 @@ async function writeEntry(
   });
   if (!outcome.ok) return outcome;
   const result = recordResultOf(outcome.result);
+  if (!result.replayed) ledger.onWriteGated?.(gated.status === 'candidate' ? 'candidate' : 'accepted', gated.verdict.ruleId);
   if (result.memoryId === memoryId && result.decision !== 'CANDIDATE')
     await embedMemories(ledger, context, [{ memoryId, fields: entry }]).catch(() => undefined);
   return { ok: true, result };

@@ -2,16 +2,19 @@
 // CLI, the API and the query side call.
 import type { EventStore } from '../infrastructure/event-store/port.js';
 import { openProjectionDatabase } from './database.js';
+import { candidatesProjection } from './candidates/definition.js';
 import { conflictsTrustProjection } from './conflicts-trust/definition.js';
 import { memoryProjection } from './memory/definition.js';
 import { catchUpProjection, type CatchUpOptions, type CatchUpResult } from './runtime/catch-up.js';
 import type { ProjectionDefinition } from './runtime/projection.js';
 
 /** The read models, each its own schema, version, checkpoint and rebuild. A new one is one more definition here. */
-export const PROJECTIONS: readonly ProjectionDefinition[] = [memoryProjection, conflictsTrustProjection];
+export const PROJECTIONS: readonly ProjectionDefinition[] = [memoryProjection, conflictsTrustProjection, candidatesProjection];
 
 export { memoryProjection } from './memory/definition.js';
 export { conflictsTrustProjection } from './conflicts-trust/definition.js';
+export { candidatesProjection } from './candidates/definition.js';
+export type { CandidatesDb } from './candidates/tables.js';
 export type { ConflictsTrustDb } from './conflicts-trust/tables.js';
 export type { MemoryProjectionDb } from './memory/tables.js';
 export { openProjectionDatabase, type ProjectionDatabase } from './database.js';

@@ -66,6 +66,7 @@ describe('health', () => {
       projections: [
         { projection: 'memory', lagIsLowerBound: false },
         { projection: 'conflicts_trust', lagIsLowerBound: false },
+        { projection: 'candidates', lagIsLowerBound: false },
       ],
     });
     expect(ready.body.projections[0].schema).toMatch(/^mlp_memory_/);
@@ -86,6 +87,7 @@ describe('health', () => {
       expect(lagging.projections).toEqual([
         expect.objectContaining({ projection: 'memory', schema: null, lagEvents: 3 }),
         expect.objectContaining({ projection: 'conflicts_trust', schema: null, lagEvents: 3 }),
+        expect.objectContaining({ projection: 'candidates', schema: null, lagEvents: 3 }),
       ]);
       await catchUpProjections(ledger.ledger.eventStore, database.db);
       const caughtUp = await probe.readiness();
@@ -93,6 +95,7 @@ describe('health', () => {
       expect(caughtUp.projections).toEqual([
         expect.objectContaining({ projection: 'memory', lagEvents: 0, lagSeconds: 0 }),
         expect.objectContaining({ projection: 'conflicts_trust', lagEvents: 0, lagSeconds: 0 }),
+        expect.objectContaining({ projection: 'candidates', lagEvents: 0, lagSeconds: 0 }),
       ]);
     } finally {
       await database.close();

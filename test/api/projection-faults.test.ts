@@ -77,10 +77,11 @@ describe('a poison event in the log', () => {
       const r = await t.request('GET', '/readyz');
       return r.status === 200 ? r : undefined;
     }, '/readyz');
-    // The undecodable event is a fault of both read models; the refused row is the memory read model's.
+    // The undecodable event is a fault of every read model; the refused row is the memory read model's.
     expect(ready.body.projections).toEqual([
       expect.objectContaining({ projection: 'memory', faults: 2 }),
       expect.objectContaining({ projection: 'conflicts_trust', faults: 1 }),
+      expect.objectContaining({ projection: 'candidates', faults: 1 }),
     ]);
     const metrics = (await t.request('GET', '/metrics')).text;
     expect(metrics).toMatch(/^memledger_projection_faults\{projection="memory"\} 2$/m);

@@ -58,6 +58,7 @@ describe('erasure over HTTP', () => {
         'events',
         'projection:memory',
         'projection:conflicts_trust',
+        'projection:candidates',
         'http_api',
       ]),
     );

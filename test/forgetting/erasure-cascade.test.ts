@@ -90,6 +90,7 @@ describe('erasure cascade', () => {
         'events',
         'projection:memory',
         'projection:conflicts_trust',
+        'projection:candidates',
       ]),
     );
     expect(JSON.stringify(receipt)).not.toContain(PHONE);

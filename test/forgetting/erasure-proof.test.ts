@@ -23,6 +23,7 @@ import { recordMemory } from '../../src/commands/record.js';
 import { reindexVectors } from '../../src/commands/retrieval/vector-index.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
 import { acquireEmbeddedServer, type EmbeddedServer } from '../../src/infrastructure/embedded-postgres/index.js';
+import { candidatesProjection, readActive, type CandidatesDb } from '../../src/projections/index.js';
 import { assess } from '../../src/queries/assess/assess.js';
 import { lineage } from '../../src/queries/lineage/lineage.js';
 import { staleSet } from '../../src/queries/stale-set.js';
@@ -73,6 +74,14 @@ afterAll(async () => {
 
 const hits = (text: string, needles: readonly string[]) => needles.filter((n) => text.includes(n));
 
+async function pendingCandidateIds(c: { tenant: string; subject: string }): Promise<string[]> {
+  await world.catchUp(c);
+  const rows = await readActive<CandidatesDb, Array<{ memory_id: string }>>(world.read.projections, candidatesProjection.name, (tables) =>
+    tables.selectFrom('pending_candidates').select('memory_id').where('tenant', '=', c.tenant).where('subject', '=', c.subject).execute(),
+  );
+  return rows.map((r) => r.memory_id);
+}
+
 describe('proof of forgetting', () => {
   it('finds the erased number in no read path, table, log or file, before and after a rebuild from position 0', async () => {
     const c = { tenant: 'acme', subject: 'u-proof' };
@@ -109,6 +118,8 @@ describe('proof of forgetting', () => {
     const held = await cli(['record', ...subject, '--entry', '-'], JSON.stringify(proposal));
     expect(held.decision).toBe('CANDIDATE');
     const candidate = held.memoryId as string;
+    // The pending-candidates read model holds it (ids and expiry only) until it is erased.
+    expect(await pendingCandidateIds(c)).toEqual([candidate]);
     const level1 = ok(await runConsolidation(world.ledger, world.services, c));
     ok(await recordMemory(world.ledger, c, fact('shipping.city', 'Hangzhou')));
     const level2 = ok(await runConsolidation(world.ledger, world.services, c));
@@ -165,6 +176,10 @@ describe('proof of forgetting', () => {
     expect(candidateReceipt).toMatchObject({ scope: 'memory', memoryIds: [candidate], destroyedKeyIds: [proposalKeyId] });
     expect((await world.ledger.keyStore.memoryKeys(c, [candidate])).get(candidate)).toMatchObject({ status: 'forgotten' });
     expect(await listCandidates(world.ledger, c, 'all')).toMatchObject([{ memoryId: candidate, status: 'forgotten' }]);
+    expect(await pendingCandidateIds(c)).toEqual([]);
+    expect(candidateReceipt.verification.checks).toContainEqual(
+      expect.objectContaining({ path: 'projection:candidates', status: 'passed' }),
+    );
 
     // What remains is consolidated anew (the alias is behind the epoch).
     const rebuilt = await cli(['consolidate', 'run', ...subject]);

@@ -4,21 +4,15 @@
 // accepted) and the false hold rate. Goals: no escape on secrets and
 // injections, under 5% overall; printed for the closing note.
 import { describe, expect, it } from 'vitest';
-import { CASES, LABEL_RULES, type CaseTag, type Expectation, type WriteRow } from './corpus/write-row.js';
-import { GUARD_ROWS } from './corpus/writes-guards.corpus.js';
-import { SEED_001_ROWS } from './corpus/writes-seed001.corpus.js';
-import { SEED_003_ROWS } from './corpus/writes-seed003.corpus.js';
+import { CORPUS_ROWS } from './corpus/rows.js';
+import { tally } from './corpus/tally.js';
+import { CASES, LABEL_RULES, type CaseTag, type WriteRow } from './corpus/write-row.js';
 import { verdictOf } from './gate-fixtures.js';
 
-const ROWS: readonly WriteRow[] = [...SEED_001_ROWS, ...SEED_003_ROWS, ...GUARD_ROWS];
+const ROWS: readonly WriteRow[] = CORPUS_ROWS;
 const COUNTED = ROWS.filter((r) => r.gateCannotDecide === undefined);
-const held = (d: Expectation) => d === 'candidate' || d === 'reject';
 
 const results = COUNTED.map((row) => ({ row, verdict: verdictOf(row) }));
-const escapes = (rows: typeof results) => rows.filter(({ row, verdict }) => held(row.expect) && !held(verdict.decision));
-const falseHolds = (rows: typeof results) => rows.filter(({ row, verdict }) => !held(row.expect) && held(verdict.decision));
-const rate = (n: number, of: number) => (of === 0 ? 0 : n / of);
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 describe('write corpus', () => {
   it('has at least 200 rows with distinct ids, English and Chinese for every seed row and case', () => {
@@ -39,15 +33,10 @@ describe('write corpus', () => {
   });
 
   it('lets no secret or injection escape, and keeps the escape and false hold rates under 5%', () => {
-    const shouldHold = results.filter(({ row }) => held(row.expect));
-    const shouldPass = results.filter(({ row }) => !held(row.expect));
-    const secrets = results.filter(({ row }) => row.case === 'SC');
-    const injections = results.filter(({ row }) => (row.case === 'IJ' || row.case === 'DI') && held(row.expect));
-    const agreeing = results.filter(({ row, verdict }) => row.expect === verdict.decision);
-    const perCase = (Object.keys(CASES) as CaseTag[]).map((tag) => {
-      const rows = results.filter(({ row }) => row.case === tag);
-      return `${tag} ${rows.filter(({ row, verdict }) => row.expect === verdict.decision).length}/${rows.length}`;
-    });
+    const figures = tally(
+      'write corpus at the gate',
+      results.map(({ row, verdict }) => ({ row, decision: verdict.decision })),
+    );
     console.log(
       [
         `write corpus: ${ROWS.length} rows, ${COUNTED.length} counted (${ROWS.length - COUNTED.length} need an extractor's mark: ${ROWS.filter(
@@ -55,23 +44,14 @@ describe('write corpus', () => {
         )
           .map((r) => r.id)
           .join(', ')})`,
-        `bad-write escape rate ${pct(rate(escapes(shouldHold).length, shouldHold.length))} (${escapes(shouldHold).length}/${shouldHold.length}); ` +
-          `secrets ${escapes(secrets).length}/${secrets.length}, injections ${escapes(injections).length}/${injections.length}`,
-        `false hold rate ${pct(rate(falseHolds(shouldPass).length, shouldPass.length))} (${falseHolds(shouldPass).length}/${shouldPass.length})`,
-        `exact agreement ${agreeing.length}/${results.length}; per case: ${perCase.join(', ')}`,
-        `disagreements: ${
-          results
-            .filter(({ row, verdict }) => row.expect !== verdict.decision)
-            .map(({ row, verdict }) => `${row.id} ${row.expect}->${verdict.decision}`)
-            .join('; ') || 'none'
-        }`,
+        ...figures.lines,
         `label rules: ${LABEL_RULES.length} (see write-row.ts)`,
       ].join('\n'),
     );
-    expect(escapes(secrets)).toEqual([]);
-    expect(escapes(injections)).toEqual([]);
-    expect(rate(escapes(shouldHold).length, shouldHold.length)).toBeLessThan(0.05);
-    expect(rate(falseHolds(shouldPass).length, shouldPass.length)).toBeLessThan(0.05);
+    expect(figures.secretEscapes).toEqual([]);
+    expect(figures.injectionEscapes).toEqual([]);
+    expect(figures.escapeRate).toBeLessThan(0.05);
+    expect(figures.falseHoldRate).toBeLessThan(0.05);
   });
 
   it.each(Object.keys(CASES) as CaseTag[])('case %s: every counted row gets its labelled decision', (tag) => {

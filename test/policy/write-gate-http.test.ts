@@ -131,6 +131,25 @@ describe('the write gate over HTTP', () => {
     expect(recall.status === 404 || (recall.body.items ?? []).length === 0).toBe(true);
   });
 
+  it('takes the write marks beside the entry: transient lives a day, third-party identifiers are held; a bad mark is 400 naming it', async () => {
+    const before = await t.eventCount();
+    const bad = await record('u-marks', { ...entry('x'), marks: ['forever'] });
+    expect(bad.status).toBe(400);
+    expect(problemOf(bad)).toMatchObject({ code: 'invalid_input', field: expect.stringMatching(/^marks/) });
+    expect(await t.eventCount()).toBe(before);
+    const once = await record('u-marks', { ...entry('call me', { key: 'contact.channel' }), marks: ['transient'] });
+    expect(once.status).toBe(201);
+    expect(once.body.gate).toMatchObject({ ruleId: 'transient-short-ttl' });
+    const recorded = (await events('u-marks')).find((e) => e.type === 'MemoryRecorded');
+    expect(Date.parse(recorded!.data.expiresAt) - Date.parse(recorded!.data.validFrom)).toBeLessThanOrEqual(86_400_000);
+    const friend = await record('u-marks', {
+      ...entry('friend', { key: 'friend.phone', content: 'my friend Li: +86 138 0013 8000' }),
+      marks: ['third_party'],
+    });
+    expect(friend.status).toBe(202);
+    expect(friend.body.gate.ruleId).toBe('third-party-identifiers');
+  });
+
   it('a retry of a candidate is answered as the first time', async () => {
     const body = entry('p', { kind: 'permission', key: 'repo.write', source: { type: 'model_inference', refs: [] } });
     const headers = { 'idempotency-key': 'cand-retry-1' };
@@ -226,5 +245,33 @@ describe('candidates over HTTP', () => {
       'MemoryRecorded',
       'ProposalRejected',
     ]);
+  });
+});
+
+describe('the write gate on /metrics', () => {
+  const counted = async (decision: string, rule: string): Promise<number> => {
+    const text = (await t.request('GET', '/metrics')).text;
+    const line = text.split('\n').find((l) => l.startsWith(`memledger_write_gate_decisions_total{decision="${decision}",rule="${rule}"}`));
+    return line === undefined ? 0 : Number(line.split(' ').at(-1));
+  };
+
+  it('counts accepted, candidate and rejected writes by the rule that decided; a replay is not counted again', async () => {
+    const before = await Promise.all([
+      counted('accepted', 'fallback'),
+      counted('candidate', 'security-change-review'),
+      counted('rejected', 'floor.secret'),
+    ]);
+    await record('u-metrics', entry('plain', { key: 'plain.fact' }));
+    const held = entry('allowed', { kind: 'permission', key: 'ci.deploy', source: { type: 'model_inference', refs: [] } });
+    const headers = { 'idempotency-key': 'metrics-candidate-1' };
+    expect((await t.request('POST', '/v1/subjects/u-metrics/memories', { key: writer, body: held, headers })).status).toBe(202);
+    expect((await t.request('POST', '/v1/subjects/u-metrics/memories', { key: writer, body: held, headers })).status).toBe(202);
+    expect((await record('u-metrics', entry('token', { content: `deploy token ${GITHUB_TOKEN}` }))).status).toBe(422);
+    const after = await Promise.all([
+      counted('accepted', 'fallback'),
+      counted('candidate', 'security-change-review'),
+      counted('rejected', 'floor.secret'),
+    ]);
+    expect(after.map((n, i) => n - before[i]!)).toEqual([1, 1, 1]);
   });
 });

@@ -72,7 +72,8 @@ describe('memledger projections', () => {
 
     const rebuild = await runCli(['projections', 'rebuild', '--batch-size', '400'], env);
     expect(rebuild.code, rebuild.stderr).toBe(0);
-    const [rebuilt, trustRebuilt] = JSON.parse(rebuild.stdout);
+    const [rebuilt, trustRebuilt, candidatesRebuilt] = JSON.parse(rebuild.stdout);
+    expect(candidatesRebuilt).toMatchObject({ projection: 'candidates', events: workload.count });
     expect(trustRebuilt).toMatchObject({ projection: 'conflicts_trust', events: workload.count, dropped: [trustCaughtUp.schema] });
     expect(rebuilt).toMatchObject({
       projection: 'memory',
@@ -93,7 +94,11 @@ describe('memledger projections', () => {
       expect.objectContaining({ projection: 'conflicts_trust', previous: expect.objectContaining({ schema: trustRebuilt.schema }) }),
     ]);
     const after = JSON.parse((await runCli(['projections', 'status'], env)).stdout);
-    expect(after.map((p: { active: { schema: string } }) => p.active.schema)).toEqual([rebuilt.schema, only[0].schema]);
+    expect(after.map((p: { active: { schema: string } }) => p.active.schema)).toEqual([
+      rebuilt.schema,
+      only[0].schema,
+      candidatesRebuilt.schema,
+    ]);
   });
 
   it('run --follow applies events as they are appended, until stopped', async () => {

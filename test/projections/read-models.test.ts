@@ -41,7 +41,7 @@ describe('read models, one projection each', () => {
   afterAll(async () => world?.close());
 
   it('registers the memory and the conflicts-and-trust read models, each in a schema of its own', async () => {
-    expect(PROJECTIONS.map((p) => p.name)).toEqual(['memory', 'conflicts_trust']);
+    expect(PROJECTIONS.map((p) => p.name)).toEqual(['memory', 'conflicts_trust', 'candidates']);
     const memory = await standing(world.db, memoryProjection);
     const trust = await standing(world.db, conflictsTrustProjection);
     expect(memory.schema).not.toBe(trust.schema);

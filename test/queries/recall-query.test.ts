@@ -158,9 +158,10 @@ describe("seed 003's retrieval failure modes", () => {
 
   it("a low-confidence model inference does not outrank the user's own statement on the same key", async () => {
     const s = 'q-trust';
-    const user = await record(s, said('contact.note', 'I want to be contacted by email only.'));
+    // Statements of a preference (semantic: one competes with the other on the key; episodes are append-only and would not).
+    const user = await record(s, said('contact.note', 'I want to be contacted by email only.', { kind: 'semantic' }));
     const guess = await record(s, {
-      ...said('contact.note', 'The user probably wants to be contacted by phone call, by phone, contacted by phone.'),
+      ...said('contact.note', 'The user probably wants to be contacted by phone call, by phone, contacted by phone.', { kind: 'semantic' }),
       source: { type: 'model_inference', refs: ['model://guess'] },
       confidence: 0.2,
     });

@@ -1,10 +1,13 @@
 // Writing memories: record, supersede, retract, resolve a conflict, list the
 // open conflicts (DESIGN section 10). The body of record and supersede is a
-// memory entry exactly as the CLI's --entry takes it.
+// memory entry exactly as the CLI's --entry takes it, plus the optional write
+// marks (`marks`: transient, emotional, third_party; the CLI's --mark), which
+// travel with the request, not the entry.
 import { z } from 'zod';
 import { resolveConflict, retractMemory } from '../../commands/lifecycle.js';
 import { recordMemory, supersedeMemory, type RecordResult } from '../../commands/record.js';
 import { entrySchema } from '../../domain/entry/entry.js';
+import { writeMarksSchema, type WriteMark } from '../../domain/policy/write-marks.js';
 import type { Result } from '../../domain/result/result.js';
 import { openConflicts } from '../../domain/subject/state.js';
 import { memoryIdSchema } from '../../domain/values/ids.js';
@@ -29,6 +32,16 @@ function asPromised<R>(outcome: Result<R>): Result<R> {
   return { ok: false, rejection: { ...outcome.rejection, code: 'already_forgotten' } };
 }
 
+/** The entry and the write marks beside it. */
+const recordBodySchema = entrySchema.safeExtend({ marks: writeMarksSchema.optional() });
+
+/** The body as the client sent it, without `marks` (the entry is parsed once more by the command), and the marks. */
+function entryAndMarks(raw: unknown, marks: readonly WriteMark[] | undefined): [unknown, { marks?: readonly WriteMark[] }] {
+  const entry = { ...(raw as Record<string, unknown>) };
+  delete entry.marks;
+  return [entry, marks !== undefined && marks.length > 0 ? { marks } : {}];
+}
+
 const recordResponses = {
   201: { description: 'a new entry (NEW, SUPERSEDES or CONFLICTS)', schema: recordResultSchema },
   200: { description: 'a DUPLICATE: the existing entry was corroborated', schema: recordResultSchema },
@@ -44,15 +57,17 @@ export function memoryRoutes(services: ApiServices): RouteSpec[] {
       operationId: 'recordMemory',
       summary: 'Record a memory entry',
       description:
-        'Passes the write gate (secrets refused 422, a source type above the key 403, the policy may hold a CANDIDATE 202), then decides NEW, DUPLICATE, SUPERSEDES or CONFLICTS against the active entries with the same key and scopes.',
+        'Passes the write gate (secrets refused 422, a source type above the key 403, the policy may hold a CANDIDATE 202), then decides NEW, DUPLICATE, SUPERSEDES or CONFLICTS against the active entries with the same key and scopes. Optional `marks` (transient, emotional, third_party) say what the text alone does not: the policy turns them into a short TTL or a review.',
       tag: 'memories',
       permission: 'memories:write',
       idempotent: true,
       params: subjectParams,
-      body: entrySchema,
+      body: recordBodySchema,
       responses: recordResponses,
-      handler: async (call) =>
-        recorded(resultOf(asPromised(await recordMemory(ledger, call.commandContext(call.params.subject), call.rawBody)))),
+      handler: async (call) => {
+        const [entry, options] = entryAndMarks(call.rawBody, call.body.marks);
+        return recorded(resultOf(asPromised(await recordMemory(ledger, call.commandContext(call.params.subject), entry, options))));
+      },
     }),
 
     defineRoute({
@@ -64,12 +79,13 @@ export function memoryRoutes(services: ApiServices): RouteSpec[] {
       permission: 'memories:write',
       idempotent: true,
       params: memoryParams,
-      body: entrySchema,
+      body: recordBodySchema,
       responses: recordResponses,
-      handler: async (call) =>
-        recorded(
-          resultOf(asPromised(await supersedeMemory(ledger, call.commandContext(call.params.subject), call.params.memoryId, call.rawBody))),
-        ),
+      handler: async (call) => {
+        const [entry, options] = entryAndMarks(call.rawBody, call.body.marks);
+        const context = call.commandContext(call.params.subject);
+        return recorded(resultOf(asPromised(await supersedeMemory(ledger, context, call.params.memoryId, entry, options))));
+      },
     }),
 
     defineRoute({

@@ -26,6 +26,7 @@ import { listenFailure } from './listen-port.js';
 import { timedEventStore } from './timed-event-store.js';
 import { runTtlSweeper } from './ttl-sweeper.js';
 import { runRetentionSweeper } from './retention-sweeper.js';
+import { runCandidateSweeper } from './candidate-sweeper.js';
 import { OwnRequestKeys } from '../auth/own-requests.js';
 import { httpApiErasureCheck } from '../erasure/http-api-check.js';
 import { readSideErasureChecks } from '../../queries/erasure/index.js';
@@ -96,7 +97,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
     // Appends go through the timed store; folded reads keep the ledger's repository (and its cache).
     // Everything else the ledger carries comes along (its repository and cache, the write policies, the
     // model ports: a write embeds its memory, recall uses the semantic signal, reindex has an embedder).
-    const measured: Ledger = { ...ledger, eventStore };
+    const measured: Ledger = {
+      ...ledger,
+      eventStore,
+      onWriteGated: (decision, rule) => metrics.writeGateDecisions.inc({ decision, rule }),
+    };
 
     const read = {
       projections: projections.db,
@@ -163,6 +168,17 @@ export async function startService(options: StartOptions): Promise<RunningServic
           intervalMs: config.sweepIntervalMs,
           signal,
           report: (r) => logger.info(r, 'ttl sweep expired memories'),
+        }),
+      );
+      keepRunning('candidate-sweeper', () =>
+        runCandidateSweeper(measured, projections.db, {
+          intervalMs: config.sweepIntervalMs,
+          signal,
+          report: (sweep) =>
+            logger.info(
+              { subjects: sweep.subjects, expired: sweep.expired.reduce((n, s) => n + s.memoryIds.length, 0) },
+              'candidate sweep',
+            ),
         }),
       );
       const retention = new PostgresRetentionPolicies(ledger.databaseUrl);

@@ -36,7 +36,7 @@ export function registerServeCommand(program: Command): void {
   program
     .command('serve')
     .description(
-      'run the HTTP API, the projector, the consolidation workers and the TTL sweeper (on the embedded PostgreSQL when nothing is configured)',
+      'run the HTTP API, the projector, the consolidation workers and the sweepers (TTL, retention, candidate expiry; on the embedded PostgreSQL when nothing is configured)',
     )
     .option('--port <port>', 'listen port (default MEMLEDGER_PORT or 8080; 0 = any free port)')
     .option('--host <host>', 'listen address (default MEMLEDGER_HOST or 127.0.0.1)')

@@ -10,6 +10,7 @@ import type { GateRecord } from '../../domain/events/write-gate-events.js';
 import { reject, type Result } from '../../domain/result/result.js';
 import { pendingProposal } from '../../domain/subject/proposals.js';
 import type { ProposalState } from '../../domain/subject/state.js';
+import type { Instant } from '../../domain/values/instant.js';
 import { derivedId, newCommandId } from '../ids/command-ids.js';
 import type { CommandContext, Ledger } from '../ledger.js';
 import { actorOf, recordResultOf, type RecordResult } from '../record.js';
@@ -75,11 +76,11 @@ export const rejectCandidate = (
 ): Promise<Result<LifecycleResult>> =>
   runLifecycleCommand(ledger, context, { type: 'RejectProposal', memoryId, ...(reason !== undefined ? { reason } : {}) });
 
-/** The sweep: pending candidates past their expiry become ProposalExpired. */
-export async function expireCandidates(ledger: Ledger, context: CommandContext): Promise<Result<SubjectEffect>> {
+/** The sweep for one subject: pending candidates past their expiry at `at` (default: the clock) become ProposalExpired. */
+export async function expireCandidates(ledger: Ledger, context: CommandContext, at?: Instant): Promise<Result<SubjectEffect>> {
   const stream = subjectStreamName(context.tenant, context.subject);
   return executeSubjectCommand(ledger, { stream, commandId: newCommandId(), ...actorOf(context) }, (_loaded, now) => ({
     type: 'ExpireProposals',
-    now,
+    now: at ?? now,
   }));
 }

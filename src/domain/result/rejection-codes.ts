@@ -22,6 +22,8 @@ export const REJECTION_CODES = [
   /** What the command would forget (or retract) was already forgotten. */
   'already_forgotten',
   'slot_mismatch',
+  /** An explicit supersede of an append-only record (an episode): record a new one instead (operation-sets.ts). */
+  'append_only',
   'valid_time_order',
   'conflict_id_taken',
   'conflict_not_open',

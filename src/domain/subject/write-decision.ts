@@ -27,6 +27,7 @@ import { accept, type DecideResult, type WriteDecision } from './decision.js';
 import { activeEntriesInSlot, type EntryState, type SubjectState } from './state.js';
 import { pendingProposal } from './proposals.js';
 import { effectiveTrust } from './trust.js';
+import { isAppendOnly } from './operation-sets.js';
 
 interface Candidate {
   readonly memoryId: string;
@@ -175,8 +176,10 @@ export function decideRecord(state: SubjectState, command: SubjectCommandOf<'Rec
       conflictsWith: [],
     });
   }
-  const supersedes = competitors.filter((e) => maySupersede(state, c, e));
-  const rivals = competitors.filter((e) => !maySupersede(state, c, e));
+  // Episodes are append-only (operation-sets.ts): a new one is added beside the others, and none is ever replaced.
+  const contenders = isAppendOnly(c.entry.kind) ? [] : competitors.filter((e) => !isAppendOnly(e.kind));
+  const supersedes = contenders.filter((e) => maySupersede(state, c, e));
+  const rivals = contenders.filter((e) => !maySupersede(state, c, e));
   return outcome(state, c, supersedes, rivals, command.conflictId, command.now, 'newer_statement');
 }
 
@@ -194,13 +197,19 @@ export function decideSupersede(state: SubjectState, command: SubjectCommandOf<'
   const target = state.entries.get(command.memoryId);
   if (!target) return reject('memory_not_found', `memory ${command.memoryId} does not exist`, 'memoryId');
   if (target.status !== 'active') return reject('memory_not_active', `memory ${command.memoryId} is ${target.status}`, 'memoryId');
+  if (isAppendOnly(target.kind))
+    return reject(
+      'append_only',
+      `memory ${command.memoryId} is ${target.kind}: such records are append-only (record a new one)`,
+      'memoryId',
+    );
   if (target.key !== c.entry.key) return reject('slot_mismatch', `the new entry must keep the key ${target.key}`, 'entry.key');
   if (target.slot !== c.slot) return reject('slot_mismatch', 'the new entry must keep the scopes of the entry it replaces', 'entry.scopes');
   if (c.validFrom < target.validFrom) {
     return reject('valid_time_order', `validFrom must not be earlier than the replaced entry's (${target.validFrom})`, 'entry.validFrom');
   }
   const rivals = activeEntriesInSlot(state, c.slot).filter(
-    (e) => e.memoryId !== target.memoryId && overlaps(e, c) && !sameStatement(e, c.entry),
+    (e) => e.memoryId !== target.memoryId && !isAppendOnly(e.kind) && overlaps(e, c) && !sameStatement(e, c.entry),
   );
   return outcome(state, c, [target], rivals, command.conflictId, command.now, 'explicit');
 }
