@@ -1,6 +1,6 @@
 // MCP over Streamable HTTP at /mcp (issue 21): the same tools as
-// `memledger mcp`, for the tenant of the request's API key and within what
-// its role may do. Stateless: each POST is one exchange answered as JSON (no
+// `memledger mcp`, for the tenant and namespaces of the request's API key and
+// within what its role may do. Stateless: each POST is one exchange answered as JSON (no
 // session, no server-initiated stream), so any worker may answer it.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
@@ -28,7 +28,7 @@ export function registerMcp(
         ledger: services.ledger,
         read: services.read,
         tenant: principal.tenant,
-        namespaces: [],
+        namespaces: principal.namespaces,
         actor: `mcp:api-key:${principal.keyId}`,
         may: (permission) => mayDo(principal.role, permission),
         readYourWrites: () => services.readYourWrites(),

@@ -14,7 +14,7 @@ export interface McpDoor {
   readonly ledger: Ledger;
   readonly read: ReadSide;
   readonly tenant: string;
-  /** Subject patterns (`user:*`, `team:t-1`); empty: every subject of the tenant. */
+  /** Namespace patterns (`user:*`, `team:t-1`, `*`: every subject of the tenant); see src/domain/namespace. */
   readonly namespaces: readonly string[];
   /** Who the events name as the actor (`mcp`, `mcp:api-key:<id>`). */
   readonly actor: string;

@@ -3,6 +3,7 @@
 // holds only its digest.
 import pg from 'pg';
 import { Pool } from '../postgres/pool.js';
+import { requireNamespacePatterns, TENANT_WIDE } from '../../domain/namespace/pattern.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
 import { digestMatches, digestOf, keyIdOf, newKeyToken } from './key-token.js';
@@ -12,6 +13,8 @@ export interface ApiKeyInfo {
   readonly keyId: string;
   readonly tenant: string;
   readonly role: ApiRole;
+  /** The namespace patterns the key may act on (`*`: the whole tenant). */
+  readonly namespaces: readonly string[];
   readonly label: string | null;
   readonly createdAt: string;
   readonly revokedAt: string | null;
@@ -22,17 +25,19 @@ export interface CreatedApiKey extends ApiKeyInfo {
   readonly key: string;
 }
 
-/** Who a presented key speaks for. */
+/** Who a presented key speaks for: the tenant, what it may do and where (the service takes identity from the key alone). */
 export interface ApiPrincipal {
   readonly keyId: string;
   readonly tenant: string;
   readonly role: ApiRole;
+  readonly namespaces: readonly string[];
 }
 
 interface Row {
   key_id: string;
   tenant: string;
   role: string;
+  namespaces: string[];
   key_sha256: Buffer;
   label: string | null;
   created_at: Date;
@@ -51,17 +56,21 @@ export class ApiKeyStore {
   async create(input: {
     readonly tenant: string;
     readonly role: string;
+    /** Absent or empty: the whole tenant (`*`). */
+    readonly namespaces?: readonly string[];
     readonly label?: string;
     readonly now: Date;
   }): Promise<CreatedApiKey> {
     const tenant = requireId('tenant', input.tenant);
     if (!isApiRole(input.role)) throw new InvalidInput('role', `must be one of ${API_ROLES.join(', ')}`);
+    const given = requireNamespacePatterns(input.namespaces ?? []);
+    const namespaces = given.length === 0 ? [TENANT_WIDE] : [...new Set(given)];
     const label = input.label === undefined ? null : input.label.trim();
     if (label !== null && (label === '' || label.length > MAX_LABEL)) throw new InvalidInput('label', `must be 1-${MAX_LABEL} characters`);
     const { keyId, token } = newKeyToken();
     const { rows } = await this.#pool.query<Row>(
-      'INSERT INTO api_keys (key_id, tenant, role, key_sha256, label, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *',
-      [keyId, tenant, input.role, digestOf(token), label, input.now.toISOString()],
+      'INSERT INTO api_keys (key_id, tenant, role, namespaces, key_sha256, label, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *',
+      [keyId, tenant, input.role, namespaces, digestOf(token), label, input.now.toISOString()],
     );
     return { ...infoOf(rows[0]!), key: token };
   }
@@ -95,7 +104,7 @@ export class ApiKeyStore {
     const { rows } = await this.#pool.query<Row>('SELECT * FROM api_keys WHERE key_id = $1', [keyId]);
     const row = rows[0];
     if (!row || row.revoked_at !== null || !digestMatches(token, row.key_sha256) || !isApiRole(row.role)) return undefined;
-    return { keyId: row.key_id, tenant: row.tenant, role: row.role };
+    return { keyId: row.key_id, tenant: row.tenant, role: row.role, namespaces: row.namespaces };
   }
 
   close(): Promise<void> {
@@ -108,6 +117,7 @@ function infoOf(row: Row): ApiKeyInfo {
     keyId: row.key_id,
     tenant: row.tenant,
     role: row.role as ApiRole,
+    namespaces: row.namespaces,
     label: row.label,
     createdAt: row.created_at.toISOString(),
     revokedAt: row.revoked_at ? row.revoked_at.toISOString() : null,

@@ -1,0 +1,3 @@
+export * from './namespace.js';
+export * from './pattern.js';
+export * from './access.js';
