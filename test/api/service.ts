@@ -32,8 +32,8 @@ export interface TestService {
   readonly env: Record<string, string>;
   readonly database: TestDatabase;
   readonly service: RunningService;
-  /** A new API key (the key text). */
-  key(tenant: string, role: ApiRole): Promise<string>;
+  /** A new API key (the key text); `namespaces` absent: the whole tenant. */
+  key(tenant: string, role: ApiRole, namespaces?: readonly string[]): Promise<string>;
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
   /** The service's log lines so far (JSON, level info and up). */
   logLines(): readonly string[];
@@ -92,8 +92,8 @@ export async function startTestService(
     env,
     database,
     service,
-    async key(tenant, role) {
-      return (await keys.create({ tenant, role, now: new Date() })).key;
+    async key(tenant, role, namespaces) {
+      return (await keys.create({ tenant, role, ...(namespaces ? { namespaces } : {}), now: new Date() })).key;
     },
     request,
     logLines: () => logLines,

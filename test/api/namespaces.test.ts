@@ -1,0 +1,94 @@
+// Namespaces and keys bound to them (issue 19), over HTTP: a key for user
+// u-7 gets on every route of user u-8's exactly what a subject that does not
+// exist gets (404, never a hint), writes nothing, and tenant-wide routes
+// refuse it; a user's recall may include the shared namespaces the key reads,
+// each item naming its namespace; and seed 003's namespace failures.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiRoutes } from '../../src/api/app.js';
+import type { ApiServices } from '../../src/api/services.js';
+import { entry, problemOf, startTestService, type ApiResponse, type TestService } from './service.js';
+
+let t: TestService;
+let admin: string;
+/** u-7's own key: its user namespace and every team, with every permission (so no role hides what the namespaces decide). */
+let u7: string;
+const ids = { memory: '', artifact: '', receipt: '' };
+
+const record = async (subject: string, text: string, overrides: Record<string, unknown> = {}, key = admin) => {
+  const response = await t.request('POST', `/v1/subjects/${subject}/memories`, { key, body: entry(text, overrides) });
+  expect(response.status, response.text).toBe(201);
+  return response.body.memoryId as string;
+};
+
+beforeAll(async () => {
+  t = await startTestService('api_namespaces');
+  admin = await t.key('acme', 'admin');
+  u7 = await t.key('acme', 'admin', ['user:u-7', 'team:*']);
+  await record('user:u-7', 'u7 likes email');
+  ids.memory = await record('user:u-8', 'u8 likes sms');
+  await record('user:u-8', 'u8 works nights', { key: 'work.shift' });
+  const erased = await record('user:u-8', 'u8 old phone', { key: 'contact.phone' });
+  const prepared = await t.request('POST', '/v1/subjects/user:u-8/consolidations', { key: admin, body: { mode: 'prepare' } });
+  expect(prepared.status, prepared.text).toBe(201);
+  ids.artifact = prepared.body.artifactId as string;
+  const receipt = await t.request('DELETE', `/v1/subjects/user:u-8/memories/${erased}`, { key: admin });
+  expect(receipt.status, receipt.text).toBe(200);
+  ids.receipt = receipt.body.receiptId as string;
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const scrub = (r: ApiResponse, values: readonly string[]) => {
+  let text = r.text;
+  for (const value of values) text = text.split(encodeURIComponent(value)).join('<id>').split(value).join('<id>');
+  return { status: r.status, body: JSON.parse(text) as unknown };
+};
+
+describe('a key bound to user:u-7', () => {
+  it("answers 404 on every route of user u-8's, exactly as for a subject and artifact that do not exist, and writes nothing", async () => {
+    const routes = apiRoutes({} as ApiServices, () => ({})).filter((r) => r.permission !== undefined);
+    const before = await t.eventCount();
+    const fill = (path: string, subject: string, artifactId: string) =>
+      path
+        .replace('{subject}', encodeURIComponent(subject))
+        .replace('{memoryId}', ids.memory)
+        .replace('{artifactId}', artifactId)
+        .replace('{conflictId}', 'c-1')
+        .replace('{receiptId}', ids.receipt);
+    const checked: string[] = [];
+    for (const route of routes) {
+      const body = route.method === 'POST' ? {} : undefined;
+      const call = (subject: string, artifactId: string) =>
+        t.request(route.method, fill(route.path, subject, artifactId), { key: u7, ...(body ? { body } : {}) });
+      const theirs = await call('user:u-8', ids.artifact);
+      if (route.access === 'tenant') {
+        expect({ route: route.operationId, status: theirs.status }).toEqual({ route: route.operationId, status: 403 });
+        expect(problemOf(theirs)).toMatchObject({ code: 'forbidden', field: 'Authorization' });
+        continue;
+      }
+      const missing = await call('user:u-nowhere', 'zz-nowhere');
+      expect({ route: route.operationId, status: theirs.status }).toEqual({ route: route.operationId, status: 404 });
+      expect(scrub(theirs, [ids.artifact, 'user:u-8'])).toEqual(scrub(missing, ['zz-nowhere', 'user:u-nowhere']));
+      checked.push(route.operationId);
+    }
+    // Every subject and artifact route was tried (a route added later is tried too, from the same list).
+    expect(checked).toEqual(expect.arrayContaining(['recall', 'asOf', 'replay', 'subjectEvents', 'listDeletionReceipts', 'verifyErasure']));
+    expect(checked).toEqual(expect.arrayContaining(['getArtifact', 'lineage', 'assessArtifact', 'recordMemory', 'forgetSubject']));
+    expect(checked.length).toBeGreaterThanOrEqual(25);
+    expect(await t.eventCount()).toBe(before);
+    // The same routes are there for a key that may: u-8's subject and artifact exist.
+    expect((await t.request('GET', `/v1/artifacts/${ids.artifact}`, { key: admin })).status).toBe(200);
+    expect((await t.request('GET', '/v1/subjects/user:u-8/receipts', { key: admin })).body.receipts).toHaveLength(1);
+  });
+
+  it('reaches its own subject and writes to its teams', async () => {
+    const own = await t.request('GET', '/v1/subjects/user:u-7/recall', { key: u7 });
+    expect(own.status).toBe(200);
+    expect(own.text).toContain('u7 likes email');
+    expect(
+      (await t.request('POST', '/v1/subjects/team:t-9/memories', { key: u7, body: entry('t9 standup at ten', { key: 'meeting.standup' }) }))
+        .status,
+    ).toBe(201);
+  });
+});
