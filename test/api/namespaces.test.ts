@@ -92,3 +92,86 @@ describe('a key bound to user:u-7', () => {
     ).toBe(201);
   });
 });
+
+describe('recall with shared namespaces', () => {
+  it("includes the team's and the project's memories the key reads, each item naming its namespace; never the reverse", async () => {
+    await record('team:t-1', 't1 deploys on fridays', { key: 'deploy.window' });
+    await record('project:p-1', 'p1 is written in typescript', { key: 'project.language' });
+    const projectReader = await t.key('acme', 'reader', ['user:u-7', 'team:t-1', 'project:p-1']);
+    const answer = await t.request('POST', '/v1/subjects/user:u-7/recall', {
+      key: projectReader,
+      body: { shared: ['team:t-1', 'project:p-1'] },
+    });
+    expect(answer.status, answer.text).toBe(200);
+    const texts = (answer.body.items as Array<{ namespace: string; text: string }>).map((i) => [i.namespace, i.text.split('] ')[1]]);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        ['user:u-7', expect.stringContaining('u7 likes email')],
+        ['team:t-1', expect.stringContaining('t1 deploys on fridays')],
+        ['project:p-1', expect.stringContaining('p1 is written in typescript')],
+      ]),
+    );
+    expect(answer.body.shared.map((s: { namespace: string }) => s.namespace)).toEqual(['team:t-1', 'project:p-1']);
+    // GET takes them comma-separated.
+    const get = await t.request('GET', '/v1/subjects/user:u-7/recall?shared=team:t-1,project:p-1', { key: projectReader });
+    expect(get.body.items.map((i: { namespace: string }) => i.namespace).sort()).toEqual(texts.map(([ns]) => ns).sort());
+
+    // The team's own recall holds only the team's memories: a private memory never shows there.
+    const team = await t.request('GET', '/v1/subjects/team:t-1/recall', { key: projectReader });
+    expect(team.text).toContain('t1 deploys on fridays');
+    expect(team.text).not.toContain('u7 likes email');
+  });
+
+  it('answers a shared namespace the key may not read as a missing subject, and refuses a private one as shared (400)', async () => {
+    const notAllowed = await t.request('POST', '/v1/subjects/user:u-7/recall', { key: u7, body: { shared: ['project:p-1'] } });
+    const missing = await t.request('POST', '/v1/subjects/user:u-7/recall', { key: u7, body: { shared: ['project:p-nowhere'] } });
+    expect(notAllowed.status).toBe(404);
+    expect(problemOf(notAllowed)).toMatchObject({ code: 'subject_not_found', field: 'shared' });
+    expect(scrub(notAllowed, ['project:p-1'])).toEqual(scrub(missing, ['project:p-nowhere']));
+    const privateOne = await t.request('POST', '/v1/subjects/user:u-7/recall', { key: admin, body: { shared: ['user:u-8'] } });
+    expect(privateOne.status).toBe(400);
+    expect(problemOf(privateOne)).toMatchObject({ code: 'invalid_input', field: 'shared.0' });
+    expect(privateOne.text).not.toContain('u8 likes sms');
+  });
+});
+
+describe("seed 003's namespace failures", () => {
+  it('same-name users in two tenants never see each other', async () => {
+    await record('user:alice', 'acme alice likes tea');
+    const globexAdmin = await t.key('globex', 'admin');
+    await record('user:alice', 'globex alice likes coffee', {}, globexAdmin);
+    const acmeAlice = await t.key('acme', 'reader', ['user:alice']);
+    const globexAlice = await t.key('globex', 'reader', ['user:alice']);
+    const a = await t.request('GET', '/v1/subjects/user:alice/recall', { key: acmeAlice });
+    const g = await t.request('GET', '/v1/subjects/user:alice/recall', { key: globexAlice });
+    expect([a.status, g.status]).toEqual([200, 200]);
+    expect(a.text).toContain('acme alice likes tea');
+    expect(a.text).not.toContain('globex alice');
+    expect(g.text).toContain('globex alice likes coffee');
+    expect(g.text).not.toContain('acme alice');
+  });
+
+  it('keeps team and project scopes: an entry scoped to a team and a project applies there only', async () => {
+    await record('user:u-7', 'u7 reviews go to the t-1 channel', { key: 'review.channel', scopes: { team: 't-1', project: 'p-1' } });
+    const there = await t.request('GET', '/v1/subjects/user:u-7/recall?scope.team=t-1&scope.project=p-1', { key: u7 });
+    const item = there.body.items.find((i: { key?: string }) => i.key === 'review.channel');
+    expect(item).toMatchObject({ scopes: { team: 't-1', project: 'p-1' } });
+    const elsewhere = await t.request('GET', '/v1/subjects/user:u-7/recall?scope.team=t-2&scope.project=p-1', { key: u7 });
+    expect(elsewhere.body.items.find((i: { key?: string }) => i.key === 'review.channel')).toBeUndefined();
+    expect(elsewhere.body.excluded.out_of_scope).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a deletion by source ref finds the records in shared namespaces too; a namespace-bound key may not run it', async () => {
+    const ref = 'doc://handbook/leaked';
+    const source = { type: 'user_assertion', refs: [ref] };
+    await record('user:u-7', 'u7 handbook note', { key: 'handbook.note', source });
+    await record('team:t-1', 't1 handbook note', { key: 'handbook.note', source });
+    const bound = await t.request('DELETE', `/v1/memories?sourceRef=${encodeURIComponent(ref)}`, { key: u7 });
+    expect(bound.status).toBe(403);
+    const erased = await t.request('DELETE', `/v1/memories?sourceRef=${encodeURIComponent(ref)}`, { key: admin });
+    expect(erased.status, erased.text).toBe(200);
+    expect(erased.body.receipts.map((r: { subject: string }) => r.subject).sort()).toEqual(['team:t-1', 'user:u-7']);
+    const team = await t.request('GET', '/v1/subjects/team:t-1/recall', { key: admin });
+    expect(team.text).not.toContain('t1 handbook note');
+  });
+});
