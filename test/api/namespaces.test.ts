@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRoutes } from '../../src/api/app.js';
 import type { ApiServices } from '../../src/api/services.js';
+import { runCli } from '../support/cli.js';
 import { entry, problemOf, startTestService, type ApiResponse, type TestService } from './service.js';
 
 let t: TestService;
@@ -174,4 +175,23 @@ describe("seed 003's namespace failures", () => {
     const team = await t.request('GET', '/v1/subjects/team:t-1/recall', { key: admin });
     expect(team.text).not.toContain('t1 handbook note');
   });
+});
+
+describe('memledger keys create --namespace (CLI)', () => {
+  it('makes a key bound to its namespaces (repeatable); a bad pattern exits 2 naming namespace and makes no key', async () => {
+    const cli = (args: string[]) => runCli(['keys', ...args], { ...t.env, NO_COLOR: '1' });
+    const [made, bad] = await Promise.all([
+      cli(['create', '--tenant', 'acme', '--role', 'reader', '--namespace', 'user:u-8', '--namespace', 'team:*']),
+      cli(['create', '--tenant', 'initrode', '--role', 'reader', '--namespace', 'user:*', '--namespace', 'user u-8']),
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const key = JSON.parse(made.stdout);
+    expect(key).toMatchObject({ tenant: 'acme', role: 'reader', namespaces: ['user:u-8', 'team:*'] });
+    expect((await t.request('GET', '/v1/subjects/user:u-8/conflicts', { key: key.key })).status).toBe(200);
+    expect((await t.request('GET', '/v1/subjects/user:u-7/conflicts', { key: key.key })).status).toBe(404);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr)).toMatchObject({ error: 'invalid_input', field: 'namespace' });
+    const listed = await cli(['list', '--tenant', 'initrode']);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+  }, 120_000);
 });
