@@ -9,6 +9,7 @@ import { createMcpServer } from '../mcp/server.js';
 import { PACKAGE_VERSION } from '../mcp/version.js';
 import { readSideErasureChecks } from '../queries/erasure/index.js';
 import type { BearerAuth } from './auth/bearer.js';
+import { credentialOf } from './auth/credential.js';
 import { mayDo } from './auth/permissions.js';
 import { problemError } from './problem.js';
 import type { ApiServices } from './services.js';
@@ -30,6 +31,7 @@ export function registerMcp(
         tenant: principal.tenant,
         namespaces: principal.namespaces,
         actor: `mcp:api-key:${principal.keyId}`,
+        credential: credentialOf(principal),
         may: (permission) => mayDo(principal.role, permission),
         readYourWrites: () => services.readYourWrites(),
         erasure: () => ({

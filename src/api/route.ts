@@ -11,7 +11,7 @@ import type { CommandContext } from '../commands/ledger.js';
 import { parseWith } from '../domain/validation/invalid-input.js';
 import type { ApiPrincipal } from '../infrastructure/api-keys/api-key-store.js';
 import type { BearerAuth } from './auth/bearer.js';
-import { credentialOfRole } from './auth/credential.js';
+import { credentialOf } from './auth/credential.js';
 import { mayDo, rolesWith, type Permission } from './auth/permissions.js';
 import { enforceAccess, requireDeclaredAccess, requireSubjectAccess, type RouteAccess } from './auth/route-access.js';
 import { problemError } from './problem.js';
@@ -216,6 +216,6 @@ function commandContextOf(
       : {}),
     actor: `api-key:${principal.keyId}`,
     correlationId: requestId,
-    credential: credentialOfRole(principal.role),
+    credential: credentialOf(principal),
   };
 }

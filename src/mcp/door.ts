@@ -5,6 +5,7 @@
 // flags; the service's /mcp route (src/api/mcp-route.ts) from the API key.
 import type { ErasureOptions } from '../commands/forget.js';
 import type { Ledger } from '../commands/ledger.js';
+import type { WriterCredential } from '../domain/policy/index.js';
 import type { ReadSide } from '../queries/read-side.js';
 
 /** The permissions the tools need (src/api/auth/permissions.ts names the same). */
@@ -18,6 +19,8 @@ export interface McpDoor {
   readonly namespaces: readonly string[];
   /** Who the events name as the actor (`mcp`, `mcp:api-key:<id>`). */
   readonly actor: string;
+  /** What the writer may claim as source type (the key's, on /mcp); absent: the operator's own process (stdio). */
+  readonly credential?: WriterCredential;
   may(permission: ToolPermission): boolean;
   /** Resolves once the projections hold every event of these streams (read your own writes). */
   readYourWrites(streams: readonly string[]): Promise<void>;

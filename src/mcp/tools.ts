@@ -39,7 +39,12 @@ async function existing(door: McpDoor, subject: string) {
 
 const notFound = (subject: string) => reject('subject_not_found', `subject ${subject} does not exist`, 'subject');
 
-const context = (door: McpDoor, subject: string) => ({ tenant: door.tenant, subject, actor: door.actor });
+const context = (door: McpDoor, subject: string) => ({
+  tenant: door.tenant,
+  subject,
+  actor: door.actor,
+  ...(door.credential ? { credential: door.credential } : {}),
+});
 
 export const MCP_TOOLS: readonly McpTool[] = [
   tool({

@@ -38,6 +38,7 @@ describe('memledger keys (CLI)', () => {
         tenant: 'initech',
         role: 'reader',
         namespaces: ['*'],
+        channel: 'service',
         label: 'dashboard',
         createdAt: key.createdAt,
         revokedAt: null,

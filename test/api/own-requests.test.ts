@@ -10,7 +10,13 @@ describe('own request keys', () => {
     const a = keys.issue('acme', 'auditor', 'erasure-check', ['user:u-7']);
     const b = keys.issue('globex', 'auditor', 'erasure-check', ['u1']);
     expect(a).not.toBe(b);
-    expect(keys.principalOf(a)).toEqual({ keyId: 'in-process:erasure-check', tenant: 'acme', role: 'auditor', namespaces: ['user:u-7'] });
+    expect(keys.principalOf(a)).toEqual({
+      keyId: 'in-process:erasure-check',
+      tenant: 'acme',
+      role: 'auditor',
+      namespaces: ['user:u-7'],
+      channel: 'service',
+    });
     expect(keys.principalOf(b)?.tenant).toBe('globex');
     expect(keys.principalOf(`${a}x`)).toBeUndefined();
     keys.revoke(a);

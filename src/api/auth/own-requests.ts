@@ -17,7 +17,10 @@ export class OwnRequestKeys {
   /** A token for `Authorization: Bearer …` on injected requests, reaching only `namespaces`; revoke it when done. */
   issue(tenant: string, role: ApiRole, purpose: string, namespaces: readonly string[]): string {
     const token = `own_${randomBytes(32).toString('base64url')}`;
-    this.#keys.set(token, { principal: { keyId: `in-process:${purpose}`, tenant, role, namespaces }, until: this.now() + TTL_MS });
+    this.#keys.set(token, {
+      principal: { keyId: `in-process:${purpose}`, tenant, role, namespaces, channel: 'service' },
+      until: this.now() + TTL_MS,
+    });
     return token;
   }
 

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { ApiKeyStore } from '../../infrastructure/api-keys/api-key-store.js';
-import { API_ROLES, type ApiRole } from '../../infrastructure/api-keys/roles.js';
+import { API_ROLES, KEY_CHANNELS, type ApiRole } from '../../infrastructure/api-keys/roles.js';
 import { resolveConnections } from '../../infrastructure/config.js';
 import { migrateToLatest } from '../../infrastructure/postgres/migrate.js';
 import { requireNamespacePatterns } from '../../domain/namespace/pattern.js';
@@ -42,17 +42,38 @@ export function registerKeyCommands(program: Command): void {
     .requiredOption('--tenant <tenant>', 'the tenant the key speaks for')
     .requiredOption('--role <role>', API_ROLES.join(' | '))
     .option('--namespace <pattern>', 'a namespace the key may act on (*, user:u-7, team:*); repeatable; none: *', collect, [])
+    .option(
+      '--channel <channel>',
+      `${KEY_CHANNELS.join(' | ')}: user = made for the user's own channel, the only key that may claim user_assertion (default service)`,
+    )
     .option('--label <text>', 'what the key is for (shown by keys list)')
     .action((flags) =>
       run(async () => {
-        const o = optionsOf(z.object({ tenant: opt.text, role: opt.text, namespace: z.array(z.string()), label: opt.optionalText }), flags);
+        const o = optionsOf(
+          z.object({
+            tenant: opt.text,
+            role: opt.text,
+            namespace: z.array(z.string()),
+            channel: opt.optionalText,
+            label: opt.optionalText,
+          }),
+          flags,
+        );
+        const channel = o.channel === undefined ? undefined : oneOf('channel', KEY_CHANNELS, o.channel);
         const tenant = requireId('tenant', o.tenant);
         const role: ApiRole = oneOf('role', API_ROLES, o.role);
         if (o.label !== undefined && (o.label.trim() === '' || o.label.length > 200))
           throw new InvalidInput('label', 'must be 1-200 characters');
         const namespaces = requireNamespacePatterns(o.namespace);
         return withKeyStore((store) =>
-          store.create({ tenant, role, namespaces, ...(o.label !== undefined ? { label: o.label } : {}), now: new Date() }),
+          store.create({
+            tenant,
+            role,
+            namespaces,
+            ...(channel !== undefined ? { channel } : {}),
+            ...(o.label !== undefined ? { label: o.label } : {}),
+            now: new Date(),
+          }),
         );
       }),
     );

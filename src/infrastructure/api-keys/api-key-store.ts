@@ -7,7 +7,7 @@ import { requireNamespacePatterns, TENANT_WIDE } from '../../domain/namespace/pa
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
 import { digestMatches, digestOf, keyIdOf, newKeyToken } from './key-token.js';
-import { isApiRole, type ApiRole, API_ROLES } from './roles.js';
+import { isApiRole, isKeyChannel, KEY_CHANNELS, USER_CHANNEL_ROLES, type ApiRole, type KeyChannel, API_ROLES } from './roles.js';
 
 export interface ApiKeyInfo {
   readonly keyId: string;
@@ -15,6 +15,7 @@ export interface ApiKeyInfo {
   readonly role: ApiRole;
   /** The namespace patterns the key may act on (`*`: the whole tenant). */
   readonly namespaces: readonly string[];
+  readonly channel: KeyChannel;
   readonly label: string | null;
   readonly createdAt: string;
   readonly revokedAt: string | null;
@@ -31,6 +32,8 @@ export interface ApiPrincipal {
   readonly tenant: string;
   readonly role: ApiRole;
   readonly namespaces: readonly string[];
+  /** `user`: made for the user's own channel, the only key whose writes may claim user_assertion. */
+  readonly channel: KeyChannel;
 }
 
 interface Row {
@@ -38,6 +41,7 @@ interface Row {
   tenant: string;
   role: string;
   namespaces: string[];
+  channel: string;
   key_sha256: Buffer;
   label: string | null;
   created_at: Date;
@@ -58,6 +62,8 @@ export class ApiKeyStore {
     readonly role: string;
     /** Absent or empty: the whole tenant (`*`). */
     readonly namespaces?: readonly string[];
+    /** Default `service`. */
+    readonly channel?: string;
     readonly label?: string;
     readonly now: Date;
   }): Promise<CreatedApiKey> {
@@ -65,12 +71,16 @@ export class ApiKeyStore {
     if (!isApiRole(input.role)) throw new InvalidInput('role', `must be one of ${API_ROLES.join(', ')}`);
     const given = requireNamespacePatterns(input.namespaces ?? []);
     const namespaces = given.length === 0 ? [TENANT_WIDE] : [...new Set(given)];
+    const channel = input.channel ?? 'service';
+    if (!isKeyChannel(channel)) throw new InvalidInput('channel', `must be one of ${KEY_CHANNELS.join(', ')}`);
+    if (channel === 'user' && !USER_CHANNEL_ROLES.includes(input.role))
+      throw new InvalidInput('channel', `only a ${USER_CHANNEL_ROLES.join(' or ')} key may be made for the user's channel`);
     const label = input.label === undefined ? null : input.label.trim();
     if (label !== null && (label === '' || label.length > MAX_LABEL)) throw new InvalidInput('label', `must be 1-${MAX_LABEL} characters`);
     const { keyId, token } = newKeyToken();
     const { rows } = await this.#pool.query<Row>(
-      'INSERT INTO api_keys (key_id, tenant, role, namespaces, key_sha256, label, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *',
-      [keyId, tenant, input.role, namespaces, digestOf(token), label, input.now.toISOString()],
+      'INSERT INTO api_keys (key_id, tenant, role, namespaces, channel, key_sha256, label, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *',
+      [keyId, tenant, input.role, namespaces, channel, digestOf(token), label, input.now.toISOString()],
     );
     return { ...infoOf(rows[0]!), key: token };
   }
@@ -103,8 +113,9 @@ export class ApiKeyStore {
     if (keyId === undefined) return undefined;
     const { rows } = await this.#pool.query<Row>('SELECT * FROM api_keys WHERE key_id = $1', [keyId]);
     const row = rows[0];
-    if (!row || row.revoked_at !== null || !digestMatches(token, row.key_sha256) || !isApiRole(row.role)) return undefined;
-    return { keyId: row.key_id, tenant: row.tenant, role: row.role, namespaces: row.namespaces };
+    if (!row || row.revoked_at !== null || !digestMatches(token, row.key_sha256) || !isApiRole(row.role) || !isKeyChannel(row.channel))
+      return undefined;
+    return { keyId: row.key_id, tenant: row.tenant, role: row.role, namespaces: row.namespaces, channel: row.channel };
   }
 
   close(): Promise<void> {
@@ -118,6 +129,7 @@ function infoOf(row: Row): ApiKeyInfo {
     tenant: row.tenant,
     role: row.role as ApiRole,
     namespaces: row.namespaces,
+    channel: row.channel as KeyChannel,
     label: row.label,
     createdAt: row.created_at.toISOString(),
     revokedAt: row.revoked_at ? row.revoked_at.toISOString() : null,

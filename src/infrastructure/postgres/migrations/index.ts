@@ -11,7 +11,7 @@ import { artifactKeysMigration } from './0005-artifact-keys.js';
 import { retentionPoliciesMigration } from './0006-retention-policies.js';
 import { memoryVectorsMigration } from './0007-memory-vectors.js';
 import { reviewerRoleMigration } from './0008-reviewer-role.js';
-import { keyNamespacesMigration } from './0009-key-namespaces.js';
+import { keyScopesMigration } from './0009-key-scopes.js';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_event_store': eventStoreMigration,
@@ -22,5 +22,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0006_retention_policies': retentionPoliciesMigration,
   '0007_memory_vectors': memoryVectorsMigration,
   '0008_reviewer_role': reviewerRoleMigration,
-  '0009_key_namespaces': keyNamespacesMigration,
+  '0009_key_scopes': keyScopesMigration,
 };

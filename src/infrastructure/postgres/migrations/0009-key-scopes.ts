@@ -1,0 +1,21 @@
+// What an API key is bound to beyond tenant and role (issues 19 and 17):
+// - namespaces: the namespace patterns it may act on. Keys made before
+//   carry `*` (the whole tenant), so they keep working as they did.
+// - channel: `user` for a key made for the user's own channel (the only
+//   key whose writes may claim source.type user_assertion), `service` for
+//   any other. Keys made before counted as the user's, so they become
+//   `user`; keys made from now on are `service` unless made for the user.
+import { sql, type Kysely, type Migration } from 'kysely';
+
+export const keyScopesMigration: Migration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await sql`ALTER TABLE api_keys ADD COLUMN namespaces text[] NOT NULL DEFAULT '{*}'`.execute(db);
+    await sql`ALTER TABLE api_keys ADD COLUMN channel text NOT NULL DEFAULT 'user' CHECK (channel IN ('user', 'service'))`.execute(db);
+    await sql`ALTER TABLE api_keys ALTER COLUMN channel SET DEFAULT 'service'`.execute(db);
+  },
+
+  async down(db: Kysely<unknown>): Promise<void> {
+    await sql`ALTER TABLE api_keys DROP COLUMN channel`.execute(db);
+    await sql`ALTER TABLE api_keys DROP COLUMN namespaces`.execute(db);
+  },
+};
