@@ -27,7 +27,7 @@ export function mergeRecallAnswers(answers: readonly RecallAnswer[], budget: num
   const ordered = tagged.sort((a, b) => order(a.item, b.item, withQuery) || a.source - b.source).map((t) => t.item);
   const packed = pack(
     ordered.map((item, i) => ({
-      item: { ...item, priority: i + 1 } as RecallItem,
+      item: { ...item, priority: i + 1 },
       tokens: item.tokens,
       mandatory: item.type === 'conflict',
     })),
