@@ -32,6 +32,7 @@ export function registerMcp(
         namespaces: principal.namespaces,
         actor: `mcp:api-key:${principal.keyId}`,
         credential: credentialOf(principal),
+        environments: { key: principal.environment, tenant: principal.tenantEnvironment },
         may: (permission) => mayDo(principal.role, permission),
         readYourWrites: () => services.readYourWrites(),
         erasure: () => ({

@@ -5,6 +5,7 @@
 // flags; the service's /mcp route (src/api/mcp-route.ts) from the API key.
 import type { ErasureOptions } from '../commands/forget.js';
 import type { Ledger } from '../commands/ledger.js';
+import type { Environment } from '../domain/namespace/environment.js';
 import type { WriterCredential } from '../domain/policy/index.js';
 import type { ReadSide } from '../queries/read-side.js';
 
@@ -19,6 +20,8 @@ export interface McpDoor {
   readonly namespaces: readonly string[];
   /** Who the events name as the actor (`mcp`, `mcp:api-key:<id>`). */
   readonly actor: string;
+  /** The key's environment and its tenant's (/mcp); absent: the operator's own process, in the tenant's world. */
+  readonly environments?: { readonly key: Environment; readonly tenant: Environment };
   /** What the writer may claim as source type (the key's, on /mcp); absent: the operator's own process (stdio). */
   readonly credential?: WriterCredential;
   may(permission: ToolPermission): boolean;

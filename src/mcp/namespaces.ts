@@ -4,6 +4,7 @@
 // (src/domain/namespace/access.ts).
 import { mayAccess } from '../domain/namespace/access.js';
 import { requireNamespacePatterns, TENANT_WIDE } from '../domain/namespace/pattern.js';
+import type { McpDoor } from './door.js';
 
 /** The stdio flags' patterns; none given is the whole tenant. */
 export function requireNamespaces(patterns: readonly string[], field = 'namespace'): string[] {
@@ -11,6 +12,10 @@ export function requireNamespaces(patterns: readonly string[], field = 'namespac
   return given.length === 0 ? [TENANT_WIDE] : given;
 }
 
-export function isPermittedSubject(door: { readonly tenant: string; readonly namespaces: readonly string[] }, subject: string): boolean {
-  return mayAccess({ tenant: door.tenant, namespaces: door.namespaces }, { tenant: door.tenant, subject });
+export function isPermittedSubject(door: Pick<McpDoor, 'tenant' | 'namespaces' | 'environments'>, subject: string): boolean {
+  const { key, tenant } = door.environments ?? { key: 'production', tenant: 'production' };
+  return mayAccess(
+    { tenant: door.tenant, namespaces: door.namespaces, environment: key },
+    { tenant: door.tenant, environment: tenant, subject },
+  );
 }

@@ -39,6 +39,7 @@ describe('memledger keys (CLI)', () => {
         role: 'reader',
         namespaces: ['*'],
         channel: 'service',
+        environment: 'production',
         label: 'dashboard',
         createdAt: key.createdAt,
         revokedAt: null,

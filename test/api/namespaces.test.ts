@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRoutes } from '../../src/api/app.js';
 import type { ApiServices } from '../../src/api/services.js';
+import { ApiKeyStore } from '../../src/infrastructure/api-keys/api-key-store.js';
 import { runCli } from '../support/cli.js';
 import { entry, problemOf, startTestService, type ApiResponse, type TestService } from './service.js';
 
@@ -174,6 +175,43 @@ describe("seed 003's namespace failures", () => {
     expect(erased.body.receipts.map((r: { subject: string }) => r.subject).sort()).toEqual(['team:t-1', 'user:u-7']);
     const team = await t.request('GET', '/v1/subjects/team:t-1/recall', { key: admin });
     expect(team.text).not.toContain('t1 handbook note');
+  });
+});
+
+describe('test and production (seed 003: a test environment polluting the production profile)', () => {
+  it('never lets a test key reach a production tenant, nor a production key a test one; re-marking a tenant shuts its other keys out', async () => {
+    const store = new ApiKeyStore(t.database.url, { poolSize: 1 });
+    try {
+      const now = new Date();
+      // A test key for production (unmarked) acme is refused, and none is made.
+      const before = (await store.list({ tenant: 'acme' })).length;
+      await expect(store.create({ tenant: 'acme', role: 'admin', environment: 'test', now })).rejects.toMatchObject({
+        field: 'environment',
+      });
+      expect(await store.list({ tenant: 'acme' })).toHaveLength(before);
+      await store.markTenant('acme-staging', 'test', now);
+      await expect(store.create({ tenant: 'acme-staging', role: 'admin', environment: 'production', now })).rejects.toMatchObject({
+        field: 'environment',
+      });
+      const testKey = (await store.create({ tenant: 'acme-staging', role: 'admin', channel: 'user', now })).key;
+      expect(
+        (await t.request('POST', '/v1/subjects/user:u-7/memories', { key: testKey, body: entry('staging u7 likes fax') })).status,
+      ).toBe(201);
+      // The production tenant's u-7 never sees it.
+      expect((await t.request('GET', '/v1/subjects/user:u-7/recall', { key: admin })).text).not.toContain('staging u7');
+
+      // acme-staging becomes production: its test key reaches nothing of it any more, reads or writes, and writes nothing.
+      await store.markTenant('acme-staging', 'production', now);
+      const events = await t.eventCount();
+      const read = await t.request('GET', '/v1/subjects/user:u-7/recall', { key: testKey });
+      expect(read.status).toBe(404);
+      expect(problemOf(read)).toMatchObject({ code: 'subject_not_found', field: 'subject' });
+      expect((await t.request('POST', '/v1/subjects/user:u-7/memories', { key: testKey, body: entry('staging again') })).status).toBe(404);
+      expect((await t.request('GET', '/v1/policy', { key: testKey })).status).toBe(403);
+      expect(await t.eventCount()).toBe(events);
+    } finally {
+      await store.close();
+    }
   });
 });
 

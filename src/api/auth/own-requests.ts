@@ -18,7 +18,16 @@ export class OwnRequestKeys {
   issue(tenant: string, role: ApiRole, purpose: string, namespaces: readonly string[]): string {
     const token = `own_${randomBytes(32).toString('base64url')}`;
     this.#keys.set(token, {
-      principal: { keyId: `in-process:${purpose}`, tenant, role, namespaces, channel: 'service' },
+      principal: {
+        keyId: `in-process:${purpose}`,
+        tenant,
+        role,
+        namespaces,
+        channel: 'service',
+        // The service checks itself in the tenant's own world, whichever it is.
+        environment: 'production',
+        tenantEnvironment: 'production',
+      },
       until: this.now() + TTL_MS,
     });
     return token;

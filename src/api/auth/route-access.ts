@@ -6,7 +6,7 @@
 // tenant-wide route says so and needs a `*` key. A subject the key may not
 // reach answers 404 exactly as one that does not exist; a route that does
 // not say where it acts is refused when it is registered.
-import { mayAccess, mayAccessTenant, type AccessScope } from '../../domain/namespace/access.js';
+import { mayAccess, mayAccessTenant, type AccessScope, type TenantRef } from '../../domain/namespace/access.js';
 import type { ApiPrincipal } from '../../infrastructure/api-keys/api-key-store.js';
 import { problemError, type ProblemError } from '../problem.js';
 
@@ -26,7 +26,12 @@ export interface OwnedAccess<P = unknown> {
 export type RouteAccess<P = unknown> = 'tenant' | OwnedAccess<P>;
 
 export function scopeOf(principal: ApiPrincipal): AccessScope {
-  return { tenant: principal.tenant, namespaces: principal.namespaces };
+  return { tenant: principal.tenant, namespaces: principal.namespaces, environment: principal.environment };
+}
+
+/** The key's tenant, in the environment it is marked now. */
+function tenantOf(principal: ApiPrincipal): TenantRef {
+  return { tenant: principal.tenant, environment: principal.tenantEnvironment };
 }
 
 export function subjectHidden(subject: string, field = 'subject'): ProblemError {
@@ -35,7 +40,7 @@ export function subjectHidden(subject: string, field = 'subject'): ProblemError 
 
 /** Throws the 404 of a subject the key may not reach (for subjects a route reads beyond its path's, e.g. recall's shared namespaces). */
 export function requireSubjectAccess(principal: ApiPrincipal, subject: string, field = 'subject'): void {
-  if (!mayAccess(scopeOf(principal), { tenant: principal.tenant, subject })) throw subjectHidden(subject, field);
+  if (!mayAccess(scopeOf(principal), { ...tenantOf(principal), subject })) throw subjectHidden(subject, field);
 }
 
 /** Registration-time: a route with a key must say where it acts. */
@@ -49,11 +54,11 @@ export async function enforceAccess(route: { access?: RouteAccess }, principal: 
   const access = route.access;
   if (access === undefined) return requireSubjectAccess(principal, (params as { subject: string }).subject);
   if (access === 'tenant') {
-    if (mayAccessTenant(scopeOf(principal), principal.tenant)) return;
-    throw problemError(403, 'forbidden', 'a key bound to namespaces may not act on the whole tenant (needs a key for *)', {
+    if (mayAccessTenant(scopeOf(principal), tenantOf(principal))) return;
+    throw problemError(403, 'forbidden', "this key may not act on the whole tenant (needs a key for * of the tenant's environment)", {
       field: 'Authorization',
     });
   }
   const subject = await access.subjectOf(params, principal.tenant);
-  if (!mayAccess(scopeOf(principal), { tenant: principal.tenant, subject })) throw access.hidden(params);
+  if (!mayAccess(scopeOf(principal), { ...tenantOf(principal), subject })) throw access.hidden(params);
 }

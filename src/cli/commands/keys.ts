@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { ApiKeyStore } from '../../infrastructure/api-keys/api-key-store.js';
-import { API_ROLES, KEY_CHANNELS, type ApiRole } from '../../infrastructure/api-keys/roles.js';
+import { API_ROLES, ENVIRONMENTS, KEY_CHANNELS, type ApiRole } from '../../infrastructure/api-keys/roles.js';
 import { resolveConnections } from '../../infrastructure/config.js';
 import { migrateToLatest } from '../../infrastructure/postgres/migrate.js';
 import { requireNamespacePatterns } from '../../domain/namespace/pattern.js';
@@ -46,6 +46,7 @@ export function registerKeyCommands(program: Command): void {
       '--channel <channel>',
       `${KEY_CHANNELS.join(' | ')}: user = made for the user's own channel, the only key that may claim user_assertion (default service)`,
     )
+    .option('--environment <environment>', `${ENVIRONMENTS.join(' | ')} (default: the tenant's; another is refused)`)
     .option('--label <text>', 'what the key is for (shown by keys list)')
     .action((flags) =>
       run(async () => {
@@ -55,11 +56,13 @@ export function registerKeyCommands(program: Command): void {
             role: opt.text,
             namespace: z.array(z.string()),
             channel: opt.optionalText,
+            environment: opt.optionalText,
             label: opt.optionalText,
           }),
           flags,
         );
         const channel = o.channel === undefined ? undefined : oneOf('channel', KEY_CHANNELS, o.channel);
+        const environment = o.environment === undefined ? undefined : oneOf('environment', ENVIRONMENTS, o.environment);
         const tenant = requireId('tenant', o.tenant);
         const role: ApiRole = oneOf('role', API_ROLES, o.role);
         if (o.label !== undefined && (o.label.trim() === '' || o.label.length > 200))
@@ -71,6 +74,7 @@ export function registerKeyCommands(program: Command): void {
             role,
             namespaces,
             ...(channel !== undefined ? { channel } : {}),
+            ...(environment !== undefined ? { environment } : {}),
             ...(o.label !== undefined ? { label: o.label } : {}),
             now: new Date(),
           }),
@@ -87,6 +91,20 @@ export function registerKeyCommands(program: Command): void {
         const o = optionsOf(z.object({ tenant: opt.optionalText }), flags);
         const tenant = o.tenant === undefined ? undefined : requireId('tenant', o.tenant);
         return withKeyStore((store) => store.list(tenant === undefined ? {} : { tenant }));
+      }),
+    );
+
+  keys
+    .command('mark-tenant')
+    .description('mark a tenant test or production (unmarked: production); keys of the other environment reach nothing of it from then on')
+    .requiredOption('--tenant <tenant>', 'the tenant')
+    .requiredOption('--environment <environment>', ENVIRONMENTS.join(' | '))
+    .action((flags) =>
+      run(async () => {
+        const o = optionsOf(z.object({ tenant: opt.text, environment: opt.text }), flags);
+        const tenant = requireId('tenant', o.tenant);
+        const environment = oneOf('environment', ENVIRONMENTS, o.environment);
+        return withKeyStore((store) => store.markTenant(tenant, environment, new Date()));
       }),
     );
 

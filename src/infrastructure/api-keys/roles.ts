@@ -7,6 +7,8 @@ export type ApiRole = (typeof API_ROLES)[number];
 export const KEY_CHANNELS = ['user', 'service'] as const;
 export type KeyChannel = (typeof KEY_CHANNELS)[number];
 
+export { ENVIRONMENTS, isEnvironment, type Environment } from '../../domain/namespace/environment.js';
+
 /** Only roles that record may be made for the user's channel. */
 export const USER_CHANNEL_ROLES: readonly ApiRole[] = ['writer', 'admin'];
 

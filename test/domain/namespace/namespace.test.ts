@@ -48,17 +48,26 @@ describe('patterns and access', () => {
     }
   });
 
-  it("reaches a subject only in the key's tenant and under one of its patterns", () => {
-    const u7 = { tenant: 'acme', namespaces: ['user:u-7', 'team:*'] };
-    expect(mayAccess(u7, { tenant: 'acme', subject: 'user:u-7' })).toBe(true);
-    expect(mayAccess(u7, { tenant: 'acme', subject: 'team:t-1' })).toBe(true);
-    expect(mayAccess(u7, { tenant: 'acme', subject: 'user:u-8' })).toBe(false);
-    expect(mayAccess(u7, { tenant: 'acme', subject: 'user:u-70' })).toBe(false);
-    expect(mayAccess(u7, { tenant: 'globex', subject: 'user:u-7' })).toBe(false);
-    expect(mayAccess({ tenant: 'acme', namespaces: [] }, { tenant: 'acme', subject: 'u1' })).toBe(false);
-    expect(mayAccess({ tenant: 'acme', namespaces: ['*'] }, { tenant: 'acme', subject: 'u1' })).toBe(true);
-    expect(mayAccessTenant({ tenant: 'acme', namespaces: ['*'] }, 'acme')).toBe(true);
-    expect(mayAccessTenant(u7, 'acme')).toBe(false);
-    expect(mayAccessTenant({ tenant: 'acme', namespaces: ['*'] }, 'globex')).toBe(false);
+  it("reaches a subject only in the key's tenant, in the key's environment and under one of its patterns", () => {
+    const P = 'production' as const;
+    const u7 = { tenant: 'acme', namespaces: ['user:u-7', 'team:*'], environment: P };
+    const at = (subject: string, tenant = 'acme', environment: 'production' | 'test' = P) => ({ tenant, environment, subject });
+    expect(mayAccess(u7, at('user:u-7'))).toBe(true);
+    expect(mayAccess(u7, at('team:t-1'))).toBe(true);
+    expect(mayAccess(u7, at('user:u-8'))).toBe(false);
+    expect(mayAccess(u7, at('user:u-70'))).toBe(false);
+    expect(mayAccess(u7, at('user:u-7', 'globex'))).toBe(false);
+    expect(mayAccess({ ...u7, namespaces: [] }, at('u1'))).toBe(false);
+    const all = { tenant: 'acme', namespaces: ['*'], environment: P };
+    expect(mayAccess(all, at('u1'))).toBe(true);
+    expect(mayAccessTenant(all, { tenant: 'acme', environment: P })).toBe(true);
+    expect(mayAccessTenant(u7, { tenant: 'acme', environment: P })).toBe(false);
+    expect(mayAccessTenant(all, { tenant: 'globex', environment: P })).toBe(false);
+    // A test key never reaches a production tenant, nor a production key a test one.
+    const testKey = { ...all, environment: 'test' as const };
+    expect(mayAccess(testKey, at('u1'))).toBe(false);
+    expect(mayAccessTenant(testKey, { tenant: 'acme', environment: P })).toBe(false);
+    expect(mayAccess(all, at('u1', 'acme', 'test'))).toBe(false);
+    expect(mayAccess(testKey, at('u1', 'acme', 'test'))).toBe(true);
   });
 });
