@@ -16,6 +16,8 @@ describe('own request keys', () => {
       role: 'auditor',
       namespaces: ['user:u-7'],
       channel: 'service',
+      environment: 'production',
+      tenantEnvironment: 'production',
     });
     expect(keys.principalOf(b)?.tenant).toBe('globex');
     expect(keys.principalOf(`${a}x`)).toBeUndefined();
