@@ -1,6 +1,6 @@
 // MCP over Streamable HTTP at /mcp (issue 21): the same tools as
-// `memledger mcp`, for the tenant of the request's API key and within what
-// its role may do. Stateless: each POST is one exchange answered as JSON (no
+// `memledger mcp`, for the tenant and namespaces of the request's API key and
+// within what its role may do. Stateless: each POST is one exchange answered as JSON (no
 // session, no server-initiated stream), so any worker may answer it.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +9,7 @@ import { createMcpServer } from '../mcp/server.js';
 import { PACKAGE_VERSION } from '../mcp/version.js';
 import { readSideErasureChecks } from '../queries/erasure/index.js';
 import type { BearerAuth } from './auth/bearer.js';
+import { credentialOf } from './auth/credential.js';
 import { mayDo } from './auth/permissions.js';
 import { problemError } from './problem.js';
 import type { ApiServices } from './services.js';
@@ -28,8 +29,10 @@ export function registerMcp(
         ledger: services.ledger,
         read: services.read,
         tenant: principal.tenant,
-        namespaces: [],
+        namespaces: principal.namespaces,
         actor: `mcp:api-key:${principal.keyId}`,
+        credential: credentialOf(principal),
+        environments: { key: principal.environment, tenant: principal.tenantEnvironment },
         may: (permission) => mayDo(principal.role, permission),
         readYourWrites: () => services.readYourWrites(),
         erasure: () => ({

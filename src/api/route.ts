@@ -11,8 +11,9 @@ import type { CommandContext } from '../commands/ledger.js';
 import { parseWith } from '../domain/validation/invalid-input.js';
 import type { ApiPrincipal } from '../infrastructure/api-keys/api-key-store.js';
 import type { BearerAuth } from './auth/bearer.js';
-import { credentialOfRole } from './auth/credential.js';
+import { credentialOf } from './auth/credential.js';
 import { mayDo, rolesWith, type Permission } from './auth/permissions.js';
+import { enforceAccess, requireDeclaredAccess, requireSubjectAccess, type RouteAccess } from './auth/route-access.js';
 import { problemError } from './problem.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -35,6 +36,8 @@ export interface RouteCall<P, Q, B> {
   /** The raw Idempotency-Key header, validated. */
   readonly idempotencyKey: string | undefined;
   readonly requestId: string;
+  /** Throws the 404 of a subject the key may not reach: for subjects read beyond the path's (auth/route-access.ts). */
+  requireAccess(subject: string, field: string): void;
   /** The command context for one subject: the tenant from the key, the idempotency key scoped to tenant, subject and operation. */
   commandContext(subject: string): CommandContext;
   readonly request: FastifyRequest;
@@ -56,6 +59,8 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   readonly tag: string;
   /** Absent: a public route (health, metrics, the OpenAPI document). */
   readonly permission?: Permission;
+  /** Where a keyed route acts (auth/route-access.ts): absent = the `{subject}` of its path. */
+  readonly access?: RouteAccess<z.output<P>>;
   /** Takes an Idempotency-Key header. */
   readonly idempotent?: boolean;
   readonly params?: P;
@@ -97,6 +102,7 @@ export interface RouteDeps {
 }
 
 export function registerRoute(app: FastifyInstance, spec: RouteSpec, deps: RouteDeps): void {
+  if (spec.permission !== undefined) requireDeclaredAccess(spec);
   app.route({
     method: spec.method,
     url: fastifyPath(spec.path),
@@ -106,6 +112,8 @@ export function registerRoute(app: FastifyInstance, spec: RouteSpec, deps: Route
       // A route without a body ignores one (clients often send {}); one with a body takes only its media types.
       if (request.body !== undefined && (spec.body || spec.documentedBodies)) requireMediaType(spec, request);
       const params = validate(spec.params, request.params);
+      // Where the key may act is settled before anything else is read (a subject out of reach is a 404).
+      if (principal) await enforceAccess(spec, principal, params);
       const query = validate(spec.query, request.query);
       const idempotencyKey = spec.idempotent ? idempotencyKeyOf(request) : undefined;
       const body = spec.body === undefined ? undefined : validate(spec.body, request.body, 'body');
@@ -118,6 +126,9 @@ export function registerRoute(app: FastifyInstance, spec: RouteSpec, deps: Route
         idempotencyKey,
         requestId: String(request.id),
         request,
+        requireAccess: (subject, field) => {
+          if (principal) requireSubjectAccess(principal, subject, field);
+        },
         commandContext: (subject) => commandContextOf(spec, principal, subject, idempotencyKey, String(request.id)),
       };
       const answer = await spec.handler(call);
@@ -205,6 +216,6 @@ function commandContextOf(
       : {}),
     actor: `api-key:${principal.keyId}`,
     correlationId: requestId,
-    credential: credentialOfRole(principal.role),
+    credential: credentialOf(principal),
   };
 }

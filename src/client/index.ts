@@ -69,13 +69,13 @@ export class MemledgerClient {
 
   /**
    * What an agent may put in its context; with `query`, what answers it, ranked. POST by default (a long
-   * question fits); `method: 'GET'` sends the options as query parameters (scopes as `scope.<name>`).
+   * question fits); `method: 'GET'` sends the options as query parameters (scopes as `scope.<name>`, shared comma-separated).
    */
   recall(subject: string, options: RecallOptions = {}, how: { readonly method?: 'GET' | 'POST' } = {}): Promise<ApiResult<RecallAnswer>> {
     const path = `${subjectPath(subject)}/recall`;
     if (how.method !== 'GET') return this.call({ method: 'POST', path, body: options });
-    const { scopes, ...rest } = options;
-    const query: Record<string, string | number | undefined> = { ...rest };
+    const { scopes, shared, ...rest } = options;
+    const query: Record<string, string | number | undefined> = { ...rest, ...(shared ? { shared: shared.join(',') } : {}) };
     for (const [name, value] of Object.entries(scopes ?? {})) query[`scope.${name}`] = value;
     return this.call({ method: 'GET', path, query });
   }

@@ -1,22 +1,21 @@
-// Which subjects an MCP server may touch (DESIGN section 14: subjects live in
-// namespaces written `kind:id`). A pattern is a subject id, or a prefix
-// ending in `*` (`user:*`); none at all means every subject of the tenant.
-import { z } from 'zod';
-import { InvalidInput } from '../domain/validation/invalid-input.js';
+// Which subjects an MCP server may touch: the namespace patterns of the key
+// (/mcp) or of `memledger mcp --namespace` (stdio; none given: `*`, the whole
+// tenant), judged by the one access rule of every door
+// (src/domain/namespace/access.ts).
+import { mayAccess } from '../domain/namespace/access.js';
+import { requireNamespacePatterns, TENANT_WIDE } from '../domain/namespace/pattern.js';
+import type { McpDoor } from './door.js';
 
-const PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}\*?$|^\*$/;
-
-export const namespacePatternSchema = z.string().regex(PATTERN, { error: 'must be a subject id or a prefix ending in * (e.g. user:*)' });
-
+/** The stdio flags' patterns; none given is the whole tenant. */
 export function requireNamespaces(patterns: readonly string[], field = 'namespace'): string[] {
-  return patterns.map((pattern) => {
-    const parsed = namespacePatternSchema.safeParse(pattern);
-    if (!parsed.success) throw new InvalidInput(field, `${parsed.error.issues[0]?.message ?? 'is invalid'} (got "${pattern}")`);
-    return parsed.data;
-  });
+  const given = requireNamespacePatterns(patterns, field);
+  return given.length === 0 ? [TENANT_WIDE] : given;
 }
 
-export function isPermittedSubject(patterns: readonly string[], subject: string): boolean {
-  if (patterns.length === 0) return true;
-  return patterns.some((p) => (p.endsWith('*') ? subject.startsWith(p.slice(0, -1)) : subject === p));
+export function isPermittedSubject(door: Pick<McpDoor, 'tenant' | 'namespaces' | 'environments'>, subject: string): boolean {
+  const { key, tenant } = door.environments ?? { key: 'production', tenant: 'production' };
+  return mayAccess(
+    { tenant: door.tenant, namespaces: door.namespaces, environment: key },
+    { tenant: door.tenant, environment: tenant, subject },
+  );
 }

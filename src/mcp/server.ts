@@ -53,8 +53,9 @@ export function createMcpServer(door: McpDoor, options: McpServerOptions): McpSe
     const parsed = parseWith(tool.input, args);
     if (!parsed.ok) return toolError({ error: 'invalid_input', message: parsed.error.message, field: parsed.error.field });
     const subject = (parsed.value as { subject: string }).subject;
-    if (!isPermittedSubject(door.namespaces, subject)) {
-      return toolError({ error: 'forbidden', message: `subject ${subject} is outside ${door.namespaces.join(', ')}`, field: 'subject' });
+    // A subject out of the door's namespaces answers as one that does not exist (never a hint that it does).
+    if (!isPermittedSubject(door, subject)) {
+      return toolError({ error: 'subject_not_found', message: `subject ${subject} does not exist`, field: 'subject' });
     }
     if (!door.may(tool.permission)) {
       return toolError({ error: 'forbidden', message: `this key may not ${tool.name} (needs ${tool.permission})`, field: 'Authorization' });

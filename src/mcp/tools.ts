@@ -15,6 +15,7 @@ import { asOf } from '../queries/as-of.js';
 import { answerRecall } from '../queries/recall/recall.js';
 import { recallOptionsSchema, requireRecallRequest } from '../queries/recall/request.js';
 import type { McpDoor, ToolPermission } from './door.js';
+import { isPermittedSubject } from './namespaces.js';
 
 export interface McpTool<S extends z.ZodType = z.ZodType> {
   readonly name: string;
@@ -38,7 +39,12 @@ async function existing(door: McpDoor, subject: string) {
 
 const notFound = (subject: string) => reject('subject_not_found', `subject ${subject} does not exist`, 'subject');
 
-const context = (door: McpDoor, subject: string) => ({ tenant: door.tenant, subject, actor: door.actor });
+const context = (door: McpDoor, subject: string) => ({
+  tenant: door.tenant,
+  subject,
+  actor: door.actor,
+  ...(door.credential ? { credential: door.credential } : {}),
+});
 
 export const MCP_TOOLS: readonly McpTool[] = [
   tool({
@@ -62,10 +68,13 @@ export const MCP_TOOLS: readonly McpTool[] = [
       key: recallShape.key,
       kind: recallShape.kind,
       scopes: recallShape.scopes,
+      shared: recallShape.shared,
     }),
     permission: 'memories:read',
     run: async (door, { subject, ...options }) => {
       const request = requireRecallRequest({ tenant: door.tenant, subject }, options);
+      const hidden = request.shared.find((namespace) => !isPermittedSubject(door, namespace));
+      if (hidden !== undefined) return reject('subject_not_found', `subject ${hidden} does not exist`, 'shared');
       if (!(await existing(door, subject))) return notFound(subject);
       await door.readYourWrites([subjectStreamName(door.tenant, subject)]);
       return ok(await answerRecall(door.read, request));

@@ -33,7 +33,17 @@ describe('memledger keys (CLI)', () => {
     const listed = await cli(['keys', 'list', '--tenant', 'initech']);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toEqual([
-      { keyId: key.keyId, tenant: 'initech', role: 'reader', label: 'dashboard', createdAt: key.createdAt, revokedAt: null },
+      {
+        keyId: key.keyId,
+        tenant: 'initech',
+        role: 'reader',
+        namespaces: ['*'],
+        channel: 'service',
+        environment: 'production',
+        label: 'dashboard',
+        createdAt: key.createdAt,
+        revokedAt: null,
+      },
     ]);
     expect(listed.stdout).not.toContain(key.key.split('_')[2]);
 

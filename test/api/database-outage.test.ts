@@ -58,7 +58,7 @@ describe('memledger serve when its database dies', () => {
       MEMLEDGER_EMBEDDED_LINGER_SECONDS: '0',
       MEMLEDGER_DATABASE_CHECK_MS: '200',
     };
-    const created = await runCli(['keys', 'create', '--tenant', 'acme', '--role', 'writer'], env);
+    const created = await runCli(['keys', 'create', '--tenant', 'acme', '--role', 'writer', '--channel', 'user'], env);
     expect(created.code, created.stderr).toBe(0);
     const key = (JSON.parse(created.stdout) as { key: string }).key;
 

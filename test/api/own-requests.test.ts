@@ -1,16 +1,24 @@
 // The service's credentials for its requests to itself: bound to a tenant and
-// role, gone once revoked or expired, and never a way in for another token.
+// role and namespaces, gone once revoked or expired, and never a way in for another token.
 import { describe, expect, it } from 'vitest';
 import { OwnRequestKeys } from '../../src/api/auth/own-requests.js';
 
 describe('own request keys', () => {
-  it('authenticate only while issued and unexpired, as the tenant and role they were made for', () => {
+  it('authenticate only while issued and unexpired, as the tenant, role and namespaces they were made for', () => {
     let now = 1_000_000;
     const keys = new OwnRequestKeys(() => now);
-    const a = keys.issue('acme', 'auditor', 'erasure-check');
-    const b = keys.issue('globex', 'auditor', 'erasure-check');
+    const a = keys.issue('acme', 'auditor', 'erasure-check', ['user:u-7']);
+    const b = keys.issue('globex', 'auditor', 'erasure-check', ['u1']);
     expect(a).not.toBe(b);
-    expect(keys.principalOf(a)).toEqual({ keyId: 'in-process:erasure-check', tenant: 'acme', role: 'auditor' });
+    expect(keys.principalOf(a)).toEqual({
+      keyId: 'in-process:erasure-check',
+      tenant: 'acme',
+      role: 'auditor',
+      namespaces: ['user:u-7'],
+      channel: 'service',
+      environment: 'production',
+      tenantEnvironment: 'production',
+    });
     expect(keys.principalOf(b)?.tenant).toBe('globex');
     expect(keys.principalOf(`${a}x`)).toBeUndefined();
     keys.revoke(a);

@@ -57,7 +57,7 @@ describe('memledger serve (child process, embedded default)', () => {
     // Without a linger time, so that the server stops with its last client.
     const env = { ...unconfiguredEnvironment(dataDir), MEMLEDGER_EMBEDDED_LINGER_SECONDS: '0' };
 
-    const created = await runCli(['keys', 'create', '--tenant', 'acme', '--role', 'writer'], env);
+    const created = await runCli(['keys', 'create', '--tenant', 'acme', '--role', 'writer', '--channel', 'user'], env);
     expect(created.code).toBe(0);
     const key = JSON.parse(created.stdout).key as string;
     expect(embeddedServerRunning(dataDir)).toBe(false);

@@ -54,7 +54,7 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 
 
 describe('memledger serve --workers 2', () => {
   it('serves one port from two processes with one background owner, replaces a dead worker, and drains on SIGTERM', async () => {
-    const created = await runCli(['keys', 'create', '--tenant', 'acme', '--role', 'writer'], env);
+    const created = await runCli(['keys', 'create', '--tenant', 'acme', '--role', 'writer', '--channel', 'user'], env);
     expect(created.code, created.stderr).toBe(0);
     const key = (JSON.parse(created.stdout) as { key: string }).key;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { readServiceConfig, type ServiceConfig } from '../../src/api/service/service-config.js';
 import { startService, type RunningService } from '../../src/api/service/start-service.js';
 import { ApiKeyStore } from '../../src/infrastructure/api-keys/api-key-store.js';
-import type { ApiRole } from '../../src/infrastructure/api-keys/roles.js';
+import { USER_CHANNEL_ROLES, type ApiRole, type KeyChannel } from '../../src/infrastructure/api-keys/roles.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 export interface ApiResponse {
@@ -32,8 +32,11 @@ export interface TestService {
   readonly env: Record<string, string>;
   readonly database: TestDatabase;
   readonly service: RunningService;
-  /** A new API key (the key text). */
-  key(tenant: string, role: ApiRole): Promise<string>;
+  /**
+   * A new API key (the key text); `namespaces` absent: the whole tenant. The suite's writer and admin keys
+   * are made for the user's channel (they may claim user_assertion) unless `channel` says otherwise.
+   */
+  key(tenant: string, role: ApiRole, namespaces?: readonly string[], channel?: KeyChannel): Promise<string>;
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
   /** The service's log lines so far (JSON, level info and up). */
   logLines(): readonly string[];
@@ -92,8 +95,8 @@ export async function startTestService(
     env,
     database,
     service,
-    async key(tenant, role) {
-      return (await keys.create({ tenant, role, now: new Date() })).key;
+    async key(tenant, role, namespaces, channel = USER_CHANNEL_ROLES.includes(role) ? 'user' : 'service') {
+      return (await keys.create({ tenant, role, ...(namespaces ? { namespaces } : {}), channel, now: new Date() })).key;
     },
     request,
     logLines: () => logLines,

@@ -73,7 +73,7 @@ describe('parseEntry', () => {
     ['source ref that is not a string', { ...base, source: { type: 'user_assertion', refs: [42] } }, 'source.refs.0', /string/],
     ['confidence above 1', { ...base, confidence: 1.5 }, 'confidence', /0 to 1/],
     ['unknown sensitivity', { ...base, sensitivity: 'secret' }, 'sensitivity', /public/],
-    ['unknown scope', { ...base, scopes: { team: 'x' } }, 'scopes.team', /not a known field/],
+    ['unknown scope', { ...base, scopes: { region: 'x' } }, 'scopes.region', /not a known field/],
     ['scope with a slash', { ...base, scopes: { project: 'a/b' } }, 'scopes.project', /without whitespace or \//],
     ['malformed date', { ...base, validFrom: '10/07/2026' }, 'validFrom', /ISO 8601/],
     ['date without offset', { ...base, validFrom: '2026-07-10T00:00:00' }, 'validFrom', /offset/],

@@ -72,6 +72,33 @@ describe('MCP over Streamable HTTP', () => {
     expect(await t.eventCount()).toBe(before);
   });
 
+  it("keeps to the key's namespaces (another user's subject answers as a missing one) and to its channel's source types", async () => {
+    const admin = await connect(await t.key('acme', 'admin'));
+    expect((await admin('remember', { subject: 'user:u-8', entry: said('u8 parks on level two.', 'parking.level') })).isError).toBe(false);
+    await admin('remember', { subject: 'team:t-1', entry: said('t1 parks on level one.', 'parking.level') });
+    const u7 = await connect(await t.key('acme', 'writer', ['user:u-7', 'team:*']));
+    const before = await t.eventCount();
+    for (const [tool, args] of [
+      ['recall', { subject: 'user:u-8', query: 'parking' }],
+      ['list_conflicts', { subject: 'user:u-8' }],
+      ['remember', { subject: 'user:u-8', entry: said('Anything.', 'note.one') }],
+      ['recall', { subject: 'user:u-7', query: 'parking', shared: ['project:p-1'] }],
+    ] as const) {
+      const answer = await u7(tool, args);
+      expect({ tool, answer }).toMatchObject({ tool, answer: { isError: true, body: { error: 'subject_not_found' } } });
+      expect(JSON.stringify(answer.body)).not.toContain('level two');
+    }
+    expect(await t.eventCount()).toBe(before);
+    await u7('remember', { subject: 'user:u-7', entry: said('u7 parks outside.', 'parking.level') });
+    const shared = await u7('recall', { subject: 'user:u-7', query: 'parks', shared: ['team:t-1'] });
+    expect(shared.isError, JSON.stringify(shared.body)).toBe(false);
+    expect(shared.body.items.map((i) => (i as { namespace?: string }).namespace).sort()).toEqual(['team:t-1', 'user:u-7']);
+    // A key not made for the user's channel may not speak as the user here either.
+    const service = await connect(await t.key('acme', 'writer', undefined, 'service'));
+    const claim = await service('remember', { subject: 'user:u-7', entry: said('u7 parks anywhere.', 'parking.any') });
+    expect(claim).toMatchObject({ isError: true, body: { error: 'source_type_above_credential', field: 'source.type' } });
+  });
+
   it('refuses a request without a key as the API does (401 problem)', async () => {
     const response = await t.request('POST', '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
     expect(response.status).toBe(401);

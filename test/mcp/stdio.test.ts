@@ -3,7 +3,7 @@
 // entry, recalls it by a question (with the notice first), forgets it and
 // recalls nothing; a bad input is a tool error naming the field, with
 // nothing written; an injection attempt is refused by the write gate or
-// served only as labelled context; a subject outside --namespace is refused.
+// served only as labelled context; a subject outside --namespace answers as one that does not exist.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -82,7 +82,7 @@ describe('memledger mcp on stdio', () => {
     const after = await call('list_conflicts', { subject: 'user:u-bad' });
     expect(after.body).toMatchObject({ error: 'subject_not_found', field: 'subject' });
     const outside = await call('remember', { subject: 'team:t-1', entry });
-    expect(outside.body).toMatchObject({ error: 'forbidden', field: 'subject' });
+    expect(outside.body).toMatchObject({ error: 'subject_not_found', field: 'subject' });
   });
 
   it('remembers, recalls by a question, forgets, and recalls nothing', async () => {

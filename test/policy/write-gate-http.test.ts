@@ -94,6 +94,28 @@ describe('the write gate over HTTP', () => {
     expect(byAdmin.status).toBe(201);
   });
 
+  it("takes user_assertion only from a key made for the user's channel (keys create --channel user): any other writer or admin key gets 403 naming source.type", async () => {
+    const [serviceWriter, serviceAdmin, userWriter] = await Promise.all([
+      t.key('acme', 'writer', undefined, 'service'),
+      t.key('acme', 'admin', undefined, 'service'),
+      t.key('acme', 'writer', undefined, 'user'),
+    ]);
+    const before = await t.eventCount();
+    const userSays = entry('sms');
+    for (const key of [serviceWriter, serviceAdmin]) {
+      const answer = await record('u-channel', userSays, key);
+      expect(answer.status).toBe(403);
+      expect(problemOf(answer)).toMatchObject({ code: 'source_type_above_credential', field: 'source.type' });
+    }
+    expect(await t.eventCount()).toBe(before);
+    expect((await record('u-channel', userSays, userWriter)).status).toBe(201);
+    // A service key may still write what a tool verified; an admin key may still claim human review.
+    const toolFact = entry('sms via tool', { key: 'sms.gateway', source: { type: 'verified_tool_fact', refs: ['tool://gateway/1'] } });
+    expect((await record('u-channel', toolFact, serviceWriter)).status).toBe(201);
+    const reviewed = entry('email', { key: 'reviewed.channel', source: { type: 'human_review', refs: ['review://r-2'] } });
+    expect((await record('u-channel', reviewed, serviceAdmin)).status).toBe(201);
+  });
+
   it('raises the sensitivity of personal data and records the detection by type; the answer and the event carry the policy version and rule', async () => {
     const answer = await record('u-personal', entry('mail', { key: 'contact.email', content: 'write to ana.gate@example.org' }));
     expect(answer.status).toBe(201);

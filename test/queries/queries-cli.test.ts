@@ -141,7 +141,7 @@ describe('memledger CLI, read side', () => {
   it('bad input exits 2 with the field, before anything is read', async () => {
     const cases: Array<[string[], string]> = [
       [['recall', ...S, '--budget', '0'], 'budget'],
-      [['recall', ...S, '--scope', 'team=x'], 'scopes.team'],
+      [['recall', ...S, '--scope', 'region=x'], 'scopes.region'],
       [['recall', ...S, '--query', 'sms', '--top-k', '201'], 'topK'],
       [['recall', ...S, '--query', '', '--kind', 'profile'], 'query'],
       [['as-of', ...S, '--system-time', 'yesterday'], 'systemTime'],

@@ -196,8 +196,8 @@ describe('recall, raw entries', () => {
     await expect(recall(world.read, { tenant: 'acme', subject: 'r-raw', maxSensitivity: 'secret' as never })).rejects.toMatchObject({
       field: 'maxSensitivity',
     });
-    await expect(recall(world.read, { tenant: 'acme', subject: 'r-raw', scopes: { team: 'x' } as never })).rejects.toMatchObject({
-      field: 'scopes.team',
+    await expect(recall(world.read, { tenant: 'acme', subject: 'r-raw', scopes: { region: 'x' } as never })).rejects.toMatchObject({
+      field: 'scopes.region',
     });
     await expect(recall(world.read, { tenant: 'ac me', subject: 'r-raw' })).rejects.toMatchObject({ field: 'tenant' });
   });

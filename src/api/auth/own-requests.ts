@@ -14,10 +14,22 @@ export class OwnRequestKeys {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** A token for `Authorization: Bearer …` on injected requests; revoke it when done. */
-  issue(tenant: string, role: ApiRole, purpose: string): string {
+  /** A token for `Authorization: Bearer …` on injected requests, reaching only `namespaces`; revoke it when done. */
+  issue(tenant: string, role: ApiRole, purpose: string, namespaces: readonly string[]): string {
     const token = `own_${randomBytes(32).toString('base64url')}`;
-    this.#keys.set(token, { principal: { keyId: `in-process:${purpose}`, tenant, role }, until: this.now() + TTL_MS });
+    this.#keys.set(token, {
+      principal: {
+        keyId: `in-process:${purpose}`,
+        tenant,
+        role,
+        namespaces,
+        channel: 'service',
+        // The service checks itself in the tenant's own world, whichever it is.
+        environment: 'production',
+        tenantEnvironment: 'production',
+      },
+      until: this.now() + TTL_MS,
+    });
     return token;
   }
 

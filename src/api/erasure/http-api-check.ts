@@ -3,8 +3,8 @@
 // validation and serialization, never the network) what they return about
 // the subject and the artifacts deriving from the erased entries, and
 // searches every answer body — errors included — for the erased content.
-// Its credential is an auditor's, of the subject's tenant, made for this
-// check and revoked after it (auth/own-requests.ts).
+// Its credential is an auditor's, of the subject's tenant and namespace, made
+// for this check and revoked after it (auth/own-requests.ts).
 import type { FastifyInstance } from 'fastify';
 import { findNeedles } from '../../reads/erasure/needles.js';
 import {
@@ -31,7 +31,8 @@ export function httpApiErasureCheck(deps: HttpApiCheckDeps): ErasureCheck {
     path: HTTP_API_CHECK,
     async run(target) {
       const urls = await readUrls(deps, target);
-      const token = deps.ownKeys.issue(target.ref.tenant, 'auditor', 'erasure-check');
+      // Bound to the erased subject alone: the self-check goes through the same access rule as any key.
+      const token = deps.ownKeys.issue(target.ref.tenant, 'auditor', 'erasure-check', [target.ref.subject]);
       let findings = 0;
       try {
         for (const url of urls) {

@@ -12,6 +12,7 @@ import { assess } from '../../queries/assess/assess.js';
 import { ASSESSMENT_STATUSES } from '../../queries/assess/assessment.js';
 import { lineage } from '../../queries/lineage/lineage.js';
 import { toProvJson } from '../../queries/lineage/prov-json.js';
+import type { OwnedAccess } from '../auth/route-access.js';
 import { codeProblem } from '../problem.js';
 import { defineRoute, type RouteSpec } from '../route.js';
 import { artifactParams, openObject } from '../schemas/common.js';
@@ -58,10 +59,22 @@ export async function tenantArtifact(
   const record = await readArtifact(services.ledger.eventStore, artifactId);
   const manifest = record.generated?.manifest ?? record.generationFailed?.manifest;
   if (record.revision < 0 || !manifest || manifest.tenant !== tenant) {
-    throw codeProblem('artifact_not_found', `artifact ${artifactId} does not exist`, { field: 'artifactId' });
+    throw artifactNotFound(artifactId);
   }
   return { ...record, manifest };
 }
+
+/** Where an artifact route acts: the subject the artifact was made for (another's answers as a missing artifact). */
+export function artifactAccess(services: ApiServices): OwnedAccess<{ artifactId: string }> {
+  return {
+    kind: 'owned',
+    subjectOf: async ({ artifactId }, tenant) => (await tenantArtifact(services, tenant, artifactId)).manifest.subject,
+    hidden: ({ artifactId }) => artifactNotFound(artifactId),
+  };
+}
+
+const artifactNotFound = (artifactId: string) =>
+  codeProblem('artifact_not_found', `artifact ${artifactId} does not exist`, { field: 'artifactId' });
 
 function statusOf(record: ArtifactRecord): (typeof ARTIFACT_VIEW_STATUSES)[number] {
   if (record.rejected) return 'rejected';
@@ -72,6 +85,7 @@ function statusOf(record: ArtifactRecord): (typeof ARTIFACT_VIEW_STATUSES)[numbe
 }
 
 export function artifactRoutes(services: ApiServices): RouteSpec[] {
+  const access = artifactAccess(services);
   return [
     defineRoute({
       method: 'GET',
@@ -81,6 +95,7 @@ export function artifactRoutes(services: ApiServices): RouteSpec[] {
       tag: 'artifacts',
       permission: 'memories:read',
       params: artifactParams,
+      access,
       responses: { 200: { description: 'the artifact', schema: artifactViewSchema } },
       handler: async (call) => {
         const record = await tenantArtifact(services, call.principal!.tenant, call.params.artifactId);
@@ -134,6 +149,7 @@ export function artifactRoutes(services: ApiServices): RouteSpec[] {
       tag: 'audit',
       permission: 'audit:read',
       params: artifactParams,
+      access,
       query: z.strictObject({ format: z.enum(['graph', 'prov-json'], { error: 'must be graph or prov-json' }).default('graph') }),
       responses: { 200: { description: 'the lineage (format=graph) or a PROV-JSON document (format=prov-json)', schema: openObject } },
       handler: async (call) => {
@@ -155,6 +171,7 @@ export function artifactRoutes(services: ApiServices): RouteSpec[] {
       tag: 'artifacts',
       permission: 'memories:read',
       params: artifactParams,
+      access,
       query: z.strictObject({ subject: subjectIdSchema.optional() }),
       responses: {
         200: {

@@ -14,6 +14,7 @@ import { codeProblem, problemError, refusalProblem } from '../problem.js';
 import { defineRoute, type RouteReply, type RouteSpec } from '../route.js';
 import { artifactParams, openObject, subjectParams } from '../schemas/common.js';
 import type { ApiServices } from '../services.js';
+import { artifactAccess } from './artifacts.js';
 import { requireSubject } from './subject-exists.js';
 
 const consolidationBody = z
@@ -70,6 +71,7 @@ function artifactContext(principal: ApiPrincipal, requestId: string): ArtifactCo
 
 export function consolidationRoutes(services: ApiServices): RouteSpec[] {
   const { ledger, consolidation } = services;
+  const access = artifactAccess(services);
   return [
     defineRoute({
       method: 'POST',
@@ -103,6 +105,7 @@ export function consolidationRoutes(services: ApiServices): RouteSpec[] {
       tag: 'consolidation',
       permission: 'consolidation:run',
       params: artifactParams,
+      access,
       responses: { 200: result('switched'), 202: result('waits for approval (shadow mode)') },
       handler: async (call) =>
         publishAnswer(
@@ -118,6 +121,7 @@ export function consolidationRoutes(services: ApiServices): RouteSpec[] {
       tag: 'consolidation',
       permission: 'consolidation:approve',
       params: artifactParams,
+      access,
       responses: { 200: result('approved and switched'), 202: result('approved; still waiting (should not happen)') },
       handler: async (call) =>
         publishAnswer(

@@ -101,6 +101,7 @@ export function erasureRoutes(services: ApiServices, apiChecks: () => ErasureChe
       summary: 'Erase every entry recorded from a source ref (?sourceRef=…) in every subject of the tenant: a deletion receipt per subject',
       tag: 'erasure',
       permission: 'subjects:forget',
+      access: 'tenant',
       idempotent: true,
       query: sourceRefQuery,
       responses: { 200: { description: 'the receipts, by subject', schema: sourceRefErasureEverywhereSchema } },

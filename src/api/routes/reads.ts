@@ -9,7 +9,7 @@ import { answerRecall } from '../../queries/recall/recall.js';
 import { optionsFromText, recallOptionsSchema, requireRecallRequest } from '../../queries/recall/request.js';
 import { replay } from '../../queries/replay/replay.js';
 import { staleSet } from '../../queries/stale-set.js';
-import { defineRoute, type RouteSpec } from '../route.js';
+import { defineRoute, type RouteCall, type RouteSpec } from '../route.js';
 import { subjectParams } from '../schemas/common.js';
 import type { ApiServices } from '../services.js';
 import { requireSubject } from './subject-exists.js';
@@ -19,13 +19,14 @@ const SCOPE_PARAM = /^scope\.(.*)$/s;
 /** What the OpenAPI document shows of GET recall's parameters: the recall options themselves (scope.K parameters are open-ended). */
 const recallQueryDoc = recallOptionsSchema.omit({ scopes: true });
 
-/** `?query=…&topK=5&scope.project=shop-a` -> the recall options; the one schema judges them (an unknown parameter is named there). */
+/** `?query=…&topK=5&scope.project=shop-a&shared=team:t-1,project:p` -> the recall options; the one schema judges them (an unknown parameter is named there). */
 function optionsOfQueryString(query: Record<string, unknown>): Record<string, unknown> {
   const options: Record<string, unknown> = {};
   const scopes: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
     const m = SCOPE_PARAM.exec(name);
     if (m) scopes[m[1]!] = value;
+    else if (name === 'shared') options[name] = [value].flat().flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]));
     else options[name] = value;
   }
   return optionsFromText(Object.keys(scopes).length > 0 ? { ...options, scopes } : options);
@@ -51,13 +52,16 @@ export const asOfQuery = z.strictObject({ systemTime: instantSchema, validTime: 
 export const replayQuery = z.strictObject({ at: instantSchema, validTime: instantSchema.optional() });
 
 const RECALL_DESCRIPTION =
-  'Hard filters first (scopes, sensitivity ceiling, valid now, not expired, superseded, retracted or forgotten); then the published summary only if it is current and not STALE, otherwise raw entries (`source` and `reason` say which and why). Scopes as `scope.<name>=<value>` parameters (GET) or a `scopes` object (POST). With `query`: items in relevance order, at most `topK` (1..200, default 20), then the budget; each item carries `retrieval: {score, rank, reasons}`; the `retrieval.semantic` of the answer says whether the semantic signal was used (`off`, `ready` with the model, or `failed` with a code: lexical only); `key` (a key or a pattern such as `notification.*`), `kind` and `minScore` apply only with a query.';
+  'Hard filters first (scopes, sensitivity ceiling, valid now, not expired, superseded, retracted or forgotten); then the published summary only if it is current and not STALE, otherwise raw entries (`source` and `reason` say which and why). Scopes as `scope.<name>=<value>` parameters (GET) or a `scopes` object (POST). With `query`: items in relevance order, at most `topK` (1..200, default 20), then the budget; each item carries `retrieval: {score, rank, reasons}`; the `retrieval.semantic` of the answer says whether the semantic signal was used (`off`, `ready` with the model, or `failed` with a code: lexical only); `key` (a key or a pattern such as `notification.*`), `kind` and `minScore` apply only with a query. `shared` (comma-separated on GET) names shared namespaces (`team:<id>`, `project:<id>`) the key may read: their memories join the answer, each item carrying `namespace`; one the key may not read answers 404 as a missing subject.';
 
 export function readRoutes(services: ApiServices): RouteSpec[] {
   const { ledger, read } = services;
-  /** Parses the options once (the recall schema), checks the subject, reads your writes, answers. */
-  const recallRoute = async (tenant: string, subject: string, options: unknown) => {
+  /** Parses the options once (the recall schema), checks the subject and each shared namespace asked for, reads your writes, answers. */
+  const recallRoute = async (call: RouteCall<{ subject: string }, unknown, unknown>, options: unknown) => {
+    const { tenant } = call.principal!;
+    const { subject } = call.params;
     const request = requireRecallRequest({ tenant, subject }, options);
+    for (const namespace of request.shared) call.requireAccess(namespace, 'shared');
     await requireSubject(ledger, tenant, subject);
     await services.readYourWrites();
     const answer = await answerRecall(read, request);
@@ -76,8 +80,7 @@ export function readRoutes(services: ApiServices): RouteSpec[] {
       params: subjectParams,
       documentedQuery: recallQueryDoc,
       responses: { 200: { description: 'the recalled items, each with its provenance', schema: recallAnswerSchema } },
-      handler: (call) =>
-        recallRoute(call.principal!.tenant, call.params.subject, optionsOfQueryString(call.request.query as Record<string, unknown>)),
+      handler: (call) => recallRoute(call, optionsOfQueryString(call.request.query as Record<string, unknown>)),
     }),
 
     defineRoute({
@@ -91,7 +94,7 @@ export function readRoutes(services: ApiServices): RouteSpec[] {
       params: subjectParams,
       documentedBodies: { 'application/json': recallOptionsSchema },
       responses: { 200: { description: 'the recalled items, each with its provenance', schema: recallAnswerSchema } },
-      handler: (call) => recallRoute(call.principal!.tenant, call.params.subject, call.rawBody ?? {}),
+      handler: (call) => recallRoute(call, call.rawBody ?? {}),
     }),
 
     defineRoute({

@@ -32,6 +32,7 @@ export function vectorRoutes(services: ApiServices): RouteSpec[] {
       summary: "Compute the embedding vectors of the configured model that the tenant's subjects' active memories lack",
       tag: 'retrieval',
       permission: 'retrieval:reindex',
+      access: 'tenant',
       responses,
       handler: async (call) => ({ status: 200, body: await reindexTenant(services.ledger, { tenant: call.commandContext('*').tenant }) }),
     }),

@@ -27,6 +27,7 @@ export function writePolicyRoutes(services: ApiServices): RouteSpec[] {
       summary: "The tenant's current write policy (version 0: the built-in default)",
       tag: 'policy',
       permission: 'audit:read',
+      access: 'tenant',
       responses: { 200: { description: 'the current version and document', schema: viewSchema } },
       handler: async (call) => ({ status: 200, body: await policies().show(call.principal!.tenant) }),
     }),
@@ -37,6 +38,7 @@ export function writePolicyRoutes(services: ApiServices): RouteSpec[] {
       summary: 'Set the next version of the tenant write policy',
       tag: 'policy',
       permission: 'policy:write',
+      access: 'tenant',
       body: writePolicySchema,
       responses: { 200: { description: 'the version now in force', schema: viewSchema } },
       handler: async (call) => ({

@@ -14,7 +14,12 @@ export function registerMcpCommand(program: Command): void {
     .command('mcp')
     .description('an MCP server on stdio for one tenant: remember, recall, forget, list_conflicts, as_of')
     .requiredOption('--tenant <tenant>', 'tenant id')
-    .option('--namespace <pattern>', 'only subjects matching (a subject id, or a prefix ending in *, e.g. user:*); repeatable', collect, [])
+    .option(
+      '--namespace <pattern>',
+      'only subjects matching (*, a subject id, or a prefix ending in *, e.g. user:*); repeatable; none: the whole tenant',
+      collect,
+      [],
+    )
     .action((o: { tenant: string; namespace: string[] }) =>
       run(async (ledger) => {
         const tenant = requireId('tenant', o.tenant);

@@ -105,7 +105,7 @@ export function registerQueryCommands(program: Command): void {
       .description('what an agent may put in its context now: hard filters, then the current summary or raw entries, with provenance'),
   )
     .option('--budget <tokens>', 'pack whole items into this many tokens (cl100k_base), by priority; open conflicts always')
-    .option('--scope <key=value>', "the reader's scope (project, thread, agent); repeatable", collect, [])
+    .option('--scope <key=value>', "the reader's scope (team, project, thread, agent); repeatable", collect, [])
     .option('--max-sensitivity <level>', 'highest sensitivity returned: public, normal, personal (default), confidential, restricted')
     .option('--now <instant>', 'judge validity and expiry at this time (default: now)')
     .option('--query <text>', 'a question: items in relevance order, each with retrieval {score, rank, reasons}')

@@ -32,7 +32,7 @@ export function renderStatedValue(value: Value, polarity: string): string {
 }
 
 export function renderScopes(scopes: Scopes): string {
-  const parts = (['project', 'thread', 'agent'] as const).flatMap((k) => (scopes[k] !== undefined ? [`${k}=${scopes[k]}`] : []));
+  const parts = (['team', 'project', 'thread', 'agent'] as const).flatMap((k) => (scopes[k] !== undefined ? [`${k}=${scopes[k]}`] : []));
   return parts.length > 0 ? ` [${parts.join(', ')}]` : '';
 }
 

@@ -11,14 +11,15 @@ const scopeValue = z
   .regex(SCOPE_VALUE, { error: 'must be 1-128 characters without whitespace or /' });
 
 export const scopesSchema = z.strictObject(
-  { project: scopeValue.optional(), thread: scopeValue.optional(), agent: scopeValue.optional() },
-  { error: 'must be an object with optional project, thread and agent' },
+  { team: scopeValue.optional(), project: scopeValue.optional(), thread: scopeValue.optional(), agent: scopeValue.optional() },
+  { error: 'must be an object with optional team, project, thread and agent' },
 );
 export type Scopes = z.output<typeof scopesSchema>;
 
 /** Drops absent scopes, so `{}` and `{project: undefined}` name the same slot. */
 export function normaliseScopes(scopes: Scopes | undefined): Scopes {
-  const out: { project?: string; thread?: string; agent?: string } = {};
+  const out: { team?: string; project?: string; thread?: string; agent?: string } = {};
+  if (scopes?.team !== undefined) out.team = scopes.team;
   if (scopes?.project !== undefined) out.project = scopes.project;
   if (scopes?.thread !== undefined) out.thread = scopes.thread;
   if (scopes?.agent !== undefined) out.agent = scopes.agent;

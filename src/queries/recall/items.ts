@@ -27,6 +27,8 @@ interface ItemBase {
   readonly tokens: number;
   /** 1 = highest; 0 until the items are ordered. */
   readonly priority: number;
+  /** The subject (namespace) the item came from: present when recall read shared namespaces too. */
+  readonly namespace?: string;
   /** Injection markers found in the item's text (e.g. `injection:override_instructions`): served as context, flagged. */
   readonly labels?: readonly string[];
   /** Why the item ranked where it did: present when recall answered a query. */
@@ -245,4 +247,17 @@ export function conflictItem(
     tokens: count(text),
     priority: 0,
   };
+}
+
+/** How an omitted item is named in an answer. */
+export function refOf(item: RecallItem): string {
+  switch (item.type) {
+    case 'memory':
+      return item.memoryId;
+    case 'conflict':
+      return item.conflictId;
+    case 'claim':
+    case 'open_item':
+      return `${item.provenance.artifactId}:${item.provenance.derivedFrom.map((p) => p.memoryId).join(',')}`;
+  }
 }

@@ -18,6 +18,7 @@ import {
   memoryItem,
   provenanceOf,
   rankOf,
+  refOf,
   type ConflictSide,
   type ItemMemo,
   type RecallItem,
@@ -32,6 +33,7 @@ import { byRelevance, type RelevanceDeps, type RetrievalReport } from './retriev
 import { chooseSource, unreadableSummary, type AliasInfo, type RawReason } from './source-choice.js';
 import type { CurrentVersion, SubjectView } from './subject-view-shape.js';
 import { readSubjectView, withCurrentTrust } from './subject-view.js';
+import { mergeRecallAnswers, type MergedRecallAnswer } from './shared-recall.js';
 import { summaryEntries } from './summary-items.js';
 import { cachedLabels, cachedTokens } from './token-cache.js';
 
@@ -73,8 +75,14 @@ export async function recall(read: RecallReadSide, input: RecallInput): Promise<
   return await answerRecall(read, requireRecallInput(input));
 }
 
-/** Recall for a request already parsed at a boundary (requireRecallRequest). */
-export async function answerRecall(read: RecallReadSide, request: RecallRequest): Promise<RecallAnswer> {
+/** Recall for a request already parsed at a boundary (requireRecallRequest); with shared namespaces, each is read on its own and merged. */
+export async function answerRecall(read: RecallReadSide, request: RecallRequest): Promise<RecallAnswer | MergedRecallAnswer> {
+  if (request.shared.length === 0) return answerOne(read, request);
+  const answers = await Promise.all([request.subject, ...request.shared].map((subject) => answerOne(read, { ...request, subject })));
+  return mergeRecallAnswers(answers, request.budget);
+}
+
+async function answerOne(read: RecallReadSide, request: RecallRequest): Promise<RecallAnswer> {
   const corpora = read.retrievalIndexes?.corpora;
   const first = await answerFrom(read, request, corpora);
   if (first.servedKeysLive) return first.answer;
@@ -218,16 +226,4 @@ function sidesOf(members: readonly string[], readable: ReadonlyMap<string, Reada
         provenance: provenanceOf(r.version),
       };
     });
-}
-
-function refOf(item: RecallItem): string {
-  switch (item.type) {
-    case 'memory':
-      return item.memoryId;
-    case 'conflict':
-      return item.conflictId;
-    case 'claim':
-    case 'open_item':
-      return `${item.provenance.artifactId}:${item.provenance.derivedFrom.map((p) => p.memoryId).join(',')}`;
-  }
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { normaliseScopes, scopesSchema, type Scopes } from '../../domain/entry/scopes.js';
 import { sensitivitySchema, type Sensitivity } from '../../domain/entry/vocabulary.js';
 import { DEFAULT_TOP_K, retrievalQuerySchema, type RetrievalQuery } from '../../domain/retrieval/index.js';
+import { namespaceOf, isShared } from '../../domain/namespace/namespace.js';
 import { InvalidInput, invalidInputFromZod } from '../../domain/validation/invalid-input.js';
 import { subjectIdSchema, tenantIdSchema } from '../../domain/values/ids.js';
 import { instantSchema } from '../../domain/values/instant-schema.js';
@@ -16,6 +17,7 @@ import { instantSchema } from '../../domain/values/instant-schema.js';
 export const DEFAULT_SENSITIVITY_CEILING: Sensitivity = 'personal';
 
 const question = retrievalQuerySchema.shape;
+const MAX_SHARED = 16;
 
 /** Everything a reader asks but whose memory it is: the one shape every boundary parses. */
 export const recallOptionsSchema = z.strictObject({
@@ -30,6 +32,14 @@ export const recallOptionsSchema = z.strictObject({
   key: question.key,
   kind: question.kind,
   minScore: question.minScore,
+  /** Shared namespaces (team:…, project:…) whose memories join the subject's, each item saying where it came from (issue 19). */
+  shared: z
+    .array(
+      subjectIdSchema.refine((s) => isShared(namespaceOf(s)), { error: 'must be a shared namespace (team:<id> or project:<id>)' }),
+      { error: 'must be a list of shared namespaces' },
+    )
+    .max(MAX_SHARED, { error: `must name at most ${MAX_SHARED} namespaces` })
+    .optional(),
 });
 
 export const RETRIEVAL_ONLY_FIELDS = ['topK', 'key', 'kind', 'minScore'] as const;
@@ -46,6 +56,8 @@ export interface RecallRequest {
   readonly now: string | undefined;
   /** Present when the reader asked a question: recall answers it in relevance order. */
   readonly retrieval: RetrievalQuery | undefined;
+  /** Shared namespaces to read beside the subject (the caller checked that it may). */
+  readonly shared: readonly string[];
 }
 
 const targetSchema = z.strictObject({ tenant: tenantIdSchema, subject: subjectIdSchema });
@@ -56,7 +68,7 @@ export function requireRecallRequest(target: { tenant: unknown; subject: unknown
   if (!who.success) throw invalidInputFromZod(who.error);
   const parsed = recallOptionsSchema.safeParse(options ?? {});
   if (!parsed.success) throw invalidInputFromZod(parsed.error);
-  const { scopes, maxSensitivity, budget, now, query, topK, key, kind, minScore } = parsed.data;
+  const { scopes, maxSensitivity, budget, now, query, topK, key, kind, minScore, shared } = parsed.data;
   const filters = { topK, key, kind, minScore };
   if (query === undefined) {
     const given = RETRIEVAL_ONLY_FIELDS.find((f) => filters[f] !== undefined);
@@ -69,6 +81,7 @@ export function requireRecallRequest(target: { tenant: unknown; subject: unknown
     maxSensitivity: maxSensitivity ?? DEFAULT_SENSITIVITY_CEILING,
     budget,
     now,
+    shared: [...new Set(shared ?? [])].filter((s) => s !== who.data.subject),
     retrieval:
       query === undefined
         ? undefined

@@ -11,6 +11,7 @@ import { artifactKeysMigration } from './0005-artifact-keys.js';
 import { retentionPoliciesMigration } from './0006-retention-policies.js';
 import { memoryVectorsMigration } from './0007-memory-vectors.js';
 import { reviewerRoleMigration } from './0008-reviewer-role.js';
+import { keyScopesMigration } from './0009-key-scopes.js';
 import { memoryKeyMakingMigration } from './0010-memory-key-making.js';
 
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -22,5 +23,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0006_retention_policies': retentionPoliciesMigration,
   '0007_memory_vectors': memoryVectorsMigration,
   '0008_reviewer_role': reviewerRoleMigration,
+  '0009_key_scopes': keyScopesMigration,
   '0010_memory_key_making': memoryKeyMakingMigration,
 };

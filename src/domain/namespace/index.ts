@@ -1,0 +1,4 @@
+export * from './namespace.js';
+export * from './pattern.js';
+export * from './access.js';
+export * from './environment.js';
