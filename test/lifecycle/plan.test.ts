@@ -8,7 +8,6 @@ import {
   type LifecyclePolicy,
 } from '../../src/domain/lifecycle/policy.js';
 import { usageOf } from '../../src/domain/lifecycle/usage.js';
-import type { MemoryKind } from '../../src/domain/entry/vocabulary.js';
 
 const DAY = 86_400_000;
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -17,7 +16,7 @@ const policy = DEFAULT_LIFECYCLE_POLICY.policy;
 
 function live(memoryId: string, sequence: number, over: Partial<Parameters<typeof usageOf>[0]> & { demoted?: boolean } = {}): LiveMemory {
   const { demoted = false, ...usage } = over;
-  return { memoryId, sequence, demoted, usage: usageOf({ kind: 'episodic' as MemoryKind, recordedAt: T0, ...usage }) };
+  return { memoryId, sequence, demoted, usage: usageOf({ kind: 'episodic', recordedAt: T0, ...usage }) };
 }
 
 describe('decay', () => {

@@ -11,9 +11,14 @@ export function unreinforcedSeconds(usage: MemoryUsage, now: Instant): number {
   return Math.max(0, (Date.parse(now) - Date.parse(reinforcedAt(usage))) / 1000);
 }
 
+/** The one decay formula: 0.5 ^ (age / halfLife); no half-life (null or Infinity): 1. */
+export function halfLifeFactor(ageSeconds: number, halfLifeSeconds: number | null): number {
+  if (halfLifeSeconds === null || !Number.isFinite(halfLifeSeconds)) return 1;
+  return 0.5 ** (Math.max(0, ageSeconds) / halfLifeSeconds);
+}
+
 export function decayWeight(usage: MemoryUsage, halfLifeSeconds: number | null, now: Instant): number {
-  if (halfLifeSeconds === null) return 1;
-  return 0.5 ** (unreinforcedSeconds(usage, now) / halfLifeSeconds);
+  return halfLifeFactor(unreinforcedSeconds(usage, now), halfLifeSeconds);
 }
 
 /** Confidence assumed when a memory states none (as retrieval does). */

@@ -30,6 +30,8 @@ export const recallOptionsSchema = z.strictObject({
   key: question.key,
   kind: question.kind,
   minScore: question.minScore,
+  /** Also serve memories the lifecycle demoted (issue 18); archived ones are never served. */
+  includeDemoted: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
 export const RETRIEVAL_ONLY_FIELDS = ['topK', 'key', 'kind', 'minScore'] as const;
@@ -46,6 +48,7 @@ export interface RecallRequest {
   readonly now: string | undefined;
   /** Present when the reader asked a question: recall answers it in relevance order. */
   readonly retrieval: RetrievalQuery | undefined;
+  readonly includeDemoted: boolean;
 }
 
 const targetSchema = z.strictObject({ tenant: tenantIdSchema, subject: subjectIdSchema });
@@ -56,7 +59,7 @@ export function requireRecallRequest(target: { tenant: unknown; subject: unknown
   if (!who.success) throw invalidInputFromZod(who.error);
   const parsed = recallOptionsSchema.safeParse(options ?? {});
   if (!parsed.success) throw invalidInputFromZod(parsed.error);
-  const { scopes, maxSensitivity, budget, now, query, topK, key, kind, minScore } = parsed.data;
+  const { scopes, maxSensitivity, budget, now, query, topK, key, kind, minScore, includeDemoted } = parsed.data;
   const filters = { topK, key, kind, minScore };
   if (query === undefined) {
     const given = RETRIEVAL_ONLY_FIELDS.find((f) => filters[f] !== undefined);
@@ -69,6 +72,7 @@ export function requireRecallRequest(target: { tenant: unknown; subject: unknown
     maxSensitivity: maxSensitivity ?? DEFAULT_SENSITIVITY_CEILING,
     budget,
     now,
+    includeDemoted: includeDemoted ?? false,
     retrieval:
       query === undefined
         ? undefined
@@ -100,5 +104,7 @@ export function optionsFromText(options: Readonly<Record<string, unknown>>): Rec
     const text = out[field];
     if (typeof text === 'string' && NUMBER_TEXT.test(text)) out[field] = Number(text);
   }
+  if (out.includeDemoted === 'true' || out.includeDemoted === '') out.includeDemoted = true;
+  else if (out.includeDemoted === 'false') out.includeDemoted = false;
   return out;
 }
