@@ -52,6 +52,7 @@ describe('the event catalog', () => {
         'ConsolidationRejected',
         'ArtifactApproved',
         'WritePolicySet',
+        'LifecyclePolicySet',
       ].sort(),
     );
     expect(Object.keys(CURRENT_SCHEMA_VERSIONS).sort()).toEqual(Object.keys(EVENT_SCHEMAS).sort());
