@@ -3,7 +3,7 @@
 // (reviewer), recall's includeDemoted (GET query string and POST body); bad
 // input is 400 naming the field, with nothing appended.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entry, problemOf, startTestService, type TestService } from '../api/service.js';
+import { entry, problemOf, startTestService, type ApiResponse, type TestService } from '../api/service.js';
 
 let t: TestService;
 let writer: string;
@@ -24,6 +24,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+/** The answers this test reads, typed (the service helper's body is untyped). */
+interface Recalled {
+  readonly items: ReadonlyArray<{ readonly memoryId?: string }>;
+  readonly excluded: Readonly<Record<string, number>>;
+}
+const recalled = (r: ApiResponse) => r.body as Recalled;
 
 const later = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
@@ -54,7 +61,7 @@ describe('the lifecycle over HTTP', () => {
     expect(set.body).toMatchObject({ version: 1, policy: { demotion: { unreinforcedFor: { profile: 'P10D' } } } });
     const recorded = await t.request('POST', '/v1/subjects/u-2/memories', { key: writer, body: entry('email') });
     expect(recorded.status, recorded.text).toBe(201);
-    const memoryId = recorded.body.memoryId as string;
+    const memoryId = (recorded.body as { memoryId: string }).memoryId;
     const swept = await t.request('POST', '/v1/lifecycle/sweep', { key: admin, body: { subject: 'u-2', at: later(11) } });
     expect(swept.status, swept.text).toBe(200);
     expect(swept.body).toEqual({
@@ -69,12 +76,12 @@ describe('the lifecycle over HTTP', () => {
       ],
     });
     const hidden = await t.request('GET', '/v1/subjects/u-2/recall', { key: writer });
-    expect(hidden.body.items).toEqual([]);
-    expect(hidden.body.excluded.demoted).toBe(1);
+    expect(recalled(hidden).items).toEqual([]);
+    expect(recalled(hidden).excluded.demoted).toBe(1);
     const shown = await t.request('GET', '/v1/subjects/u-2/recall?includeDemoted=true', { key: writer });
-    expect(shown.body.items.map((i: { memoryId?: string }) => i.memoryId)).toEqual([memoryId]);
+    expect(recalled(shown).items.map((i) => i.memoryId)).toEqual([memoryId]);
     const posted = await t.request('POST', '/v1/subjects/u-2/recall', { key: writer, body: { includeDemoted: true } });
-    expect(posted.body.items).toHaveLength(1);
+    expect(recalled(posted).items).toHaveLength(1);
 
     expect((await t.request('POST', `/v1/subjects/u-2/memories/${memoryId}/restore`, { key: writer, body: {} })).status).toBe(403);
     const restored = await t.request('POST', `/v1/subjects/u-2/memories/${memoryId}/restore`, {
@@ -82,11 +89,13 @@ describe('the lifecycle over HTTP', () => {
       body: { note: 'still true' },
     });
     expect(restored.status, restored.text).toBe(200);
-    expect(restored.body.events).toEqual([{ type: 'MemoryRestored', data: expect.objectContaining({ memoryId, reason: 'restored' }) }]);
+    expect(restored.body).toMatchObject({
+      events: [{ type: 'MemoryRestored', data: { memoryId, reason: 'restored', note: 'still true' } }],
+    });
     const again = await t.request('POST', `/v1/subjects/u-2/memories/${memoryId}/restore`, { key: reviewer, body: {} });
     expect(again.status).toBe(409);
     expect(problemOf(again)).toMatchObject({ code: 'memory_not_demoted' });
     const back = await t.request('GET', '/v1/subjects/u-2/recall', { key: writer });
-    expect(back.body.items).toHaveLength(1);
+    expect(recalled(back).items).toHaveLength(1);
   });
 });
