@@ -5,7 +5,7 @@
 // reviewer's RestoreMemory brings a demoted memory back; evolve sets and
 // clears the demotion. A demoted memory stays active: it keeps its slot,
 // so writing the same statement again corroborates it and restores it
-// (restoredByRewrite), and a new value supersedes it as usual.
+// (restoredIfDemoted), and a new value supersedes it as usual.
 import type { SubjectEvent, SubjectEventOf } from '../events/subject-events.js';
 import { reject } from '../result/result.js';
 import type { Instant } from '../values/instant.js';
@@ -67,9 +67,13 @@ export function decideRestore(state: SubjectState, command: SubjectCommandOf<'Re
   ]);
 }
 
-/** A write that repeats a demoted memory's statement brings it back (appended after its MemoryCorroborated). */
-export function restoredByRewrite(entry: EntryState, now: Instant): SubjectEvent[] {
-  return entry.demotion ? [{ type: 'MemoryRestored', data: { memoryId: entry.memoryId, reason: 'rewritten', restoredAt: now } }] : [];
+/**
+ * What brings a demoted memory back besides a reviewer: a write repeating its
+ * statement (`rewritten`, appended after its MemoryCorroborated) or `used` /
+ * `confirmed` feedback (`feedback`). Nothing when it is not demoted.
+ */
+export function restoredIfDemoted(entry: EntryState, reason: 'rewritten' | 'feedback', now: Instant): SubjectEvent[] {
+  return entry.demotion ? [{ type: 'MemoryRestored', data: { memoryId: entry.memoryId, reason, restoredAt: now } }] : [];
 }
 
 export function demotionChanged(state: SubjectState, event: SubjectEventOf<'MemoryDemoted' | 'MemoryRestored'>): SubjectState {
