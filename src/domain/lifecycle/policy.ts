@@ -16,6 +16,10 @@ const share = z
   .min(0, { error: 'must be from 0 to 1' })
   .max(1, { error: 'must be from 0 to 1' });
 
+const DAY = 86_400;
+const LOW_CONFIDENCE = { below: 0.3, after: 30 * DAY };
+const RARELY_USEFUL = { ignoredAtLeast: 5, usefulShareBelow: 0.2 };
+
 /** One optional value per memory kind; a kind left out keeps its default. */
 const perKind = <T extends z.ZodType>(value: T) =>
   z.strictObject(Object.fromEntries(MEMORY_KINDS.map((k) => [k, value.optional()])) as Record<MemoryKind, z.ZodOptional<T>>, {
@@ -32,26 +36,19 @@ export const lifecyclePolicySchema = z.strictObject(
           /** Demoted after so long without reinforcement (rule `unreinforced`). */
           unreinforcedFor: perKind(positiveDuration.nullable()).default({}),
           /** Demoted when its confidence is below `below` and it went unreinforced for `after` (rule `low_confidence`). */
-          lowConfidence: z
-            .strictObject({ below: share, after: durationSchema })
-            .nullable()
-            .default({ below: 0.3, after: 30 * 86_400 }),
-          /** Demoted when ignored at least `ignoredAtLeast` times and (used + confirmed) / served-with-feedback is below `usefulShareBelow` (rule `rarely_useful`). */
+          lowConfidence: z.strictObject({ below: share, after: durationSchema }).nullable().default(LOW_CONFIDENCE),
+          /** Demoted when ignored `ignoredAtLeast` times or more and (used + confirmed) / (used + confirmed + ignored) is below `usefulShareBelow`. */
           rarelyUseful: z
             .strictObject({
               ignoredAtLeast: z.number({ error: 'must be a whole number' }).int({ error: 'must be a whole number' }).min(1),
               usefulShareBelow: share,
             })
             .nullable()
-            .default({ ignoredAtLeast: 5, usefulShareBelow: 0.2 }),
+            .default(RARELY_USEFUL),
         },
         { error: 'must be an object (unreinforcedFor, lowConfidence, rarelyUseful)' },
       )
-      .default({
-        unreinforcedFor: {},
-        lowConfidence: { below: 0.3, after: 30 * 86_400 },
-        rarelyUseful: { ignoredAtLeast: 5, usefulShareBelow: 0.2 },
-      }),
+      .default({ unreinforcedFor: {}, lowConfidence: LOW_CONFIDENCE, rarelyUseful: RARELY_USEFUL }),
     /** At most so many live (active or demoted) memories of a kind per subject; beyond it the lowest-value are archived. */
     capacity: perKind(
       z
@@ -82,8 +79,6 @@ export interface VersionedLifecyclePolicy {
   readonly policy: LifecyclePolicy;
 }
 
-const DAY = 86_400;
-
 /** The built-in defaults (version 0). Half-lives are the retrieval policy's (ranking/policy.ts); constraints and permissions never decay. */
 export const DEFAULT_LIFECYCLE_POLICY: VersionedLifecyclePolicy = {
   version: 0,
@@ -105,8 +100,8 @@ export const DEFAULT_LIFECYCLE_POLICY: VersionedLifecyclePolicy = {
         constraint: null,
         permission: null,
       },
-      lowConfidence: { below: 0.3, afterSeconds: 30 * DAY },
-      rarelyUseful: { ignoredAtLeast: 5, usefulShareBelow: 0.2 },
+      lowConfidence: { below: LOW_CONFIDENCE.below, afterSeconds: LOW_CONFIDENCE.after },
+      rarelyUseful: RARELY_USEFUL,
     },
     capacity: { episodic: 1000, semantic: null, profile: null, procedural: null, constraint: null, permission: null },
   },
