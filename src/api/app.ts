@@ -26,6 +26,7 @@ import { operationRoutes } from './routes/operations.js';
 import { vectorRoutes } from './routes/vectors.js';
 import { policyRoutes } from './routes/policy.js';
 import { writePolicyRoutes } from './routes/write-policy.js';
+import { lifecycleRoutes } from './routes/lifecycle.js';
 import { candidateRoutes } from './routes/candidates.js';
 import { readRoutes } from './routes/reads.js';
 import type { ApiServices } from './services.js';
@@ -52,6 +53,7 @@ export function apiRoutes(services: ApiServices, openApi: () => unknown, apiEras
     ...erasureRoutes(services, apiErasureChecks),
     ...policyRoutes(services),
     ...writePolicyRoutes(services),
+    ...lifecycleRoutes(services),
     ...candidateRoutes(services),
     ...consolidationRoutes(services),
     ...artifactRoutes(services),

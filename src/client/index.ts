@@ -74,8 +74,12 @@ export class MemledgerClient {
   recall(subject: string, options: RecallOptions = {}, how: { readonly method?: 'GET' | 'POST' } = {}): Promise<ApiResult<RecallAnswer>> {
     const path = `${subjectPath(subject)}/recall`;
     if (how.method !== 'GET') return this.call({ method: 'POST', path, body: options });
-    const { scopes, shared, ...rest } = options;
-    const query: Record<string, string | number | undefined> = { ...rest, ...(shared ? { shared: shared.join(',') } : {}) };
+    const { scopes, shared, includeDemoted, ...rest } = options;
+    const query: Record<string, string | number | undefined> = {
+      ...rest,
+      ...(shared ? { shared: shared.join(',') } : {}),
+      includeDemoted: includeDemoted?.toString(),
+    };
     for (const [name, value] of Object.entries(scopes ?? {})) query[`scope.${name}`] = value;
     return this.call({ method: 'GET', path, query });
   }

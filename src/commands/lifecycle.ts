@@ -69,3 +69,7 @@ export const escalateTaintPolicy = (
 /** The TTL sweeper for one subject: MemoryExpired for every active entry due at `at` (default: the clock). */
 export const expireMemories = (ledger: Ledger, context: CommandContext, at?: Instant) =>
   runLifecycleCommand(ledger, context, { type: 'ExpireMemories' }, at);
+
+/** A reviewer or admin brings a demoted memory back (MemoryRestored, reason `restored`). */
+export const restoreMemory = (ledger: Ledger, context: CommandContext, memoryId: string, note?: string) =>
+  runLifecycleCommand(ledger, context, { type: 'RestoreMemory', memoryId, ...(note ? { note } : {}) });

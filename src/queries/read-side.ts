@@ -12,6 +12,7 @@ import { comparePositions, formatPosition, parsePosition, type EventStore, type 
 import type { KeyStore } from '../infrastructure/key-store/port.js';
 import { loadTokenCounter } from '../infrastructure/summarizer/tokenizer.js';
 import { catchUpProjections, openProjectionDatabase } from '../projections/index.js';
+import { LifecyclePolicyReader } from '../reads/lifecycle/lifecycle-policy-reader.js';
 import type { CatchUpResult } from '../projections/runtime/catch-up.js';
 import type { OpenLedger } from '../runtime/open-ledger.js';
 import { RetrievalIndexCache } from './recall/retrieval/index-cache.js';
@@ -30,6 +31,8 @@ export interface ReadSide {
   readonly retrievalIndexes?: RetrievalIndexCache;
   /** The embedder and the sealed vectors (src/queries/semantic): absent or without an embedder, retrieval is lexical only. */
   readonly retrieval?: RetrievalPorts;
+  /** The tenants' lifecycle policies (decay half-lives), kept folded (absent: read from the log per recall). */
+  readonly lifecyclePolicies?: LifecyclePolicyReader;
 }
 
 export interface OpenReadSide extends ReadSide {
@@ -55,6 +58,7 @@ export async function openReadSide(ledger: OpenLedger, options: ReadSideOptions 
       clock: ledger.clock,
       countTokens,
       retrievalIndexes: new RetrievalIndexCache(),
+      lifecyclePolicies: new LifecyclePolicyReader(ledger.eventStore),
       ...(ledger.retrieval ? { retrieval: ledger.retrieval } : {}),
       close: () => database.close(),
     };

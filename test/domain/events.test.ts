@@ -42,6 +42,9 @@ describe('the event catalog', () => {
         'MemoryProposed',
         'ProposalRejected',
         'ProposalExpired',
+        'MemoryDemoted',
+        'MemoryRestored',
+        'MemoryArchived',
         'ArtifactGenerated',
         'GatePassed',
         'GateFailed',
@@ -49,6 +52,7 @@ describe('the event catalog', () => {
         'ConsolidationRejected',
         'ArtifactApproved',
         'WritePolicySet',
+        'LifecyclePolicySet',
       ].sort(),
     );
     expect(Object.keys(CURRENT_SCHEMA_VERSIONS).sort()).toEqual(Object.keys(EVENT_SCHEMAS).sort());
@@ -64,6 +68,7 @@ describe('the event catalog', () => {
         'TrustChanged',
         'TaintPolicyEscalated',
         'MemoryExpired',
+        'MemoryArchived',
         'MemoryForgotten',
         'SubjectForgotten',
       ].sort(),

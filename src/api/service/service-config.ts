@@ -6,6 +6,7 @@
 //   MEMLEDGER_LOG_LEVEL                fatal | error | warn | info | debug | trace | silent (default info)
 //   MEMLEDGER_API_KEY_CACHE_MS         how long a key lookup is reused; revocation takes effect within it (default 5000)
 //   MEMLEDGER_SWEEP_INTERVAL_MS        TTL sweeper period (default 60000; 0 = no sweeper)
+//   MEMLEDGER_LIFECYCLE_SWEEP_MS       lifecycle sweeper period: demotion, capacity archive (default 3600000; 0 = none)
 //   MEMLEDGER_CONSOLIDATION_WORKERS    consolidation workers in the process (default 1; 0 = none)
 //   MEMLEDGER_CONSOLIDATION_THRESHOLD  new entries since the alias's coverage that make a subject due (default 50)
 //   MEMLEDGER_CONSOLIDATION_POLL_MS    how often workers look for due subjects (default 1000)
@@ -22,6 +23,7 @@ export interface ServiceConfig {
   readonly logLevel: string;
   readonly apiKeyCacheMs: number;
   readonly sweepIntervalMs: number;
+  readonly lifecycleSweepMs: number;
   readonly consolidationWorkers: number;
   readonly consolidationThreshold: number;
   readonly consolidationPollMs: number;
@@ -60,6 +62,7 @@ export function readServiceConfig(
     logLevel,
     apiKeyCacheMs: whole(env, 'MEMLEDGER_API_KEY_CACHE_MS', 5000, 0, 3_600_000),
     sweepIntervalMs: whole(env, 'MEMLEDGER_SWEEP_INTERVAL_MS', 60_000, 0, 86_400_000),
+    lifecycleSweepMs: whole(env, 'MEMLEDGER_LIFECYCLE_SWEEP_MS', 3_600_000, 0, 86_400_000),
     consolidationWorkers: whole(env, 'MEMLEDGER_CONSOLIDATION_WORKERS', 1, 0, 64),
     consolidationThreshold: whole(env, 'MEMLEDGER_CONSOLIDATION_THRESHOLD', 50, 1, 1_000_000),
     consolidationPollMs: whole(env, 'MEMLEDGER_CONSOLIDATION_POLL_MS', 1000, 10, 3_600_000),

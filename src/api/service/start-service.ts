@@ -25,6 +25,8 @@ import { DatabaseWatch } from './database-watch.js';
 import { listenFailure } from './listen-port.js';
 import { timedEventStore } from './timed-event-store.js';
 import { runTtlSweeper } from './ttl-sweeper.js';
+import { runLifecycleSweeper } from './lifecycle-sweeper.js';
+import { LifecyclePolicyReader } from '../../reads/lifecycle/lifecycle-policy-reader.js';
 import { runRetentionSweeper } from './retention-sweeper.js';
 import { runCandidateSweeper } from './candidate-sweeper.js';
 import { OwnRequestKeys } from '../auth/own-requests.js';
@@ -111,6 +113,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       clock: ledger.clock,
       countTokens: consolidation.countTokens,
       retrievalIndexes: new RetrievalIndexCache(),
+      lifecyclePolicies: new LifecyclePolicyReader(ledger.eventStore),
       ...(ledger.retrieval ? { retrieval: ledger.retrieval } : {}),
     };
     const freshness = new ReadYourWrites(ledger.eventStore, projections.db, PROJECTIONS);
@@ -203,6 +206,23 @@ export async function startService(options: StartOptions): Promise<RunningServic
               ),
           },
         ),
+      );
+    }
+    if (background && config.lifecycleSweepMs > 0) {
+      keepRunning('lifecycle-sweeper', () =>
+        runLifecycleSweeper(measured, projections.db, read.lifecyclePolicies, {
+          intervalMs: config.lifecycleSweepMs,
+          signal,
+          report: (swept) =>
+            logger.info(
+              {
+                subjects: swept.length,
+                demoted: swept.reduce((n, s) => n + s.demoted.length, 0),
+                archived: swept.reduce((n, s) => n + s.archived.length, 0),
+              },
+              'lifecycle sweep',
+            ),
+        }),
       );
     }
     keepRunning('consolidation-outcomes', () =>

@@ -93,6 +93,7 @@ const recallSchema = subjectSchema.extend({
   key: opt.optionalText,
   kind: opt.optionalText,
   minScore: opt.optionalText,
+  includeDemoted: z.boolean().optional(),
 });
 
 export function registerQueryCommands(program: Command): void {
@@ -113,6 +114,7 @@ export function registerQueryCommands(program: Command): void {
     .option('--key <pattern>', 'with --query: only keys matching, e.g. notification.preference or notification.*')
     .option('--kind <kind>', 'with --query: only this kind (episodic, semantic, profile, procedural, constraint, permission)')
     .option('--min-score <x>', 'with --query: leave out items scoring below x (open conflicts on matched keys still show)')
+    .option('--include-demoted', 'also serve memories the lifecycle demoted (counted in excluded.demoted otherwise)')
     .action((flags) =>
       withReadSide(
         (): RecallRequest => {
@@ -128,6 +130,7 @@ export function registerQueryCommands(program: Command): void {
             key: o.key,
             kind: o.kind,
             minScore: o.minScore,
+            includeDemoted: o.includeDemoted,
             ...(Object.keys(scopes).length > 0 ? { scopes } : {}),
           };
           const options = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));

@@ -8,7 +8,8 @@
 // due instant, so replay stays deterministic. Sweepers in several processes
 // are safe: each decision is fenced by the stream revision, and what is
 // already expired or erased is passed over.
-import { subjectStreamName, tenantStreamPrefix, parseSubjectStreamName } from '../../domain/events/stream-names.js';
+import { subjectStreamName } from '../../domain/events/stream-names.js';
+import { subjectsInLog } from '../../reads/streams/subjects-in-log.js';
 import { planRetention, type RetentionFacts } from '../../domain/retention/plan.js';
 import type { RetentionRule } from '../../domain/retention/policy.js';
 import { instantOf, type Instant } from '../../domain/values/instant.js';
@@ -91,21 +92,7 @@ export async function sweepSubject(
 
 /** Every subject of the tenant that has a stream, from the log (no projection needed). */
 export async function tenantSubjects(store: EventStore, tenant: string): Promise<string[]> {
-  const subjects = new Set<string>();
-  let after;
-  for (;;) {
-    const page = await store.readAll({
-      ...(after ? { after } : {}),
-      maxCount: 2000,
-      filter: { streamPrefixes: [tenantStreamPrefix(tenant)] },
-    });
-    for (const event of page) {
-      const ref = parseSubjectStreamName(event.stream);
-      if (ref && ref.tenant === tenant) subjects.add(ref.subject);
-    }
-    if (page.length < 2000) return [...subjects].sort();
-    after = page.at(-1)!.position;
-  }
+  return (await subjectsInLog(store, tenant)).map((s) => s.subject);
 }
 
 /** The sweep of a whole tenant (or of the listed subjects), one subject after another. */

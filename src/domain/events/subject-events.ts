@@ -10,6 +10,7 @@ import { instantSchema } from '../values/instant-schema.js';
 import { aliasTupleSchema } from './alias.js';
 import { clearTextSchema, countSchema, sequenceSchema } from './fields.js';
 import { gateRecordSchema, WRITE_GATE_EVENT_SCHEMAS } from './write-gate-events.js';
+import { LIFECYCLE_EVENT_SCHEMAS } from './lifecycle-events.js';
 
 /** The sealed entry as recorded, with its id, sequence and the source's trust then; validFrom is always present. */
 export const memoryRecordedSchema = z.strictObject({
@@ -189,6 +190,7 @@ export const SUBJECT_EVENT_SCHEMAS = {
   SummaryAliasSwitched: summaryAliasSwitchedSchema,
   DeletionReceiptIssued: deletionReceiptIssuedSchema,
   ...WRITE_GATE_EVENT_SCHEMAS,
+  ...LIFECYCLE_EVENT_SCHEMAS,
 } as const;
 
 export type SubjectEventType = keyof typeof SUBJECT_EVENT_SCHEMAS;
@@ -207,6 +209,7 @@ export const EPOCH_ADVANCING_EVENTS: ReadonlySet<SubjectEventType> = new Set<Sub
   'TrustChanged',
   'TaintPolicyEscalated',
   'MemoryExpired',
+  'MemoryArchived',
   'MemoryForgotten',
   'SubjectForgotten',
 ]);

@@ -30,6 +30,8 @@ export const REJECTION_CODES = [
   'winner_not_in_conflict',
   'winner_not_active',
   'nothing_to_escalate',
+  /** RestoreMemory of a memory the lifecycle sweeper has not demoted. */
+  'memory_not_demoted',
   // The write gate (src/domain/policy): a write refused before anything is written, and candidate review.
   'secret_detected',
   'source_type_above_credential',

@@ -6,6 +6,7 @@ export { buildRetrievalIndex, type RetrievalIndex } from './corpus/retrieval-ind
 export { updateRetrievalIndex } from './corpus/index-update.js';
 export type { ConflictHit, ConflictSideHit, MemoryHit, RetrievalAnswer, RetrievalHit } from './hits.js';
 export { DEFAULT_RETRIEVAL_POLICY, type RetrievalPolicy, type SignalName } from './ranking/policy.js';
+export { withLifecycleHalfLives } from './ranking/lifecycle-half-lives.js';
 export { sumOfContributions, type ReasonCode, type RetrievalExplanation, type RetrievalReason } from './ranking/reasons.js';
 export { isWildcard, keyMatcher, keyPatternSchema } from './request/key-pattern.js';
 export {

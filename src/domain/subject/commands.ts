@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { sealedEntrySchema } from '../entry/sealed-entry.js';
 import { sourceRefSchema, sourceTypeSchema, trustLevelSchema } from '../entry/source.js';
-import { clearTextSchema } from '../events/fields.js';
+import { clearTextSchema, countSchema } from '../events/fields.js';
+import { DEMOTION_REASONS } from '../lifecycle/plan.js';
 import { manifestSchema } from '../events/manifest.js';
 import { deletionReceiptIssuedSchema, refPatternSchema } from '../events/subject-events.js';
 import { gateRecordSchema } from '../events/write-gate-events.js';
@@ -152,6 +153,30 @@ export const switchSummaryAliasSchema = z.strictObject({
   now,
 });
 
+/** The lifecycle sweeper (src/domain/lifecycle/plan.ts): demotions and capacity archivals decided at `now` under one policy version. */
+export const sweepLifecycleSchema = z.strictObject({
+  type: z.literal('SweepLifecycle'),
+  policyVersion: countSchema,
+  demotions: z.array(
+    z.strictObject({
+      memoryId: memoryIdSchema,
+      reason: z.enum(DEMOTION_REASONS),
+      rule: z.string().min(1).max(100),
+      lastReinforcedAt: instantSchema,
+    }),
+  ),
+  archivals: z.array(z.strictObject({ memoryId: memoryIdSchema, rule: z.string().min(1).max(100), value: z.number().min(0) })),
+  now,
+});
+
+/** A reviewer or admin brings a demoted memory back. */
+export const restoreMemorySchema = z.strictObject({
+  type: z.literal('RestoreMemory'),
+  memoryId: memoryIdSchema,
+  note: clearTextSchema.optional(),
+  now,
+});
+
 export const subjectCommandSchema = z.discriminatedUnion('type', [
   recordMemorySchema,
   supersedeMemorySchema,
@@ -170,6 +195,8 @@ export const subjectCommandSchema = z.discriminatedUnion('type', [
   proposeMemorySchema,
   rejectProposalSchema,
   expireProposalsSchema,
+  sweepLifecycleSchema,
+  restoreMemorySchema,
 ]);
 
 export type SubjectCommand = z.output<typeof subjectCommandSchema>;

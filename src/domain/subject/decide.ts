@@ -4,6 +4,7 @@ import { unhandled } from '../decider/decider.js';
 import { decideSwitchAlias } from './alias-fence.js';
 import type { SubjectCommand } from './commands.js';
 import { decideResolveConflict } from './conflict-resolution.js';
+import { decideRestore, decideSweepLifecycle } from './demotion.js';
 import type { DecideResult } from './decision.js';
 import { decideEraseMemories, decideEraseSubject, decideExpireByRetention, decideIssueReceipt } from './erasure.js';
 import { decideExpire, decideForgetMemory, decideForgetSubject, decideRetract } from './lifecycle.js';
@@ -48,6 +49,10 @@ export function decide(state: SubjectState, command: SubjectCommand): DecideResu
       return decideRejectProposal(state, command);
     case 'ExpireProposals':
       return decideExpireProposals(state, command);
+    case 'SweepLifecycle':
+      return decideSweepLifecycle(state, command);
+    case 'RestoreMemory':
+      return decideRestore(state, command);
     default:
       return unhandled(command);
   }

@@ -8,6 +8,7 @@ import type { ConflictState, EntryState, SubjectState } from './state.js';
 import { statusChangeOf, statusMayChange, SUBJECT_FORGOTTEN_STATUS, type StatusChange } from './status-change.js';
 import { initialState } from './state.js';
 import { PersistentMap } from '../persistent-map/persistent-map.js';
+import { demotionChanged } from './demotion.js';
 import { proposalEnded, proposalForgotten, proposalsForgotten, proposed } from './proposals.js';
 
 export function evolve(state: SubjectState, event: SubjectEvent): SubjectState {
@@ -38,7 +39,11 @@ function apply(state: SubjectState, event: SubjectEvent): SubjectState {
     case 'MemorySuperseded':
     case 'MemoryRetracted':
     case 'MemoryExpired':
+    case 'MemoryArchived':
       return leave(state, statusChangeOf(event));
+    case 'MemoryDemoted':
+    case 'MemoryRestored':
+      return demotionChanged(state, event);
     case 'MemoryForgotten':
       // The id may be a proposal's (a candidate erased by its memory id).
       return proposalForgotten(leave(state, statusChangeOf(event)), event.data.memoryId);

@@ -9,6 +9,7 @@ import { normaliseScopes, scopesSchema, slotOf } from '../entry/scopes.js';
 import { sourceRefSchema, sourceSchema, sourceTypeSchema, trustLevelSchema } from '../entry/source.js';
 import { memoryKindSchema, polaritySchema, sensitivitySchema } from '../entry/vocabulary.js';
 import { aliasTupleSchema } from '../events/alias.js';
+import { DEMOTION_REASONS } from '../lifecycle/plan.js';
 import { countSchema, sequenceSchema } from '../events/fields.js';
 import { keyedHashSchema } from '../events/sealed.js';
 import { PersistentMap } from '../persistent-map/persistent-map.js';
@@ -38,6 +39,9 @@ const entrySnapshot = z.strictObject({
   validFrom: instantSchema,
   status: z.enum(ENTRY_STATUSES),
   supersededBy: memoryIdSchema.optional(),
+  demotion: z
+    .strictObject({ reason: z.enum(DEMOTION_REASONS), rule: z.string(), policyVersion: countSchema, demotedAt: instantSchema })
+    .optional(),
   corroborations: countSchema,
   conflictIds: z.array(conflictIdSchema),
 });

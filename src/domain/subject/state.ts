@@ -5,11 +5,12 @@ import type { Scopes } from '../entry/scopes.js';
 import type { Source, SourceType, TrustLevel } from '../entry/source.js';
 import type { MemoryKind, Polarity, Sensitivity } from '../entry/vocabulary.js';
 import type { AliasTuple } from '../events/alias.js';
+import type { DemotionReason } from '../lifecycle/plan.js';
 import { PersistentMap } from '../persistent-map/persistent-map.js';
 import type { Instant } from '../values/instant.js';
 import type { ValueType } from '../values/value.js';
 
-export const ENTRY_STATUSES = ['active', 'superseded', 'retracted', 'expired', 'forgotten'] as const;
+export const ENTRY_STATUSES = ['active', 'superseded', 'retracted', 'expired', 'archived', 'forgotten'] as const;
 export type EntryStatus = (typeof ENTRY_STATUSES)[number];
 
 export interface EntryState {
@@ -34,9 +35,18 @@ export interface EntryState {
   readonly consentRef?: string;
   readonly status: EntryStatus;
   readonly supersededBy?: string;
+  /** Set while the lifecycle sweeper has it demoted (MemoryDemoted): still active (the slot's value), not served unless asked for. */
+  readonly demotion?: EntryDemotion;
   readonly corroborations: number;
   /** Conflicts this entry was detected in, oldest first. */
   readonly conflictIds: readonly string[];
+}
+
+export interface EntryDemotion {
+  readonly reason: DemotionReason;
+  readonly rule: string;
+  readonly policyVersion: number;
+  readonly demotedAt: Instant;
 }
 
 /** open: unresolved and at least two members active. moot: members left (retracted, superseded, …) before anyone resolved it. */

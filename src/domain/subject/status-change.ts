@@ -10,7 +10,9 @@ import type { EntryStatus } from './state.js';
 export type LeftStatus = Exclude<EntryStatus, 'active'>;
 
 /** The events that change one memory's status. */
-export type StatusChangingEvent = SubjectEventOf<'MemorySuperseded' | 'MemoryRetracted' | 'MemoryExpired' | 'MemoryForgotten'>;
+export type StatusChangingEvent = SubjectEventOf<
+  'MemorySuperseded' | 'MemoryRetracted' | 'MemoryExpired' | 'MemoryArchived' | 'MemoryForgotten'
+>;
 
 export interface StatusChange {
   readonly memoryId: string;
@@ -28,6 +30,8 @@ export function statusChangeOf(event: StatusChangingEvent): StatusChange {
       return { memoryId: event.data.memoryId, status: 'retracted' };
     case 'MemoryExpired':
       return { memoryId: event.data.memoryId, status: 'expired' };
+    case 'MemoryArchived':
+      return { memoryId: event.data.memoryId, status: 'archived' };
     case 'MemoryForgotten':
       return { memoryId: event.data.memoryId, status: 'forgotten' };
     default:

@@ -25,6 +25,7 @@ import type { SubjectCommandOf } from './commands.js';
 import { reject } from '../result/result.js';
 import { accept, type DecideResult, type WriteDecision } from './decision.js';
 import { activeEntriesInSlot, type EntryState, type SubjectState } from './state.js';
+import { restoredIfDemoted } from './demotion.js';
 import { pendingProposal } from './proposals.js';
 import { effectiveTrust } from './trust.js';
 import { isAppendOnly } from './operation-sets.js';
@@ -168,7 +169,7 @@ export function decideRecord(state: SubjectState, command: SubjectCommandOf<'Rec
         ...c.audit,
       },
     };
-    return accept([event], {
+    return accept([event, ...restoredIfDemoted(duplicate, 'rewritten', command.now)], {
       outcome: 'DUPLICATE',
       memoryId: duplicate.memoryId,
       sequence: duplicate.sequence,

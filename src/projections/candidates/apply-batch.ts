@@ -98,6 +98,9 @@ function applyOne(changes: PendingChanges, { tenant, subject, event }: SubjectSt
     case 'TaintPolicyEscalated':
     case 'SummaryAliasSwitched':
     case 'DeletionReceiptIssued':
+    case 'MemoryDemoted':
+    case 'MemoryRestored':
+    case 'MemoryArchived':
       return;
     default: {
       const never: never = event;

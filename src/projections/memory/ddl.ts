@@ -49,7 +49,10 @@ export function memoryTables(db: ProjectionsKysely, schema: string): TableStatem
       .addColumn('opened_by_type', 'text', (c) => c.notNull())
       .addColumn('closed_by', 'uuid')
       .addPrimaryKeyConstraint('memory_versions_pk', ['tenant', 'subject', 'memory_id', 'version'])
-      .addCheckConstraint('memory_versions_status', sql`status in ('active', 'superseded', 'retracted', 'expired', 'forgotten')`)
+      .addCheckConstraint(
+        'memory_versions_status',
+        sql`status in ('active', 'superseded', 'retracted', 'expired', 'archived', 'forgotten')`,
+      )
       .addCheckConstraint('memory_versions_tx_order', sql`tx_to is null or tx_to >= tx_from`),
     // The current versions of a subject's slots (recall, as-of at a system time).
     s.createIndex('memory_versions_by_key').on('memory_versions').columns(['tenant', 'subject', 'key', 'tx_from']),
@@ -67,6 +70,21 @@ export function memoryTables(db: ProjectionsKysely, schema: string): TableStatem
       .addColumn('commit', 'bigint', (c) => c.notNull())
       .addColumn('prepare', 'bigint', (c) => c.notNull()),
     s.createIndex('memory_corroborations_by_memory').on('memory_corroborations').columns(['tenant', 'subject', 'memory_id']),
+    s
+      .createTable('memory_demotions')
+      .addColumn('event_id', 'uuid', (c) => c.primaryKey())
+      .addColumn('tenant', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('memory_id', 'text', (c) => c.notNull())
+      .addColumn('demoted', 'boolean', (c) => c.notNull())
+      .addColumn('reason', 'text', (c) => c.notNull())
+      .addColumn('rule', 'text')
+      .addColumn('policy_version', 'integer')
+      .addColumn('changed_at', INSTANT, (c) => c.notNull())
+      .addColumn('tx', INSTANT, (c) => c.notNull())
+      .addColumn('commit', 'bigint', (c) => c.notNull())
+      .addColumn('prepare', 'bigint', (c) => c.notNull()),
+    s.createIndex('memory_demotions_by_subject').on('memory_demotions').columns(['tenant', 'subject', 'memory_id']),
     s
       .createTable('subject_clock')
       .addColumn('tenant', 'text', (c) => c.notNull())

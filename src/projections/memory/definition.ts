@@ -20,7 +20,10 @@ export const memoryProjection: ProjectionDefinition = {
   // queries (rebuild a v2 schema).
   // v4: conflicts and trust_overrides moved to their own read model
   // (conflicts-trust/definition.ts); rebuild a v3 schema.
-  version: 4,
+  // v5: the lifecycle (issue 18 item 3): memory_versions.status may be
+  // 'archived' (MemoryArchived) and memory_demotions holds each
+  // MemoryDemoted / MemoryRestored; rebuild a v4 schema.
+  version: 5,
   description:
     'bitemporal memory versions, subject clocks, corroborations, taint escalations, summary aliases, artifacts, lineage and STALE sets',
   tables: memoryTables,

@@ -6,7 +6,7 @@ import type { Sealed } from '../../domain/events/sealed.js';
 import type { Instant, Int8, Json, NullableInstant, NullableInt8, NullableJson } from '../runtime/column-types.js';
 import type { RuntimeDb } from '../runtime/registry.js';
 
-export const MEMORY_STATUSES = ['active', 'superseded', 'retracted', 'expired', 'forgotten'] as const;
+export const MEMORY_STATUSES = ['active', 'superseded', 'retracted', 'expired', 'archived', 'forgotten'] as const;
 export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
 
 /**
@@ -71,6 +71,28 @@ export interface MemoryCorroborationsTable {
   source_refs: Json<string[]>;
   confidence: number | null;
   corroborated_at: Instant;
+  tx: Instant;
+  commit: Int8;
+  prepare: Int8;
+}
+
+/**
+ * Demotions and restorations by the lifecycle (MemoryDemoted, MemoryRestored),
+ * one row per event: a memory is demoted while its latest row says so. A
+ * demotion opens no memory version (the memory stays active: its versions'
+ * tx_from still says when it was recorded, which decay counts from).
+ */
+export interface MemoryDemotionsTable {
+  event_id: string;
+  tenant: string;
+  subject: string;
+  memory_id: string;
+  demoted: boolean;
+  /** The demotion's reason, or the restoration's. */
+  reason: string;
+  rule: string | null;
+  policy_version: number | null;
+  changed_at: Instant;
   tx: Instant;
   commit: Int8;
   prepare: Int8;
@@ -203,6 +225,7 @@ export interface StaleArtifactsTable {
 export type MemoryTables = {
   memory_versions: MemoryVersionsTable;
   memory_corroborations: MemoryCorroborationsTable;
+  memory_demotions: MemoryDemotionsTable;
   subject_clock: SubjectClockTable;
   taint_escalations: TaintEscalationsTable;
   summary_alias: SummaryAliasTable;
@@ -214,6 +237,7 @@ export type MemoryTables = {
 export const MEMORY_PROJECTION_TABLES = [
   'memory_versions',
   'memory_corroborations',
+  'memory_demotions',
   'subject_clock',
   'taint_escalations',
   'summary_alias',

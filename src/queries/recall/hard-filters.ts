@@ -18,6 +18,7 @@ export const FILTER_REASONS = [
   'expired',
   'tainted',
   'untrusted',
+  'demoted',
   'unreadable',
 ] as const;
 export type FilterReason = (typeof FILTER_REASONS)[number];
@@ -28,6 +29,8 @@ export interface HardFilters {
   /** Epoch milliseconds. */
   readonly now: number;
   readonly taint: { readonly refPatterns: readonly string[]; readonly sourceTypes: readonly string[] };
+  /** Demoted memories to leave out (empty when the reader asked to include them). */
+  readonly demoted: ReadonlySet<string>;
 }
 
 /** An entry applies to a reader when every scope the entry names has the reader's value (an unscoped entry applies everywhere). */
@@ -47,6 +50,8 @@ export function filterReason(version: CurrentVersion, filters: HardFilters): Fil
   if (isTainted(policy, { type: version.source_type as SourceType, refs: version.source_refs })) return 'tainted';
   // A source ref whose trust was lowered to untrusted (TrustChanged): its statements are not recalled, like a tainted one's.
   if (version.trust === 'untrusted') return 'untrusted';
+  // Demoted by the lifecycle (issue 18): served only to a reader that asks with includeDemoted.
+  if (filters.demoted.has(version.memory_id)) return 'demoted';
   return undefined;
 }
 

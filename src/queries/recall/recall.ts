@@ -108,7 +108,13 @@ async function answerFrom(
   const excluded = emptyFilterCounts();
   const forgotten = choice.reason === 'subject_forgotten';
 
-  const filters = { scopes: request.scopes, maxSensitivity: request.maxSensitivity, now: Date.parse(now), taint: view.taint };
+  const filters = {
+    scopes: request.scopes,
+    maxSensitivity: request.maxSensitivity,
+    now: Date.parse(now),
+    taint: view.taint,
+    demoted: request.includeDemoted ? new Set<string>() : view.demoted,
+  };
   const byId = new Map(view.versions.map((v) => [v.memory_id, v]));
   const reasons = new Map<string, FilterReason>();
   for (const v of forgotten ? [] : view.versions) {

@@ -40,6 +40,8 @@ export const recallOptionsSchema = z.strictObject({
     )
     .max(MAX_SHARED, { error: `must name at most ${MAX_SHARED} namespaces` })
     .optional(),
+  /** Also serve memories the lifecycle demoted (issue 18); archived ones are never served. */
+  includeDemoted: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
 export const RETRIEVAL_ONLY_FIELDS = ['topK', 'key', 'kind', 'minScore'] as const;
@@ -58,6 +60,7 @@ export interface RecallRequest {
   readonly retrieval: RetrievalQuery | undefined;
   /** Shared namespaces to read beside the subject (the caller checked that it may). */
   readonly shared: readonly string[];
+  readonly includeDemoted: boolean;
 }
 
 const targetSchema = z.strictObject({ tenant: tenantIdSchema, subject: subjectIdSchema });
@@ -68,7 +71,7 @@ export function requireRecallRequest(target: { tenant: unknown; subject: unknown
   if (!who.success) throw invalidInputFromZod(who.error);
   const parsed = recallOptionsSchema.safeParse(options ?? {});
   if (!parsed.success) throw invalidInputFromZod(parsed.error);
-  const { scopes, maxSensitivity, budget, now, query, topK, key, kind, minScore, shared } = parsed.data;
+  const { scopes, maxSensitivity, budget, now, query, topK, key, kind, minScore, shared, includeDemoted } = parsed.data;
   const filters = { topK, key, kind, minScore };
   if (query === undefined) {
     const given = RETRIEVAL_ONLY_FIELDS.find((f) => filters[f] !== undefined);
@@ -82,6 +85,7 @@ export function requireRecallRequest(target: { tenant: unknown; subject: unknown
     budget,
     now,
     shared: [...new Set(shared ?? [])].filter((s) => s !== who.data.subject),
+    includeDemoted: includeDemoted ?? false,
     retrieval:
       query === undefined
         ? undefined
@@ -113,5 +117,7 @@ export function optionsFromText(options: Readonly<Record<string, unknown>>): Rec
     const text = out[field];
     if (typeof text === 'string' && NUMBER_TEXT.test(text)) out[field] = Number(text);
   }
+  if (out.includeDemoted === 'true' || out.includeDemoted === '') out.includeDemoted = true;
+  else if (out.includeDemoted === 'false') out.includeDemoted = false;
   return out;
 }

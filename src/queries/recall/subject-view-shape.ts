@@ -72,6 +72,8 @@ export interface SubjectView {
   readonly trustOverrides: ReadonlyMap<string, TrustLevel>;
   /** Conflicts recorded open (members may have left since: the caller checks). */
   readonly conflicts: readonly ConflictView[];
+  /** Active memories the lifecycle demoted (MemoryDemoted, not restored since): served only when asked for. */
+  readonly demoted: ReadonlySet<string>;
   /** In sequence order. */
   readonly versions: readonly CurrentVersion[];
   /** The projection schema the view was read from (what a cached copy of the versions is only good for). */

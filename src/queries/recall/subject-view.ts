@@ -1,7 +1,8 @@
 // Everything recall reads about one subject from the memory projection, in
 // one statement (one round trip, one snapshot): the clock, the alias with
 // its artifact and STALE mark, the taint escalations, the open conflicts and
-// the current active versions. Retracted, superseded, expired and forgotten
+// the lifecycle's demotions and the current active versions. Retracted,
+// superseded, expired, archived and forgotten
 // versions are never read: the status filter is in the SQL.
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { SourceType, TrustLevel } from '../../domain/entry/source.js';
@@ -118,6 +119,15 @@ function subjectStatement(
     ).as('conflicts'),
     jsonArrayFrom(
       eb
+        .selectFrom('memory_demotions')
+        .select(['memory_id', 'demoted'])
+        .where('tenant', '=', tenant)
+        .where('subject', '=', subject)
+        .orderBy('commit')
+        .orderBy('prepare'),
+    ).as('demotions'),
+    jsonArrayFrom(
+      eb
         .selectFrom('memory_versions')
         .select([...VERSION_COLUMNS])
         .where('tenant', '=', tenant)
@@ -196,6 +206,7 @@ function toView(row: SubjectRow, schema: string): Omit<SubjectView, 'versionsKno
     },
     trustOverrides: new Map(row.trust.map((t) => [t.source_ref, t.level as TrustLevel])),
     conflicts: row.conflicts.map((c) => ({ conflictId: c.conflict_id, key: c.key, scopes: c.scopes, memoryIds: c.memory_ids })),
+    demoted: demotedNow(row.demotions),
     versions: row.versions.map((v) => ({
       ...v,
       value: v.value,
@@ -207,6 +218,13 @@ function toView(row: SubjectRow, schema: string): Omit<SubjectView, 'versionsKno
     })),
     faults: faultsOfBoth(row.faults.map(faultFromRow), row.conflicts_trust_faults.map(faultFromRow)),
   };
+}
+
+/** The memories whose latest demotion row (in log order) demotes them. */
+function demotedNow(rows: ReadonlyArray<{ memory_id: string; demoted: boolean }>): ReadonlySet<string> {
+  const latest = new Map<string, boolean>();
+  for (const r of rows) latest.set(r.memory_id, r.demoted);
+  return new Set([...latest].filter(([, demoted]) => demoted).map(([id]) => id));
 }
 
 /** An event neither read model could decode is a fault of both: one entry each, in stream order (one stream: the subject's). */

@@ -73,6 +73,7 @@ export function foldVersions(events: Iterable<TimedEvent>): Map<string, FoldedVe
       case 'MemorySuperseded':
       case 'MemoryRetracted':
       case 'MemoryExpired':
+      case 'MemoryArchived':
       case 'MemoryForgotten':
         leave(at, statusChangeOf(event));
         break;
@@ -81,6 +82,9 @@ export function foldVersions(events: Iterable<TimedEvent>): Map<string, FoldedVe
         break;
       // They change no memory's status.
       case 'MemoryCorroborated':
+      // A demoted memory is still believed (active), only not served: no new version.
+      case 'MemoryDemoted':
+      case 'MemoryRestored':
       case 'ConflictDetected':
       case 'ConflictResolved':
       case 'TrustChanged':

@@ -41,6 +41,9 @@ const DESCRIBE: Readonly<Record<SubjectEventType, (d: Data) => string>> = {
   },
   ProposalRejected: (d) => `candidate ${str(d.memoryId)} rejected${d.reason ? `: ${str(d.reason)}` : ''}`,
   ProposalExpired: (d) => `candidate ${str(d.memoryId)} expired unreviewed (due ${str(d.expiresAt)})`,
+  MemoryDemoted: (d) => `${str(d.memoryId)} demoted: ${str(d.reason)} (rule ${str(d.rule)}, lifecycle policy v${str(d.policyVersion)})`,
+  MemoryRestored: (d) => `${str(d.memoryId)} restored (${str(d.reason)})`,
+  MemoryArchived: (d) => `${str(d.memoryId)} archived: ${str(d.reason)} (rule ${str(d.rule)}, lifecycle policy v${str(d.policyVersion)})`,
 };
 
 export function describeEvent(event: DecodedEvent): string {

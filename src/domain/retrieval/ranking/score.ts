@@ -1,7 +1,9 @@
 // Seed 003's score, after fusion: relevance + source trust + freshness +
 // confidence + explicit priority - staleness - privacy risk (redundancy
 // and conflicts are judged over hits: units.ts, diversity.ts). Each term
-// is a reason with its contribution.
+// is a reason with its contribution. Freshness is the lifecycle's decay
+// (src/domain/lifecycle/decay.ts) with the policy's half-life of the kind.
+import { halfLifeFactor } from '../../lifecycle/decay.js';
 import type { IndexedDocument } from '../corpus/retrieval-index.js';
 import type { Relevance } from './fusion.js';
 import type { RetrievalPolicy } from './policy.js';
@@ -34,7 +36,7 @@ export function scoreDocument(
     { code: 'trust', contribution: w.trust * policy.trustScale[doc.trust], level: doc.trust },
     {
       code: 'freshness',
-      contribution: w.freshness * (Number.isFinite(halfLife) ? 0.5 ** (ageDays / halfLife) : 1),
+      contribution: w.freshness * halfLifeFactor(ageDays * 86_400, halfLife * 86_400),
       ageDays: shownAge,
       halfLifeDays: Number.isFinite(halfLife) ? halfLife : null,
     },

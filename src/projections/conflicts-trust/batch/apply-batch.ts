@@ -34,6 +34,9 @@ function applyOne(records: ConflictsAndTrust, { tenant, subject, event, at }: Su
     case 'MemorySuperseded':
     case 'MemoryRetracted':
     case 'MemoryExpired':
+    case 'MemoryArchived':
+    case 'MemoryDemoted':
+    case 'MemoryRestored':
     case 'MemoryForgotten':
     case 'TaintPolicyEscalated':
     case 'SubjectForgotten':

@@ -52,12 +52,16 @@ function applyOne(
     case 'MemorySuperseded':
     case 'MemoryRetracted':
     case 'MemoryExpired':
+    case 'MemoryArchived':
     case 'MemoryForgotten': {
       const change = statusChangeOf(event);
       const ref = { tenant, subject, memoryId: change.memoryId };
       if (memories.leave(at, ref, change.status, change)) graph.memoryLeft(at, ref, change.status === 'forgotten');
       return;
     }
+    case 'MemoryDemoted':
+    case 'MemoryRestored':
+      return records.demotionChanged(at, tenant, subject, event);
     case 'ConflictDetected':
     case 'ConflictResolved':
       // The conflicts_trust read model's (they still advance the clock's revision).

@@ -3,6 +3,7 @@
 // added to a table and not here fails to type-check.
 import type { Insertable } from 'kysely';
 import type {
+  MemoryDemotionsTable,
   ArtifactsTable,
   LineageEdgesTable,
   MemoryCorroborationsTable,
@@ -73,6 +74,21 @@ export const CORROBORATION_TYPES: ColumnTypes<Insertable<MemoryCorroborationsTab
   source_refs: 'jsonb',
   confidence: 'float8',
   corroborated_at: 'timestamptz',
+  tx: 'timestamptz',
+  commit: 'int8',
+  prepare: 'int8',
+};
+
+export const DEMOTION_TYPES: ColumnTypes<Insertable<MemoryDemotionsTable>> = {
+  event_id: 'uuid',
+  tenant: 'text',
+  subject: 'text',
+  memory_id: 'text',
+  demoted: 'bool',
+  reason: 'text',
+  rule: 'text',
+  policy_version: 'int4',
+  changed_at: 'timestamptz',
   tx: 'timestamptz',
   commit: 'int8',
   prepare: 'int8',

@@ -12,6 +12,7 @@ import {
   ARTIFACT_TYPES,
   CLOCK_TYPES,
   CORROBORATION_TYPES,
+  DEMOTION_TYPES,
   LINEAGE_EDGE_TYPES,
   MEMORY_VERSION_TYPES,
   STALE_ARTIFACT_TYPES,
@@ -93,6 +94,14 @@ async function writeRecords(db: Kysely<MemoryProjectionDb>, records: SubjectReco
       .insertInto('memory_corroborations')
       .columns(columnsOf(CORROBORATION_TYPES))
       .expression(unnestRows(records.corroborations, CORROBORATION_TYPES))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+  if (records.demotions.length > 0) {
+    await db
+      .insertInto('memory_demotions')
+      .columns(columnsOf(DEMOTION_TYPES))
+      .expression(unnestRows(records.demotions, DEMOTION_TYPES))
       .onConflict((oc) => oc.doNothing())
       .execute();
   }

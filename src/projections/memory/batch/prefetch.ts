@@ -73,6 +73,7 @@ export function planPrefetch(events: readonly RoutedEvent[]): PrefetchPlan {
       case 'MemorySuperseded':
       case 'MemoryRetracted':
       case 'MemoryExpired':
+      case 'MemoryArchived':
       case 'MemoryForgotten':
         memory(plan.memories, tenant, subject, event.data.memoryId);
         memory(plan.leavingMemories, tenant, subject, event.data.memoryId);
@@ -93,6 +94,8 @@ export function planPrefetch(events: readonly RoutedEvent[]): PrefetchPlan {
         break;
       // Nothing to read first but the subject's clock.
       case 'MemoryCorroborated':
+      case 'MemoryDemoted':
+      case 'MemoryRestored':
       case 'ConflictDetected':
       case 'ConflictResolved':
         break;

@@ -2,12 +2,13 @@
 // corroborations, taint escalations and the summary alias, collected for one
 // batch (conflicts and trust overrides: the conflicts_trust read model).
 import type { Insertable } from 'kysely';
-import type { SubjectEventData } from '../../../domain/events/subject-events.js';
-import type { MemoryCorroborationsTable, SummaryAliasTable, TaintEscalationsTable } from '../tables.js';
+import type { SubjectEventData, SubjectEventOf } from '../../../domain/events/subject-events.js';
+import type { MemoryCorroborationsTable, MemoryDemotionsTable, SummaryAliasTable, TaintEscalationsTable } from '../tables.js';
 import { subjectKey, type EventPoint } from './event-point.js';
 
 export class SubjectRecords {
   readonly corroborations: Insertable<MemoryCorroborationsTable>[] = [];
+  readonly demotions: Insertable<MemoryDemotionsTable>[] = [];
   readonly taintEscalations: Insertable<TaintEscalationsTable>[] = [];
   readonly aliases = new Map<string, Insertable<SummaryAliasTable>>();
 
@@ -21,6 +22,24 @@ export class SubjectRecords {
       source_refs: JSON.stringify(data.source.refs),
       confidence: data.confidence ?? null,
       corroborated_at: data.corroboratedAt,
+      tx: at.tx,
+      commit: at.commit,
+      prepare: at.prepare,
+    });
+  }
+
+  demotionChanged(at: EventPoint, tenant: string, subject: string, event: SubjectEventOf<'MemoryDemoted' | 'MemoryRestored'>): void {
+    const demoted = event.type === 'MemoryDemoted';
+    this.demotions.push({
+      event_id: at.eventId,
+      tenant,
+      subject,
+      memory_id: event.data.memoryId,
+      demoted,
+      reason: event.data.reason,
+      rule: demoted ? event.data.rule : null,
+      policy_version: demoted ? event.data.policyVersion : null,
+      changed_at: demoted ? event.data.demotedAt : event.data.restoredAt,
       tx: at.tx,
       commit: at.commit,
       prepare: at.prepare,

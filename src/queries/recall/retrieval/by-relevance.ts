@@ -10,6 +10,8 @@
 // and the report says which.
 import {
   buildRetrievalIndex,
+  DEFAULT_RETRIEVAL_POLICY,
+  withLifecycleHalfLives,
   keyMatcher,
   retrieve,
   type RetrievalAnswer,
@@ -20,6 +22,7 @@ import {
 import type { EmbeddingFailureCode } from '../../../infrastructure/embeddings/port.js';
 import type { SubjectRef } from '../../../infrastructure/key-store/port.js';
 import type { ReadSide } from '../../read-side.js';
+import { LifecyclePolicyReader } from '../../../reads/lifecycle/lifecycle-policy-reader.js';
 import { semanticInputs } from '../../semantic/semantic-inputs.js';
 import { memoryItem, memoryLabels, type ConflictItem, type ItemMemo, type RecallItem } from '../items.js';
 import type { ReadableMemory } from '../readable.js';
@@ -60,7 +63,7 @@ export interface RetrievalReport {
   readonly belowMinScore: number;
 }
 
-export type RelevanceDeps = Pick<ReadSide, 'keyStore' | 'retrievalIndexes' | 'retrieval'>;
+export type RelevanceDeps = Pick<ReadSide, 'keyStore' | 'retrievalIndexes' | 'retrieval' | 'eventStore' | 'lifecyclePolicies'>;
 
 export async function byRelevance(
   deps: RelevanceDeps,
@@ -82,7 +85,9 @@ export async function byRelevance(
     deps.retrievalIndexes && input.revision !== null
       ? deps.retrievalIndexes.obtain(input.ref, input.revision, fingerprint, build, update)
       : build();
-  const answer = retrieve(index, query, { now: input.now, ...(ready ? { queryVector: ready.queryVector } : {}) });
+  const lifecycle = await (deps.lifecyclePolicies ?? new LifecyclePolicyReader(deps.eventStore)).current(input.ref.tenant);
+  const policy = withLifecycleHalfLives(DEFAULT_RETRIEVAL_POLICY, lifecycle.policy);
+  const answer = retrieve(index, query, { now: input.now, policy, ...(ready ? { queryVector: ready.queryVector } : {}) });
 
   const summaryItems = new Map((input.summary?.entries ?? []).map((s) => [summaryDocumentId(input.summary!.artifactId, s.entry), s.item]));
   const conflictItems = new Map(input.conflicts.map((c) => [c.item.conflictId, c.item]));

@@ -10,6 +10,7 @@ import { normaliseScopes } from '../../../domain/entry/scopes.js';
 import { trustRank, type TrustLevel } from '../../../domain/entry/source.js';
 import { sensitivityRank, type MemoryKind, type Polarity, type Sensitivity } from '../../../domain/entry/vocabulary.js';
 import type { RetrievalDocument } from '../../../domain/retrieval/index.js';
+import { reinforcedAt, usageOf, type UsageSource } from '../../../domain/lifecycle/usage.js';
 import type { ReadableMemory } from '../readable.js';
 import type { ShownSummaryEntry } from '../summary-items.js';
 import type { CurrentVersion } from '../subject-view-shape.js';
@@ -19,6 +20,15 @@ export const summaryDocumentId = (artifactId: string, entry: ShownSummaryEntry['
 
 const best = <T>(values: readonly T[], rank: (v: T) => number): T => values.reduce((a, b) => (rank(b) > rank(a) ? b : a));
 
+/**
+ * What the lifecycle's decay reads of a current version: its kind, confidence
+ * and record time. The memory's usage (lastReinforcedAt and the feedback
+ * counts, issue 18 item 2) joins here, the one place recall fills it.
+ */
+export function usageSourceOf(v: CurrentVersion): UsageSource {
+  return { kind: v.kind as MemoryKind, confidence: v.confidence, recordedAt: v.tx_from.toISOString() };
+}
+
 function memoryDocument(
   r: ReadableMemory,
   conflictIds: readonly string[] | undefined,
@@ -26,6 +36,7 @@ function memoryDocument(
   vector: readonly number[] | undefined,
 ): RetrievalDocument {
   const v = r.version;
+  const usage = usageOf(usageSourceOf(v));
   return {
     id: v.memory_id,
     kind: v.kind as MemoryKind,
@@ -37,7 +48,9 @@ function memoryDocument(
     trust: v.trust as TrustLevel,
     confidence: v.confidence,
     sensitivity: v.sensitivity as Sensitivity,
-    recordedAt: v.tx_from.toISOString(),
+    recordedAt: usage.recordedAt,
+    // Freshness decays from the last reinforcement (confirmed or used), else from the record.
+    confirmedAt: reinforcedAt(usage),
     ...(conflictIds && conflictIds.length > 0 ? { conflictIds } : {}),
     ...(labels.length > 0 ? { labels } : {}),
     ...(r.fields.anticipatedQueries ? { anticipatedQueries: r.fields.anticipatedQueries } : {}),
