@@ -26,6 +26,7 @@ import { operationRoutes } from './routes/operations.js';
 import { vectorRoutes } from './routes/vectors.js';
 import { policyRoutes } from './routes/policy.js';
 import { writePolicyRoutes } from './routes/write-policy.js';
+import { feedbackRoutes } from './routes/feedback.js';
 import { candidateRoutes } from './routes/candidates.js';
 import { readRoutes } from './routes/reads.js';
 import type { ApiServices } from './services.js';
@@ -53,6 +54,7 @@ export function apiRoutes(services: ApiServices, openApi: () => unknown, apiEras
     ...policyRoutes(services),
     ...writePolicyRoutes(services),
     ...candidateRoutes(services),
+    ...feedbackRoutes(services),
     ...consolidationRoutes(services),
     ...artifactRoutes(services),
     ...auditRoutes(services),

@@ -25,6 +25,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   mcp: async () => (await import('./commands/mcp.js')).registerMcpCommand,
   policy: async () => (await import('./commands/write-policy.js')).registerWritePolicyCommands,
   candidates: async () => (await import('./commands/candidates.js')).registerCandidateCommands,
+  feedback: async () => (await import('./commands/feedback.js')).registerFeedbackCommands,
 };
 
 /** The top-level command names each module registers. */
@@ -32,6 +33,8 @@ const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
   record: 'write',
   policy: 'policy',
   candidates: 'candidates',
+  feedback: 'feedback',
+  recalls: 'feedback',
   import: 'write',
   supersede: 'write',
   retract: 'write',

@@ -32,6 +32,7 @@ function optionsOfQueryString(query: Record<string, unknown>): Record<string, un
 }
 
 const recallAnswerSchema = z.looseObject({
+  recallId: z.string(),
   source: z.enum(['summary', 'raw']),
   reason: z.string(),
   retrieval: z.looseObject({ topK: z.number(), hits: z.number() }).nullable(),
@@ -56,11 +57,11 @@ const RECALL_DESCRIPTION =
 export function readRoutes(services: ApiServices): RouteSpec[] {
   const { ledger, read } = services;
   /** Parses the options once (the recall schema), checks the subject, reads your writes, answers. */
-  const recallRoute = async (tenant: string, subject: string, options: unknown) => {
+  const recallRoute = async (tenant: string, subject: string, options: unknown, actor: string | undefined) => {
     const request = requireRecallRequest({ tenant, subject }, options);
     await requireSubject(ledger, tenant, subject);
     await services.readYourWrites();
-    const answer = await answerRecall(read, request);
+    const answer = await answerRecall(read, request, actor);
     services.metrics.recallSource.inc({ source: answer.source, reason: answer.reason });
     return { status: 200, body: answer };
   };
@@ -77,7 +78,12 @@ export function readRoutes(services: ApiServices): RouteSpec[] {
       documentedQuery: recallQueryDoc,
       responses: { 200: { description: 'the recalled items, each with its provenance', schema: recallAnswerSchema } },
       handler: (call) =>
-        recallRoute(call.principal!.tenant, call.params.subject, optionsOfQueryString(call.request.query as Record<string, unknown>)),
+        recallRoute(
+          call.principal!.tenant,
+          call.params.subject,
+          optionsOfQueryString(call.request.query as Record<string, unknown>),
+          call.commandContext(call.params.subject).actor,
+        ),
     }),
 
     defineRoute({
@@ -91,7 +97,8 @@ export function readRoutes(services: ApiServices): RouteSpec[] {
       params: subjectParams,
       documentedBodies: { 'application/json': recallOptionsSchema },
       responses: { 200: { description: 'the recalled items, each with its provenance', schema: recallAnswerSchema } },
-      handler: (call) => recallRoute(call.principal!.tenant, call.params.subject, call.rawBody ?? {}),
+      handler: (call) =>
+        recallRoute(call.principal!.tenant, call.params.subject, call.rawBody ?? {}, call.commandContext(call.params.subject).actor),
     }),
 
     defineRoute({

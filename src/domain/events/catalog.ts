@@ -2,10 +2,16 @@
 import { ARTIFACT_EVENT_SCHEMAS, type ArtifactEvent } from './artifact-events.js';
 import { SUBJECT_EVENT_SCHEMAS, type SubjectEvent } from './subject-events.js';
 import { POLICY_EVENT_SCHEMAS, type PolicyEvent } from '../policy/stream/events.js';
+import { RECALL_EVENT_SCHEMAS, type RecallEvent } from './recall-events.js';
 
-export const EVENT_SCHEMAS = { ...SUBJECT_EVENT_SCHEMAS, ...ARTIFACT_EVENT_SCHEMAS, ...POLICY_EVENT_SCHEMAS } as const;
+export const EVENT_SCHEMAS = {
+  ...SUBJECT_EVENT_SCHEMAS,
+  ...ARTIFACT_EVENT_SCHEMAS,
+  ...POLICY_EVENT_SCHEMAS,
+  ...RECALL_EVENT_SCHEMAS,
+} as const;
 export type EventType = keyof typeof EVENT_SCHEMAS;
-export type DomainEvent = SubjectEvent | ArtifactEvent | PolicyEvent;
+export type DomainEvent = SubjectEvent | ArtifactEvent | PolicyEvent | RecallEvent;
 
 /** Bump a type's version when its shape changes, and register an upcaster from the old one. */
 export const CURRENT_SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
@@ -25,6 +31,7 @@ export const CURRENT_SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
   MemoryProposed: 1,
   ProposalRejected: 1,
   ProposalExpired: 1,
+  MemoryFeedbackGiven: 1,
   ArtifactGenerated: 1,
   GatePassed: 1,
   GateFailed: 1,
@@ -32,6 +39,7 @@ export const CURRENT_SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
   ConsolidationRejected: 1,
   ArtifactApproved: 1,
   WritePolicySet: 1,
+  RecallServed: 1,
 };
 
 export function isEventType(type: string): type is EventType {
@@ -48,4 +56,8 @@ export function isArtifactEvent(event: DomainEvent): event is ArtifactEvent {
 
 export function isPolicyEvent(event: DomainEvent): event is PolicyEvent {
   return Object.prototype.hasOwnProperty.call(POLICY_EVENT_SCHEMAS, event.type);
+}
+
+export function isRecallEvent(event: DomainEvent): event is RecallEvent {
+  return Object.prototype.hasOwnProperty.call(RECALL_EVENT_SCHEMAS, event.type);
 }

@@ -5,8 +5,14 @@ import { requireId } from '../values/ids.js';
 export const SUBJECT_STREAM_PREFIX = 'memory-';
 export const ARTIFACT_STREAM_PREFIX = 'artifact-';
 export const WRITE_POLICY_STREAM_PREFIX = 'write-policy-';
+export const RECALL_STREAM_PREFIX = 'recall-';
 /** Every stream memledger writes starts with one of these (its scope in a log shared with other applications). */
-export const MEMLEDGER_STREAM_PREFIXES = [SUBJECT_STREAM_PREFIX, ARTIFACT_STREAM_PREFIX, WRITE_POLICY_STREAM_PREFIX] as const;
+export const MEMLEDGER_STREAM_PREFIXES = [
+  SUBJECT_STREAM_PREFIX,
+  ARTIFACT_STREAM_PREFIX,
+  WRITE_POLICY_STREAM_PREFIX,
+  RECALL_STREAM_PREFIX,
+] as const;
 
 /** `memory-{tenant}/{subject}`; throws InvalidInput naming `tenant` or `subject`. */
 export function subjectStreamName(tenant: string, subject: string): string {
@@ -21,6 +27,11 @@ export function artifactStreamName(artifactId: string): string {
 /** `write-policy-{tenant}`: the tenant's versioned write policy (issue 17); throws InvalidInput naming `tenant`. */
 export function writePolicyStreamName(tenant: string): string {
   return `${WRITE_POLICY_STREAM_PREFIX}${requireId('tenant', tenant)}`;
+}
+
+/** `recall-{tenant}/{subject}`: what each recall of the subject served (issue 18); throws InvalidInput naming `tenant` or `subject`. */
+export function recallStreamName(tenant: string, subject: string): string {
+  return `${RECALL_STREAM_PREFIX}${requireId('tenant', tenant)}/${requireId('subject', subject)}`;
 }
 
 /** The stream prefix of all subjects of one tenant (for filtered subscriptions). */

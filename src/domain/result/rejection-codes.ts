@@ -28,6 +28,8 @@ export const REJECTION_CODES = [
   'winner_not_in_conflict',
   'winner_not_active',
   'nothing_to_escalate',
+  /** Feedback `corrected` on a memory no newer entry superseded. */
+  'not_superseded',
   // The write gate (src/domain/policy): a write refused before anything is written, and candidate review.
   'secret_detected',
   'source_type_above_credential',

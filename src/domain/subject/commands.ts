@@ -8,6 +8,8 @@ import { clearTextSchema } from '../events/fields.js';
 import { manifestSchema } from '../events/manifest.js';
 import { deletionReceiptIssuedSchema, refPatternSchema } from '../events/subject-events.js';
 import { gateRecordSchema } from '../events/write-gate-events.js';
+import { recallIdSchema } from '../events/recall-events.js';
+import { FEEDBACK_SOURCES, FEEDBACK_TYPES } from '../usage/usage.js';
 import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema } from '../values/ids.js';
 import { instantSchema } from '../values/instant-schema.js';
 
@@ -152,6 +154,18 @@ export const switchSummaryAliasSchema = z.strictObject({
   now,
 });
 
+/** Feedback on a memory a recall served (the handler checked the recall served it), or a reviewer's decision on one under review. */
+export const giveFeedbackSchema = z.strictObject({
+  type: z.literal('GiveFeedback'),
+  memoryId: memoryIdSchema,
+  memoryVersion: z.number().int().min(1).optional(),
+  recallId: recallIdSchema.optional(),
+  feedback: z.enum(FEEDBACK_TYPES),
+  source: z.enum(FEEDBACK_SOURCES),
+  evidenceRefs: z.array(sourceRefSchema).max(32).default([]),
+  now,
+});
+
 export const subjectCommandSchema = z.discriminatedUnion('type', [
   recordMemorySchema,
   supersedeMemorySchema,
@@ -170,6 +184,7 @@ export const subjectCommandSchema = z.discriminatedUnion('type', [
   proposeMemorySchema,
   rejectProposalSchema,
   expireProposalsSchema,
+  giveFeedbackSchema,
 ]);
 
 export type SubjectCommand = z.output<typeof subjectCommandSchema>;

@@ -8,6 +8,7 @@ import type { AliasTuple } from '../events/alias.js';
 import { PersistentMap } from '../persistent-map/persistent-map.js';
 import type { Instant } from '../values/instant.js';
 import type { ValueType } from '../values/value.js';
+import type { MemoryUsage } from '../usage/usage.js';
 
 export const ENTRY_STATUSES = ['active', 'superseded', 'retracted', 'expired', 'forgotten'] as const;
 export type EntryStatus = (typeof ENTRY_STATUSES)[number];
@@ -37,6 +38,8 @@ export interface EntryState {
   readonly corroborations: number;
   /** Conflicts this entry was detected in, oldest first. */
   readonly conflictIds: readonly string[];
+  /** What feedback said about it (src/domain/usage); absent until the first feedback. */
+  readonly usage?: MemoryUsage;
 }
 
 /** open: unresolved and at least two members active. moot: members left (retracted, superseded, …) before anyone resolved it. */

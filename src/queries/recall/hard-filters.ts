@@ -18,6 +18,8 @@ export const FILTER_REASONS = [
   'expired',
   'tainted',
   'untrusted',
+  /** Harmful feedback put it under review (issue 18): a reviewer reinstates or retracts it (`memledger candidates`). */
+  'under_review',
   'unreadable',
 ] as const;
 export type FilterReason = (typeof FILTER_REASONS)[number];
@@ -47,6 +49,7 @@ export function filterReason(version: CurrentVersion, filters: HardFilters): Fil
   if (isTainted(policy, { type: version.source_type as SourceType, refs: version.source_refs })) return 'tainted';
   // A source ref whose trust was lowered to untrusted (TrustChanged): its statements are not recalled, like a tainted one's.
   if (version.trust === 'untrusted') return 'untrusted';
+  if (version.usage?.underReview === true) return 'under_review';
   return undefined;
 }
 

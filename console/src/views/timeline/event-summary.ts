@@ -41,6 +41,10 @@ const DESCRIBE: Readonly<Record<SubjectEventType, (d: Data) => string>> = {
   },
   ProposalRejected: (d) => `candidate ${str(d.memoryId)} rejected${d.reason ? `: ${str(d.reason)}` : ''}`,
   ProposalExpired: (d) => `candidate ${str(d.memoryId)} expired unreviewed (due ${str(d.expiresAt)})`,
+  MemoryFeedbackGiven: (d) =>
+    `${str(d.source)} says ${str(d.memoryId)} was ${str(d.type)}${d.recallId ? ` (recall ${str(d.recallId)})` : ''}${
+      d.review === 'opened' ? ': under review' : d.review === 'closed' ? ': reinstated by a reviewer' : ''
+    }`,
 };
 
 export function describeEvent(event: DecodedEvent): string {

@@ -42,6 +42,7 @@ function applyOne(records: ConflictsAndTrust, { tenant, subject, event, at }: Su
     case 'MemoryProposed': // proposals are held out of every read model until accepted
     case 'ProposalRejected':
     case 'ProposalExpired':
+    case 'MemoryFeedbackGiven':
       return;
     default: {
       const never: never = event;

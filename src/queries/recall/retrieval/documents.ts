@@ -26,6 +26,7 @@ function memoryDocument(
   vector: readonly number[] | undefined,
 ): RetrievalDocument {
   const v = r.version;
+  const u = v.usage;
   return {
     id: v.memory_id,
     kind: v.kind as MemoryKind,
@@ -38,6 +39,9 @@ function memoryDocument(
     confidence: v.confidence,
     sensitivity: v.sensitivity as Sensitivity,
     recordedAt: v.tx_from.toISOString(),
+    // Used or confirmed counts as corroboration: freshness and staleness count from the last reinforcement.
+    ...(u?.lastReinforcedAt !== undefined ? { confirmedAt: u.lastReinforcedAt } : {}),
+    ...(u ? { feedback: { reinforced: u.usedCount + u.confirmedCount, ignored: u.ignoredCount } } : {}),
     ...(conflictIds && conflictIds.length > 0 ? { conflictIds } : {}),
     ...(labels.length > 0 ? { labels } : {}),
     ...(r.fields.anticipatedQueries ? { anticipatedQueries: r.fields.anticipatedQueries } : {}),
@@ -99,7 +103,9 @@ export function recallDocuments(
     const vector = semantic?.vectors.get(id);
     const conflictIds = conflictsOf.get(id);
     // Trust and labels are the version's at one revision; a vector is the memory's under one model.
-    const made = `${id}@${r.version.version}@${r.version.trust}@${(conflictIds ?? []).join(',')}@${vector ? `${semantic!.model}:${vector.length}` : '-'}`;
+    const u = r.version.usage;
+    const usage = u ? `${u.usedCount + u.confirmedCount}:${u.ignoredCount}:${u.lastReinforcedAt ?? ''}` : '-';
+    const made = `${id}@${r.version.version}@${r.version.trust}@${(conflictIds ?? []).join(',')}@${vector ? `${semantic!.model}:${vector.length}` : '-'}@${usage}`;
     let known = memo.get(id);
     if (known?.made !== made) {
       known = { made, document: memoryDocument(r, conflictIds, labelsOf(r), vector) };
