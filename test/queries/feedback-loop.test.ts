@@ -190,7 +190,11 @@ describe('feedback', () => {
     const events = await world.t.ledger.eventStore.readStream(subjectStreamName('acme', s));
     expect(events.filter((e) => e.type === 'MemoryFeedbackGiven')).toHaveLength(1);
     const state = (await world.t.ledger.subjects.load(subjectStreamName('acme', s))).state;
-    expect(state.entries.get(m)!.usage).toMatchObject({ usedCount: 1, confirmedCount: 0, lastReinforcedAt: first.events[0]!.data.givenAt });
+    expect(state.entries.get(m)!.usage).toMatchObject({
+      usedCount: 1,
+      confirmedCount: 0,
+      lastReinforcedAt: (first.events[0]!.data as { givenAt: string }).givenAt,
+    });
   });
 
   it('harmful holds the memory back from the next recall until a reviewer reinstates or retracts it', async () => {
