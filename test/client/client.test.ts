@@ -86,6 +86,18 @@ describe('memledger/client', () => {
     expect(audit.items).toMatchObject([{ position: 1, memories: [{ memoryId: recorded.memoryId, version: 1 }] }]);
     expect(audit.parameters.query).toEqual({ state: 'readable', text: 'where do parcels go?' });
     expect(!(await writer.recallRecord('u3', answer.recallId)).ok).toBe(true);
+
+    // /metrics counts the loop from the log: memories served, feedback by type, the ratios over what was served.
+    const metric = (text: string, name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    let text = '';
+    for (let i = 0; i < 100 && !/memledger_feedback_total\{type="harmful",source="user"\} 1/.test(text); i++) {
+      text = (await t.request('GET', '/metrics')).text;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(text).toMatch(/memledger_feedback_total\{type="harmful",source="user"\} 1/);
+    expect(metric(text, 'memledger_recall_served_total')).toBeGreaterThan(0);
+    expect(metric(text, 'memledger_retrieval_hit_ratio')).toBe(0);
+    expect(text).toMatch(/^memledger_erasure_verified_seconds_count \d+$/m);
   });
 
   it('answers the API errors as typed problems', async () => {
