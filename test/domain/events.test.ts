@@ -49,6 +49,8 @@ describe('the event catalog', () => {
         'ConsolidationRejected',
         'ArtifactApproved',
         'WritePolicySet',
+        'MemoryFeedbackGiven',
+        'RecallServed',
       ].sort(),
     );
     expect(Object.keys(CURRENT_SCHEMA_VERSIONS).sort()).toEqual(Object.keys(EVENT_SCHEMAS).sort());
