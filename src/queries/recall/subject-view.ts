@@ -120,7 +120,25 @@ function subjectStatement(
     jsonArrayFrom(
       eb
         .selectFrom('memory_versions')
-        .select([...VERSION_COLUMNS])
+        .select((v) => [
+          ...VERSION_COLUMNS,
+          jsonObjectFrom(
+            v
+              .selectFrom('memory_usage as u')
+              .select([
+                'u.used_count',
+                'u.confirmed_count',
+                'u.ignored_count',
+                'u.harmful_count',
+                'u.corrected_count',
+                'u.last_reinforced_at',
+                'u.under_review',
+              ])
+              .whereRef('u.tenant', '=', 'memory_versions.tenant')
+              .whereRef('u.subject', '=', 'memory_versions.subject')
+              .whereRef('u.memory_id', '=', 'memory_versions.memory_id'),
+          ).as('usage'),
+        ])
         .where('tenant', '=', tenant)
         .where('subject', '=', subject)
         .where('tx_to', 'is', null)
@@ -142,37 +160,6 @@ function subjectStatement(
         )
         .orderBy('sequence'),
     ).as('versions'),
-    jsonArrayFrom(
-      eb
-        .selectFrom('memory_usage')
-        .select([
-          'memory_id',
-          'used_count',
-          'confirmed_count',
-          'ignored_count',
-          'harmful_count',
-          'corrected_count',
-          'last_reinforced_at',
-          'under_review',
-        ])
-        .where('tenant', '=', tenant)
-        .where('subject', '=', subject)
-        // Held with the versions: at a known revision the caller has them.
-        .$if(knownRevision !== undefined, (qb) =>
-          qb.where((w) =>
-            w.not(
-              w.exists(
-                w
-                  .selectFrom('subject_clock')
-                  .select('subject')
-                  .where('tenant', '=', tenant)
-                  .where('subject', '=', subject)
-                  .where('stream_revision', '=', String(knownRevision)),
-              ),
-            ),
-          ),
-        ),
-    ).as('usage'),
     streamFaults(faults.memory, tenant, subject).as('faults'),
     streamFaults(faults.conflictsTrust, tenant, subject).as('conflicts_trust_faults'),
     schemaState.as('schema_state'),
@@ -184,26 +171,23 @@ type SubjectRow = Awaited<ReturnType<ReturnType<typeof subjectStatement>['execut
 /** JSON carries instants as text: back to Date, as the typed tables have them. */
 const date = (text: string | null): Date | null => (text === null ? null : new Date(text));
 
-function usageOf(row: SubjectRow): Map<string, MemoryUsage> {
-  return new Map(
-    row.usage.map((u) => [
-      u.memory_id,
-      {
-        usedCount: u.used_count,
-        confirmedCount: u.confirmed_count,
-        ignoredCount: u.ignored_count,
-        harmfulCount: u.harmful_count,
-        correctedCount: u.corrected_count,
-        ...(u.last_reinforced_at !== null ? { lastReinforcedAt: new Date(u.last_reinforced_at).toISOString() } : {}),
-        underReview: u.under_review,
-      },
-    ]),
-  );
+type UsageRow = SubjectRow['versions'][number]['usage'];
+
+function usageOf(u: UsageRow): MemoryUsage | null {
+  if (u === null) return null;
+  return {
+    usedCount: u.used_count,
+    confirmedCount: u.confirmed_count,
+    ignoredCount: u.ignored_count,
+    harmfulCount: u.harmful_count,
+    correctedCount: u.corrected_count,
+    ...(u.last_reinforced_at !== null ? { lastReinforcedAt: new Date(u.last_reinforced_at).toISOString() } : {}),
+    underReview: u.under_review,
+  };
 }
 
 function toView(row: SubjectRow, schema: string): Omit<SubjectView, 'versionsKnown'> {
   const a = row.alias;
-  const usage = usageOf(row);
   return {
     schema,
     clock: row.clock
@@ -254,7 +238,7 @@ function toView(row: SubjectRow, schema: string): Omit<SubjectView, 'versionsKno
       valid_to: date(v.valid_to),
       expires_at: date(v.expires_at),
       tx_from: new Date(v.tx_from),
-      usage: usage.get(v.memory_id) ?? null,
+      usage: usageOf(v.usage),
     })),
     faults: faultsOfBoth(row.faults.map(faultFromRow), row.conflicts_trust_faults.map(faultFromRow)),
   };
