@@ -43,6 +43,7 @@ const REJECTIONS: Readonly<Record<RejectionCode, Answer>> = {
   winner_not_active: refused(409),
   nothing_to_escalate: refused(422),
   memory_not_demoted: refused(409),
+  not_superseded: refused(422),
   // The write gate: what the caller sent may not be stored as sent (a secret, a source type above its key, a missing consentRef): bad input, nothing written.
   secret_detected: { http: 422, exit: EXIT.badInput },
   source_type_above_credential: { http: 403, exit: EXIT.badInput },

@@ -27,6 +27,7 @@ import { vectorRoutes } from './routes/vectors.js';
 import { policyRoutes } from './routes/policy.js';
 import { writePolicyRoutes } from './routes/write-policy.js';
 import { lifecycleRoutes } from './routes/lifecycle.js';
+import { feedbackRoutes } from './routes/feedback.js';
 import { candidateRoutes } from './routes/candidates.js';
 import { readRoutes } from './routes/reads.js';
 import type { ApiServices } from './services.js';
@@ -55,6 +56,7 @@ export function apiRoutes(services: ApiServices, openApi: () => unknown, apiEras
     ...writePolicyRoutes(services),
     ...lifecycleRoutes(services),
     ...candidateRoutes(services),
+    ...feedbackRoutes(services),
     ...consolidationRoutes(services),
     ...artifactRoutes(services),
     ...auditRoutes(services),

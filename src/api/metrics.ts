@@ -9,6 +9,12 @@
 //   memledger_gate_rejections_total{reason}
 //   memledger_write_gate_decisions_total{decision,rule}   writes accepted / held as candidates / rejected, by deciding rule
 //   memledger_recall_source_total{source,reason}           summary vs raw
+//   memledger_recall_served_total{stale}                   memories recalls served (stale: ranked with the stale reason)
+//   memledger_feedback_total{type,source}                  feedback given (issue 18)
+//   memledger_retrieval_hit_ratio                          used / served since start
+//   memledger_stale_use_ratio                              stale served / served since start
+//   memledger_correction_ratio                             corrected / served since start
+//   memledger_erasure_verified_seconds                     from an erasure's request to its verified receipt
 // plus Node's process metrics (memledger_process_*, memledger_nodejs_*).
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ProjectionHealth } from './services.js';
@@ -29,6 +35,9 @@ export class ServiceMetrics {
   readonly gateRejections: Counter<'reason'>;
   readonly recallSource: Counter<'source' | 'reason'>;
   readonly writeGateDecisions: Counter<'decision' | 'rule'>;
+  readonly recallServed: Counter<'stale'>;
+  readonly feedback: Counter<'type' | 'source'>;
+  readonly erasureVerified: Histogram;
 
   constructor(options: MetricsOptions = {}) {
     const registers = [this.registry];
@@ -71,6 +80,47 @@ export class ServiceMetrics {
       labelNames: ['decision', 'rule'],
       registers,
     });
+    this.recallServed = new Counter({
+      name: 'memledger_recall_served_total',
+      help: 'Memories recall answers served (seen in the log since start); stale="true": ranked with the stale reason',
+      labelNames: ['stale'],
+      registers,
+    });
+    this.feedback = new Counter({
+      name: 'memledger_feedback_total',
+      help: 'Feedback on served memories seen in the log since start, by type and source',
+      labelNames: ['type', 'source'],
+      registers,
+    });
+    this.erasureVerified = new Histogram({
+      name: 'memledger_erasure_verified_seconds',
+      help: 'Time from an erasure request (requestedAt) to its verified receipt (verification.verifiedAt)',
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers,
+    });
+    const served = this.recallServed;
+    const feedback = this.feedback;
+    const total = async (counter: Counter<string>, match: Record<string, string> = {}) =>
+      (await counter.get()).values
+        .filter((v) => Object.entries(match).every(([k, x]) => v.labels[k] === x))
+        .reduce((sum, v) => sum + v.value, 0);
+    const ratio = (name: string, help: string, part: () => Promise<number>) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        async collect() {
+          const all = await total(served);
+          this.set(all === 0 ? 0 : (await part()) / all);
+        },
+      });
+    ratio('memledger_retrieval_hit_ratio', 'Feedback "used" per memory served, since start', () => total(feedback, { type: 'used' }));
+    ratio('memledger_stale_use_ratio', 'Served memories ranked with the stale reason, per memory served, since start', () =>
+      total(served, { stale: 'true' }),
+    );
+    ratio('memledger_correction_ratio', 'Feedback "corrected" per memory served, since start', () =>
+      total(feedback, { type: 'corrected' }),
+    );
     const lag = options.projectionLag;
     if (lag) {
       // The probe caches its measurement briefly, so the gauges of a scrape share one.

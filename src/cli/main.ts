@@ -26,6 +26,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   policy: async () => (await import('./commands/write-policy.js')).registerWritePolicyCommands,
   candidates: async () => (await import('./commands/candidates.js')).registerCandidateCommands,
   lifecycle: async () => (await import('./commands/lifecycle.js')).registerLifecycleCommands,
+  feedback: async () => (await import('./commands/feedback.js')).registerFeedbackCommands,
 };
 
 /** The top-level command names each module registers. */
@@ -34,6 +35,8 @@ const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
   policy: 'policy',
   candidates: 'candidates',
   lifecycle: 'lifecycle',
+  feedback: 'feedback',
+  recalls: 'feedback',
   import: 'write',
   supersede: 'write',
   retract: 'write',

@@ -11,6 +11,8 @@ import type {
   LifecycleResult,
   OpenConflict,
   RecallAnswer,
+  FeedbackInput,
+  RecallAudit,
   RecallOptions,
   RecordResult,
   ReplayQuery,
@@ -82,6 +84,16 @@ export class MemledgerClient {
     };
     for (const [name, value] of Object.entries(scopes ?? {})) query[`scope.${name}`] = value;
     return this.call({ method: 'GET', path, query });
+  }
+
+  /** Feedback on a memory the recall `recallId` served: used, ignored, corrected, confirmed or harmful (a writer key). */
+  feedback(subject: string, feedback: FeedbackInput, options: WriteOptions = {}): Promise<ApiResult<LifecycleResult>> {
+    return this.call({ method: 'POST', path: `${subjectPath(subject)}/feedback`, body: feedback, idempotencyKey: options.idempotencyKey });
+  }
+
+  /** What a recall served, by position, and its question while readable (an auditor's key). */
+  recallRecord(subject: string, recallId: string): Promise<ApiResult<RecallAudit>> {
+    return this.call({ method: 'GET', path: `${subjectPath(subject)}/recalls/${segment(recallId)}` });
   }
 
   /** Erase one memory (crypto-shredding) and get the deletion receipt. */

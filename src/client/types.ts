@@ -15,6 +15,8 @@ import type { entrySchema } from '../domain/entry/entry.js';
 import type { BeliefAnswer } from '../queries/belief.js';
 import type { RecallAnswer } from '../queries/recall/recall.js';
 import type { recallOptionsSchema } from '../queries/recall/request.js';
+import type { RecallAudit } from '../queries/recalls/show-recall.js';
+import type { FeedbackInput } from '../commands/feedback/give-feedback.js';
 
 /** A memory entry as POST /memories takes it (the CLI's --entry). */
 export type EntryInput = z.input<typeof entrySchema>;
@@ -26,7 +28,8 @@ export type SubjectReceipts = z.output<typeof subjectReceiptsSchema>;
 
 /** Recall's options: scopes, sensitivity ceiling, budget, now, and with a query topK, key, kind, minScore. */
 export type RecallOptions = z.input<typeof recallOptionsSchema>;
-export type { RecallAnswer, BeliefAnswer };
+/** Every answer carries `recallId`: what it served is recorded under it (feedback names it). */
+export type { RecallAnswer, BeliefAnswer, FeedbackInput, RecallAudit };
 export type RecallItem = RecallAnswer['items'][number];
 
 export type AsOfQuery = z.input<typeof asOfQuery>;

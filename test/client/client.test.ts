@@ -62,6 +62,44 @@ describe('memledger/client', () => {
     expect(valueOf(await auditor.receipts('u1')).receipts.map((r) => r.receiptId)).toEqual([receipt.receiptId]);
   });
 
+  it('gives feedback on what a recall served (400 naming the field, nothing appended, when it did not), and an auditor reads the recall back', async () => {
+    const recorded = valueOf(await writer.record('u3', { ...parcels, scopes: {} }));
+    const other = valueOf(await writer.record('u3', { ...parcels, key: 'drink', content: 'Green tea, no sugar.', scopes: {} }));
+    const answer = valueOf(await writer.recall('u3', { query: 'where do parcels go?', topK: 1 }));
+    expect(answer.recallId).toMatch(/^r-/);
+    for (const [body, field] of [
+      [{ recallId: 'r-unknown', memoryId: recorded.memoryId, type: 'used' }, 'recallId'],
+      [{ recallId: answer.recallId, memoryId: other.memoryId, type: 'used' }, 'memoryId'],
+      [{ recallId: answer.recallId, memoryId: recorded.memoryId, type: 'meh' }, 'type'],
+    ] as const) {
+      const refused = await writer.feedback('u3', body as never);
+      expect(!refused.ok && refused.problem, JSON.stringify(body)).toMatchObject({ status: 400, code: 'invalid_input', field });
+    }
+    const given = valueOf(await writer.feedback('u3', { recallId: answer.recallId, memoryId: recorded.memoryId, type: 'harmful' }));
+    // The refusals appended nothing: the feedback is the subject's third event.
+    expect(given).toMatchObject({ revision: 2, events: [{ type: 'MemoryFeedbackGiven', data: { review: 'opened' } }] });
+    const next = valueOf(await writer.recall('u3', { query: 'where do parcels go?' }));
+    expect(next.items.map((i) => (i.type === 'memory' ? i.memoryId : i.type))).not.toContain(recorded.memoryId);
+    expect(next.excluded.under_review).toBe(1);
+
+    const audit = valueOf(await auditor.recallRecord('u3', answer.recallId));
+    expect(audit.items).toMatchObject([{ position: 1, memories: [{ memoryId: recorded.memoryId, version: 1 }] }]);
+    expect(audit.parameters.query).toEqual({ state: 'readable', text: 'where do parcels go?' });
+    expect(!(await writer.recallRecord('u3', answer.recallId)).ok).toBe(true);
+
+    // /metrics counts the loop from the log: memories served, feedback by type, the ratios over what was served.
+    const metric = (text: string, name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    let text = '';
+    for (let i = 0; i < 100 && !/memledger_feedback_total\{type="harmful",source="user"\} 1/.test(text); i++) {
+      text = (await t.request('GET', '/metrics')).text;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(text).toMatch(/memledger_feedback_total\{type="harmful",source="user"\} 1/);
+    expect(metric(text, 'memledger_recall_served_total')).toBeGreaterThan(0);
+    expect(metric(text, 'memledger_retrieval_hit_ratio')).toBe(0);
+    expect(text).toMatch(/^memledger_erasure_verified_seconds_count \d+$/m);
+  });
+
   it('answers the API errors as typed problems', async () => {
     const bad = await writer.record('u2', { ...parcels, kind: 'dream' as 'episodic' });
     expect(bad.ok).toBe(false);

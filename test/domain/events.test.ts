@@ -53,6 +53,8 @@ describe('the event catalog', () => {
         'ArtifactApproved',
         'WritePolicySet',
         'LifecyclePolicySet',
+        'MemoryFeedbackGiven',
+        'RecallServed',
       ].sort(),
     );
     expect(Object.keys(CURRENT_SCHEMA_VERSIONS).sort()).toEqual(Object.keys(EVENT_SCHEMAS).sort());

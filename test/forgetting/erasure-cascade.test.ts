@@ -83,6 +83,7 @@ describe('erasure cascade', () => {
         'keys',
         'event_log',
         'artifacts',
+        'recalls',
         'recall',
         'as_of',
         'replay',

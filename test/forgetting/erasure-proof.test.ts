@@ -8,7 +8,8 @@
 // number is also in the entry's anticipated queries, and every entry is
 // embedded by a stand-in model endpoint: the erased memory's sealed vector
 // goes with it, and a re-index after the rebuild brings none back. The
-// receipt's counts match what the test counts itself.
+// receipt's counts match what the test counts itself. A recall asked with
+// the number keeps its question sealed; the erasure shreds it too.
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -138,6 +139,11 @@ describe('proof of forgetting', () => {
     expect((await vectorIds(c)).sort()).toContain(phone);
     expect(await vectorIds(c)).toHaveLength(4);
     expect(JSON.stringify(await cli(['recall', ...subject, '--max-sensitivity', 'restricted']))).toContain(PHONE);
+    // A recall asked with the number: its question is recorded sealed, readable to an auditor until the memory it served is erased.
+    const asked = await cli(['recall', ...subject, '--max-sensitivity', 'restricted', '--query', `Is ${PHONE} the number to text?`]);
+    expect(JSON.stringify(asked.items)).toContain(phone);
+    const recalled = await cli(['recalls', 'show', ...subject, '--recall', asked.recallId]);
+    expect(recalled.parameters.query).toEqual({ state: 'readable', text: `Is ${PHONE} the number to text?` });
     for (const id of [summary1, summary2]) {
       const record = await readArtifact(world.ledger.eventStore, id);
       expect(JSON.stringify(await openOutput(world.ledger.keyStore, c, id, record.generated!.output))).toContain(PHONE);
@@ -192,8 +198,10 @@ describe('proof of forgetting', () => {
       await cli(['as-of', ...subject, '--system-time', phoneRecordedAt]),
       await cli(['replay', ...subject, '--at', phoneRecordedAt]),
       await cli(['events', ...subject]),
+      await cli(['recalls', 'show', ...subject, '--recall', asked.recallId]),
       ...(await inProcessReads(c, [summary1, summary2, summary3])),
     ];
+    expect(answers[4]).toMatchObject({ recallId: asked.recallId, parameters: { query: { state: 'erased' } } });
     expect(JSON.stringify(answers)).toContain('Hangzhou'); // the rest is still there
     for (const answer of answers) expect(hits(JSON.stringify(answer), [...NEEDLES, ...keyedHashes])).toEqual([]);
 

@@ -1,7 +1,7 @@
 // `memledger mcp` as an agent runtime meets it (issue 21): a child process on
 // stdio, driven by the SDK's own client. It lists the tools, remembers an
-// entry, recalls it by a question (with the notice first), forgets it and
-// recalls nothing; a bad input is a tool error naming the field, with
+// entry, recalls it by a question (with the notice first and a recallId),
+// gives feedback on it, forgets it and recalls nothing; a bad input is a tool error naming the field, with
 // nothing written; an injection attempt is refused by the write gate or
 // served only as labelled context; a subject outside --namespace answers as one that does not exist.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -62,10 +62,11 @@ const entry = {
 };
 
 describe('memledger mcp on stdio', () => {
-  it('lists the tools with their argument names (no feedback tool: there is no feedback command)', async () => {
+  it('lists the tools with their argument names', async () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {})]));
-    expect(Object.keys(byName).sort()).toEqual(['as_of', 'forget', 'list_conflicts', 'recall', 'remember']);
+    expect(Object.keys(byName).sort()).toEqual(['as_of', 'feedback', 'forget', 'list_conflicts', 'recall', 'remember']);
+    expect(byName.feedback).toEqual(expect.arrayContaining(['subject', 'recallId', 'memoryId', 'type']));
     expect(byName.remember).toEqual(['subject', 'entry']);
     expect(byName.recall).toEqual(expect.arrayContaining(['subject', 'query', 'topK', 'budget', 'key', 'kind']));
     expect(byName.forget).toEqual(['subject', 'memoryId']);
@@ -85,7 +86,7 @@ describe('memledger mcp on stdio', () => {
     expect(outside.body).toMatchObject({ error: 'subject_not_found', field: 'subject' });
   });
 
-  it('remembers, recalls by a question, forgets, and recalls nothing', async () => {
+  it('remembers, recalls by a question, gives feedback, forgets, and recalls nothing', async () => {
     const remembered = await call('remember', { subject: SUBJECT, entry });
     expect(remembered.result.isError, JSON.stringify(remembered.body) + stderr).toBeFalsy();
     expect(remembered.body).toMatchObject({ decision: 'NEW' });
@@ -103,6 +104,13 @@ describe('memledger mcp on stdio', () => {
     expect(recalled.body.items[0]).toMatchObject({ memoryId, retrieval: { rank: 1 } });
     expect(recalled.body.items[0]!.retrieval.reasons.length).toBeGreaterThan(0);
     expect(recalled.body.items[0]!.provenance).toBeDefined();
+    const recallId = recalled.body.recallId as string;
+    expect(recallId).toMatch(/^r-/);
+    const notServed = await call('feedback', { subject: SUBJECT, recallId, memoryId: 'm-never-served', type: 'used' });
+    expect(notServed.body).toMatchObject({ error: 'invalid_input', field: 'memoryId' });
+    const used = await call('feedback', { subject: SUBJECT, recallId, memoryId, type: 'used' });
+    expect(used.result.isError, JSON.stringify(used.body)).toBeFalsy();
+    expect(used.body).toMatchObject({ events: [{ type: 'MemoryFeedbackGiven', data: { memoryId, recallId, type: 'used' } }] });
 
     const believed = await call('as_of', { subject: SUBJECT, systemTime: new Date().toISOString() });
     expect((believed.body.beliefs as Array<{ memoryId: string }>).map((b) => b.memoryId)).toContain(memoryId);

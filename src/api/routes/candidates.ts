@@ -1,6 +1,7 @@
 // Candidates (issue 17): the writes the gate held for review, for a reviewer
 // (a reviewer or admin key): list them, accept one (the normal write decision; 201, or
-// 200 for a DUPLICATE), reject one (kept for audit).
+// 200 for a DUPLICATE), reject one (kept for audit). Memories under review
+// after harmful feedback are listed too: accept reinstates (200), reject retracts.
 import { z } from 'zod';
 import { acceptCandidate, listCandidates, rejectCandidate } from '../../commands/policy/candidates.js';
 import { PROPOSAL_STATUSES } from '../../domain/subject/state.js';
@@ -41,11 +42,14 @@ export function candidateRoutes(services: ApiServices): RouteSpec[] {
       params: memoryParams,
       responses: {
         201: { description: 'recorded (NEW, SUPERSEDES or CONFLICTS)', schema: recordResultSchema },
-        200: { description: 'a DUPLICATE: an existing entry was corroborated', schema: recordResultSchema },
+        200: {
+          description: 'a DUPLICATE (an existing entry was corroborated), or a memory under review reinstated',
+          schema: z.union([recordResultSchema, lifecycleResultSchema]),
+        },
       },
       handler: async (call) => {
         const result = resultOf(await acceptCandidate(ledger, call.commandContext(call.params.subject), call.params.memoryId));
-        return { status: result.decision === 'DUPLICATE' ? 200 : 201, body: result };
+        return { status: !('decision' in result) || result.decision === 'DUPLICATE' ? 200 : 201, body: result };
       },
     }),
     defineRoute({

@@ -33,6 +33,7 @@ function optionsOfQueryString(query: Record<string, unknown>): Record<string, un
 }
 
 const recallAnswerSchema = z.looseObject({
+  recallId: z.string(),
   source: z.enum(['summary', 'raw']),
   reason: z.string(),
   retrieval: z.looseObject({ topK: z.number(), hits: z.number() }).nullable(),
@@ -60,11 +61,12 @@ export function readRoutes(services: ApiServices): RouteSpec[] {
   const recallRoute = async (call: RouteCall<{ subject: string }, unknown, unknown>, options: unknown) => {
     const { tenant } = call.principal!;
     const { subject } = call.params;
+    const { actor } = call.commandContext(subject);
     const request = requireRecallRequest({ tenant, subject }, options);
     for (const namespace of request.shared) call.requireAccess(namespace, 'shared');
     await requireSubject(ledger, tenant, subject);
     await services.readYourWrites();
-    const answer = await answerRecall(read, request);
+    const answer = await answerRecall(read, request, actor);
     services.metrics.recallSource.inc({ source: answer.source, reason: answer.reason });
     return { status: 200, body: answer };
   };

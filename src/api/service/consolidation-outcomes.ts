@@ -1,11 +1,13 @@
 // Counts consolidation outcomes and loss-gate failure reasons as they reach
 // the log — whoever did the work (this service's workers, its API, a CLI
 // elsewhere) — from the head at start on. Counters start at zero with the
-// process, as Prometheus counters do.
+// process, as Prometheus counters do. The same subscription feeds the
+// feedback loop's numbers (feedback-metrics.ts).
 import { unhandled } from '../../domain/decider/decider.js';
 import { ARTIFACT_EVENT_SCHEMAS, type ArtifactEventType } from '../../domain/events/artifact-events.js';
 import type { EventStore, Position, StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { ServiceMetrics } from '../metrics.js';
+import { countFeedbackLoop, FEEDBACK_LOOP_EVENTS } from './feedback-metrics.js';
 
 type OutcomeSource = ArtifactEventType | 'SummaryAliasSwitched';
 
@@ -66,7 +68,10 @@ export async function observeConsolidationOutcomes(
 ): Promise<void> {
   let after: Position | undefined = await store.headPosition();
   while (!signal.aborted) {
-    const subscription = store.subscribeAll({ ...(after ? { after } : {}), filter: { eventTypePrefixes: OUTCOME_EVENTS } });
+    const subscription = store.subscribeAll({
+      ...(after ? { after } : {}),
+      filter: { eventTypePrefixes: [...OUTCOME_EVENTS, ...FEEDBACK_LOOP_EVENTS] },
+    });
     const stop = () => void subscription.close();
     signal.addEventListener('abort', stop, { once: true });
     try {
@@ -74,6 +79,7 @@ export async function observeConsolidationOutcomes(
         after = event.position;
         // The filter matches prefixes: countOutcome counts the exact types only.
         countOutcome(metrics, event);
+        countFeedbackLoop(metrics, event);
       }
     } catch (error) {
       if (!signal.aborted) {

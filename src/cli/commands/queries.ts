@@ -136,7 +136,7 @@ export function registerQueryCommands(program: Command): void {
           const options = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
           return requireRecallRequest({ tenant: context.tenant, subject: context.subject }, optionsFromText(options));
         },
-        (read, request) => answerRecall(read, request),
+        (read, request) => answerRecall(read, request, 'cli'),
         { tokenizer: true, streams: (_read, request) => [subjectStreamName(request.tenant, request.subject)] },
       ),
     );

@@ -37,13 +37,13 @@ export function liveMemories(state: SubjectState, recordedAt: ReadonlyMap<string
   return [...state.entries.values()].flatMap((entry) => {
     const at = recordedAt.get(entry.memoryId);
     if (entry.status !== 'active' || at === undefined) return [];
-    // The entry's own fields (and, once feedback exists, its usage) fill the rules' input in usageOf.
+    // The entry's own fields and what feedback said (entry.usage) fill the rules' input in usageOf.
     return [
       {
         memoryId: entry.memoryId,
         sequence: entry.sequence,
         demoted: entry.demotion !== undefined,
-        usage: usageOf({ ...entry, recordedAt: at }),
+        usage: usageOf({ ...entry, ...entry.usage, recordedAt: at }),
       },
     ];
   });

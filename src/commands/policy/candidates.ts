@@ -2,34 +2,70 @@
 // them, accepts one (the normal write decision, NEW / DUPLICATE / SUPERSEDES
 // / CONFLICTS, on the sealed entry the proposal holds; the result names the
 // proposal), or rejects one (ProposalRejected stays for audit). Pending ones
-// past their expiry are expired by the sweep.
+// past their expiry are expired by the sweep. Memories that harmful feedback
+// put under review (issue 18) are listed with them (`review`): accepting one
+// reinstates it (a reviewer's confirmation), rejecting one retracts it.
 import type { SealedEntry } from '../../domain/entry/sealed-entry.js';
 import { decodeStoredEvent } from '../../domain/events/decode.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import type { GateRecord } from '../../domain/events/write-gate-events.js';
 import { reject, type Result } from '../../domain/result/result.js';
 import { pendingProposal } from '../../domain/subject/proposals.js';
-import type { ProposalState } from '../../domain/subject/state.js';
+import type { ProposalState, SubjectState } from '../../domain/subject/state.js';
 import type { Instant } from '../../domain/values/instant.js';
+import { reinstateMemory } from '../feedback/give-feedback.js';
 import { derivedId, newCommandId } from '../ids/command-ids.js';
 import type { CommandContext, Ledger } from '../ledger.js';
 import { actorOf, recordResultOf, type RecordResult } from '../record.js';
-import { runLifecycleCommand, type LifecycleResult } from '../lifecycle.js';
+import { retractMemory, runLifecycleCommand, type LifecycleResult } from '../lifecycle.js';
 import { executeSubjectCommand, type SubjectEffect } from '../subject/execute.js';
 
 export interface CandidateView extends ProposalState {
   readonly gate?: GateRecord;
 }
 
-/** The subject's candidates, oldest first; `status` filters (default: pending). */
-export async function listCandidates(ledger: Ledger, context: CommandContext, status = 'pending'): Promise<CandidateView[]> {
+/** A recorded memory held back from recall by harmful feedback, pending a reviewer. */
+export interface ReviewView {
+  readonly memoryId: string;
+  readonly kind: string;
+  readonly key: string;
+  readonly status: 'pending';
+  readonly review: 'harmful_feedback';
+  readonly harmfulCount: number;
+}
+
+const underReview = (state: SubjectState): ReviewView[] =>
+  [...state.entries.values()]
+    .filter((e) => e.status === 'active' && e.usage?.underReview === true)
+    .sort((a, b) => a.sequence - b.sequence)
+    .map((e) => ({
+      memoryId: e.memoryId,
+      kind: e.kind,
+      key: e.key,
+      status: 'pending',
+      review: 'harmful_feedback',
+      harmfulCount: e.usage!.harmfulCount,
+    }));
+
+const isUnderReview = (state: SubjectState, memoryId: string) => {
+  const entry = state.entries.get(memoryId);
+  return entry?.status === 'active' && entry.usage?.underReview === true;
+};
+
+/** The subject's candidates, oldest first, then the memories under review; `status` filters (default: pending). */
+export async function listCandidates(
+  ledger: Ledger,
+  context: CommandContext,
+  status = 'pending',
+): Promise<Array<CandidateView | ReviewView>> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const loaded = await ledger.subjects.load(stream);
   const proposals = [...loaded.state.proposals.values()].filter((p) => status === 'all' || p.status === status);
   const gates = new Map((await proposedEvents(ledger, stream)).map((p) => [p.memoryId, p.gate]));
-  return proposals
+  const views: Array<CandidateView | ReviewView> = proposals
     .sort((a, b) => (a.proposedAt < b.proposedAt ? -1 : a.proposedAt > b.proposedAt ? 1 : 0))
     .map((p) => ({ ...p, ...(gates.has(p.memoryId) ? { gate: gates.get(p.memoryId)! } : {}) }));
+  return status === 'pending' || status === 'all' ? [...views, ...underReview(loaded.state)] : views;
 }
 
 async function proposedEvents(ledger: Ledger, stream: string): Promise<Array<{ memoryId: string; entry: SealedEntry; gate: GateRecord }>> {
@@ -42,10 +78,15 @@ async function proposedEvents(ledger: Ledger, stream: string): Promise<Array<{ m
   return out;
 }
 
-/** Accepting runs the normal write decision on the proposal's sealed entry, under the id it was proposed with. */
-export async function acceptCandidate(ledger: Ledger, context: CommandContext, memoryId: string): Promise<Result<RecordResult>> {
+/** Accepting runs the normal write decision on the proposal's sealed entry, under the id it was proposed with; a memory under review is reinstated. */
+export async function acceptCandidate(
+  ledger: Ledger,
+  context: CommandContext,
+  memoryId: string,
+): Promise<Result<RecordResult | LifecycleResult>> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const loaded = await ledger.subjects.load(stream);
+  if (isUnderReview(loaded.state, memoryId)) return reinstateMemory(ledger, context, memoryId);
   const pending = pendingProposal(loaded.state, memoryId, 'memoryId');
   if ('ok' in pending && !pending.ok) return pending;
   const proposed = (await proposedEvents(ledger, stream)).find((p) => p.memoryId === memoryId);
@@ -67,14 +108,18 @@ export async function acceptCandidate(ledger: Ledger, context: CommandContext, m
   return outcome.ok ? { ok: true, result: recordResultOf(outcome.result) } : outcome;
 }
 
-/** A ProposalRejected (kept for audit), answered like the other lifecycle commands (HTTP and CLI alike). */
-export const rejectCandidate = (
+/** A ProposalRejected (kept for audit), answered like the other lifecycle commands (HTTP and CLI alike); a memory under review is retracted. */
+export async function rejectCandidate(
   ledger: Ledger,
   context: CommandContext,
   memoryId: string,
   reason?: string,
-): Promise<Result<LifecycleResult>> =>
-  runLifecycleCommand(ledger, context, { type: 'RejectProposal', memoryId, ...(reason !== undefined ? { reason } : {}) });
+): Promise<Result<LifecycleResult>> {
+  const loaded = await ledger.subjects.load(subjectStreamName(context.tenant, context.subject));
+  if (isUnderReview(loaded.state, memoryId))
+    return retractMemory(ledger, context, memoryId, reason ?? 'reported harmful; a reviewer upheld it');
+  return runLifecycleCommand(ledger, context, { type: 'RejectProposal', memoryId, ...(reason !== undefined ? { reason } : {}) });
+}
 
 /** The sweep for one subject: pending candidates past their expiry at `at` (default: the clock) become ProposalExpired. */
 export async function expireCandidates(ledger: Ledger, context: CommandContext, at?: Instant): Promise<Result<SubjectEffect>> {

@@ -3,15 +3,17 @@ import { ARTIFACT_EVENT_SCHEMAS, type ArtifactEvent } from './artifact-events.js
 import { SUBJECT_EVENT_SCHEMAS, type SubjectEvent } from './subject-events.js';
 import { POLICY_EVENT_SCHEMAS, type PolicyEvent } from '../policy/stream/events.js';
 import { LIFECYCLE_POLICY_EVENT_SCHEMAS, type LifecyclePolicyEvent } from '../lifecycle/stream.js';
+import { RECALL_EVENT_SCHEMAS, type RecallEvent } from './recall-events.js';
 
 export const EVENT_SCHEMAS = {
   ...SUBJECT_EVENT_SCHEMAS,
   ...ARTIFACT_EVENT_SCHEMAS,
   ...POLICY_EVENT_SCHEMAS,
   ...LIFECYCLE_POLICY_EVENT_SCHEMAS,
+  ...RECALL_EVENT_SCHEMAS,
 } as const;
 export type EventType = keyof typeof EVENT_SCHEMAS;
-export type DomainEvent = SubjectEvent | ArtifactEvent | PolicyEvent | LifecyclePolicyEvent;
+export type DomainEvent = SubjectEvent | ArtifactEvent | PolicyEvent | LifecyclePolicyEvent | RecallEvent;
 
 /** Bump a type's version when its shape changes, and register an upcaster from the old one. */
 export const CURRENT_SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
@@ -34,6 +36,7 @@ export const CURRENT_SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
   MemoryDemoted: 1,
   MemoryRestored: 1,
   MemoryArchived: 1,
+  MemoryFeedbackGiven: 1,
   ArtifactGenerated: 1,
   GatePassed: 1,
   GateFailed: 1,
@@ -42,6 +45,7 @@ export const CURRENT_SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
   ArtifactApproved: 1,
   WritePolicySet: 1,
   LifecyclePolicySet: 1,
+  RecallServed: 1,
 };
 
 export function isEventType(type: string): type is EventType {
@@ -62,4 +66,8 @@ export function isPolicyEvent(event: DomainEvent): event is PolicyEvent {
 
 export function isLifecyclePolicyEvent(event: DomainEvent): event is LifecyclePolicyEvent {
   return Object.prototype.hasOwnProperty.call(LIFECYCLE_POLICY_EVENT_SCHEMAS, event.type);
+}
+
+export function isRecallEvent(event: DomainEvent): event is RecallEvent {
+  return Object.prototype.hasOwnProperty.call(RECALL_EVENT_SCHEMAS, event.type);
 }

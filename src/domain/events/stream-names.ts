@@ -6,12 +6,14 @@ export const SUBJECT_STREAM_PREFIX = 'memory-';
 export const ARTIFACT_STREAM_PREFIX = 'artifact-';
 export const WRITE_POLICY_STREAM_PREFIX = 'write-policy-';
 export const LIFECYCLE_POLICY_STREAM_PREFIX = 'lifecycle-policy-';
+export const RECALL_STREAM_PREFIX = 'recall-';
 /** Every stream memledger writes starts with one of these (its scope in a log shared with other applications). */
 export const MEMLEDGER_STREAM_PREFIXES = [
   SUBJECT_STREAM_PREFIX,
   ARTIFACT_STREAM_PREFIX,
   WRITE_POLICY_STREAM_PREFIX,
   LIFECYCLE_POLICY_STREAM_PREFIX,
+  RECALL_STREAM_PREFIX,
 ] as const;
 
 /** `memory-{tenant}/{subject}`; throws InvalidInput naming `tenant` or `subject`. */
@@ -32,6 +34,11 @@ export function writePolicyStreamName(tenant: string): string {
 /** `lifecycle-policy-{tenant}`: the tenant's versioned lifecycle policy (issue 18); throws InvalidInput naming `tenant`. */
 export function lifecyclePolicyStreamName(tenant: string): string {
   return `${LIFECYCLE_POLICY_STREAM_PREFIX}${requireId('tenant', tenant)}`;
+}
+
+/** `recall-{tenant}/{subject}`: what each recall of the subject served (issue 18); throws InvalidInput naming `tenant` or `subject`. */
+export function recallStreamName(tenant: string, subject: string): string {
+  return `${RECALL_STREAM_PREFIX}${requireId('tenant', tenant)}/${requireId('subject', subject)}`;
 }
 
 /** The stream prefix of all subjects of one tenant (for filtered subscriptions). */

@@ -9,6 +9,7 @@ import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema } f
 import { instantSchema } from '../values/instant-schema.js';
 import { aliasTupleSchema } from './alias.js';
 import { clearTextSchema, countSchema, sequenceSchema } from './fields.js';
+import { FEEDBACK_EVENT_SCHEMAS } from './feedback-events.js';
 import { gateRecordSchema, WRITE_GATE_EVENT_SCHEMAS } from './write-gate-events.js';
 import { LIFECYCLE_EVENT_SCHEMAS } from './lifecycle-events.js';
 
@@ -191,6 +192,7 @@ export const SUBJECT_EVENT_SCHEMAS = {
   DeletionReceiptIssued: deletionReceiptIssuedSchema,
   ...WRITE_GATE_EVENT_SCHEMAS,
   ...LIFECYCLE_EVENT_SCHEMAS,
+  ...FEEDBACK_EVENT_SCHEMAS,
 } as const;
 
 export type SubjectEventType = keyof typeof SUBJECT_EVENT_SCHEMAS;
@@ -200,7 +202,7 @@ export type SubjectEvent = {
 export type SubjectEventOf<T extends SubjectEventType> = Extract<SubjectEvent, { type: T }>;
 export type SubjectEventData<T extends SubjectEventType> = SubjectEventOf<T>['data'];
 
-/** The events that change what a summary may be built from (DESIGN section 3): each advances inputEpoch by one. */
+/** The events that change what a summary may be built from (DESIGN section 3): each advances inputEpoch by one (see advancesEpoch). */
 export const EPOCH_ADVANCING_EVENTS: ReadonlySet<SubjectEventType> = new Set<SubjectEventType>([
   'MemorySuperseded',
   'MemoryRetracted',
@@ -213,3 +215,8 @@ export const EPOCH_ADVANCING_EVENTS: ReadonlySet<SubjectEventType> = new Set<Sub
   'MemoryForgotten',
   'SubjectForgotten',
 ]);
+
+/** Whether an event advances inputEpoch: those of EPOCH_ADVANCING_EVENTS, and feedback that opens or closes a review (the memory leaves or rejoins what may be served). */
+export function advancesEpoch(event: SubjectEvent): boolean {
+  return EPOCH_ADVANCING_EVENTS.has(event.type) || (event.type === 'MemoryFeedbackGiven' && event.data.review !== undefined);
+}

@@ -32,6 +32,8 @@ export const REJECTION_CODES = [
   'nothing_to_escalate',
   /** RestoreMemory of a memory the lifecycle sweeper has not demoted. */
   'memory_not_demoted',
+  /** Feedback `corrected` on a memory no newer entry superseded. */
+  'not_superseded',
   // The write gate (src/domain/policy): a write refused before anything is written, and candidate review.
   'secret_detected',
   'source_type_above_credential',

@@ -9,6 +9,8 @@ import { DEMOTION_REASONS } from '../lifecycle/plan.js';
 import { manifestSchema } from '../events/manifest.js';
 import { deletionReceiptIssuedSchema, refPatternSchema } from '../events/subject-events.js';
 import { gateRecordSchema } from '../events/write-gate-events.js';
+import { recallIdSchema } from '../events/recall-events.js';
+import { FEEDBACK_SOURCES, FEEDBACK_TYPES } from '../usage/usage.js';
 import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema } from '../values/ids.js';
 import { instantSchema } from '../values/instant-schema.js';
 
@@ -177,6 +179,18 @@ export const restoreMemorySchema = z.strictObject({
   now,
 });
 
+/** Feedback on a memory a recall served (the handler checked the recall served it), or a reviewer's decision on one under review. */
+export const giveFeedbackSchema = z.strictObject({
+  type: z.literal('GiveFeedback'),
+  memoryId: memoryIdSchema,
+  memoryVersion: z.number().int().min(1).optional(),
+  recallId: recallIdSchema.optional(),
+  feedback: z.enum(FEEDBACK_TYPES),
+  source: z.enum(FEEDBACK_SOURCES),
+  evidenceRefs: z.array(sourceRefSchema).max(32).default([]),
+  now,
+});
+
 export const subjectCommandSchema = z.discriminatedUnion('type', [
   recordMemorySchema,
   supersedeMemorySchema,
@@ -197,6 +211,7 @@ export const subjectCommandSchema = z.discriminatedUnion('type', [
   expireProposalsSchema,
   sweepLifecycleSchema,
   restoreMemorySchema,
+  giveFeedbackSchema,
 ]);
 
 export type SubjectCommand = z.output<typeof subjectCommandSchema>;

@@ -9,6 +9,7 @@ import type { DecideResult } from './decision.js';
 import { decideEraseMemories, decideEraseSubject, decideExpireByRetention, decideIssueReceipt } from './erasure.js';
 import { decideExpire, decideForgetMemory, decideForgetSubject, decideRetract } from './lifecycle.js';
 import { decideExpireProposals, decidePropose, decideRejectProposal } from './proposals.js';
+import { decideFeedback } from './feedback.js';
 import type { SubjectState } from './state.js';
 import { decideChangeTrust, decideEscalateTaint } from './trust-policy.js';
 import { decideRecord, decideSupersede } from './write-decision.js';
@@ -53,6 +54,8 @@ export function decide(state: SubjectState, command: SubjectCommand): DecideResu
       return decideSweepLifecycle(state, command);
     case 'RestoreMemory':
       return decideRestore(state, command);
+    case 'GiveFeedback':
+      return decideFeedback(state, command);
     default:
       return unhandled(command);
   }

@@ -2,18 +2,19 @@
 // unknown memory changes only the counters), and it never mutates its input.
 import { OPTIONAL_CLEAR_FIELDS, presentFields } from '../entry/fields.js';
 import { slotOf } from '../entry/scopes.js';
-import { EPOCH_ADVANCING_EVENTS, type SubjectEvent, type SubjectEventData } from '../events/subject-events.js';
+import { advancesEpoch, type SubjectEvent, type SubjectEventData } from '../events/subject-events.js';
 import { unhandled } from '../decider/decider.js';
 import type { ConflictState, EntryState, SubjectState } from './state.js';
 import { statusChangeOf, statusMayChange, SUBJECT_FORGOTTEN_STATUS, type StatusChange } from './status-change.js';
 import { initialState } from './state.js';
 import { PersistentMap } from '../persistent-map/persistent-map.js';
 import { demotionChanged } from './demotion.js';
+import { NO_USAGE, usageAfter } from '../usage/usage.js';
 import { proposalEnded, proposalForgotten, proposalsForgotten, proposed } from './proposals.js';
 
 export function evolve(state: SubjectState, event: SubjectEvent): SubjectState {
   const next = apply(state, event);
-  return EPOCH_ADVANCING_EVENTS.has(event.type) ? { ...next, inputEpoch: next.inputEpoch + 1 } : next;
+  return advancesEpoch(event) ? { ...next, inputEpoch: next.inputEpoch + 1 } : next;
 }
 
 /** Folds events onto a state (from the initial state by default). */
@@ -86,6 +87,11 @@ function apply(state: SubjectState, event: SubjectEvent): SubjectState {
       return proposalEnded(state, event.data.memoryId, 'rejected');
     case 'ProposalExpired':
       return proposalEnded(state, event.data.memoryId, 'expired');
+    case 'MemoryFeedbackGiven': {
+      const entry = state.entries.get(event.data.memoryId);
+      if (!entry) return state;
+      return { ...state, entries: state.entries.set(entry.memoryId, { ...entry, usage: usageAfter(entry.usage ?? NO_USAGE, event.data) }) };
+    }
     default:
       return unhandled(event);
   }

@@ -16,6 +16,7 @@ import { PersistentMap } from '../persistent-map/persistent-map.js';
 import { conflictIdSchema, memoryIdSchema } from '../values/ids.js';
 import { instantSchema } from '../values/instant-schema.js';
 import { valueTypeSchema } from '../values/value.js';
+import { memoryUsageSchema } from '../usage/usage.js';
 import { ENTRY_STATUSES, PROPOSAL_STATUSES, type ConflictState, type EntryState, type ProposalState, type SubjectState } from './state.js';
 
 export const STATE_SNAPSHOT_VERSION = 2;
@@ -44,6 +45,7 @@ const entrySnapshot = z.strictObject({
     .optional(),
   corroborations: countSchema,
   conflictIds: z.array(conflictIdSchema),
+  usage: memoryUsageSchema.optional(),
 });
 
 const conflictSnapshot = z.strictObject({

@@ -9,6 +9,7 @@ import type { DemotionReason } from '../lifecycle/plan.js';
 import { PersistentMap } from '../persistent-map/persistent-map.js';
 import type { Instant } from '../values/instant.js';
 import type { ValueType } from '../values/value.js';
+import type { MemoryUsage } from '../usage/usage.js';
 
 export const ENTRY_STATUSES = ['active', 'superseded', 'retracted', 'expired', 'archived', 'forgotten'] as const;
 export type EntryStatus = (typeof ENTRY_STATUSES)[number];
@@ -40,6 +41,8 @@ export interface EntryState {
   readonly corroborations: number;
   /** Conflicts this entry was detected in, oldest first. */
   readonly conflictIds: readonly string[];
+  /** What feedback said about it (src/domain/usage); absent until the first feedback. */
+  readonly usage?: MemoryUsage;
 }
 
 export interface EntryDemotion {

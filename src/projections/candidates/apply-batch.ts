@@ -101,6 +101,7 @@ function applyOne(changes: PendingChanges, { tenant, subject, event }: SubjectSt
     case 'MemoryDemoted':
     case 'MemoryRestored':
     case 'MemoryArchived':
+    case 'MemoryFeedbackGiven': // a memory under review after harmful feedback does not expire: a reviewer decides
       return;
     default: {
       const never: never = event;

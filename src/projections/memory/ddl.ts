@@ -86,6 +86,19 @@ export function memoryTables(db: ProjectionsKysely, schema: string): TableStatem
       .addColumn('prepare', 'bigint', (c) => c.notNull()),
     s.createIndex('memory_demotions_by_subject').on('memory_demotions').columns(['tenant', 'subject', 'memory_id']),
     s
+      .createTable('memory_usage')
+      .addColumn('tenant', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('memory_id', 'text', (c) => c.notNull())
+      .addColumn('used_count', 'integer', (c) => c.notNull())
+      .addColumn('confirmed_count', 'integer', (c) => c.notNull())
+      .addColumn('ignored_count', 'integer', (c) => c.notNull())
+      .addColumn('harmful_count', 'integer', (c) => c.notNull())
+      .addColumn('corrected_count', 'integer', (c) => c.notNull())
+      .addColumn('last_reinforced_at', INSTANT)
+      .addColumn('under_review', 'boolean', (c) => c.notNull())
+      .addPrimaryKeyConstraint('memory_usage_pk', ['tenant', 'subject', 'memory_id']),
+    s
       .createTable('subject_clock')
       .addColumn('tenant', 'text', (c) => c.notNull())
       .addColumn('subject', 'text', (c) => c.notNull())

@@ -20,12 +20,13 @@ export const memoryProjection: ProjectionDefinition = {
   // queries (rebuild a v2 schema).
   // v4: conflicts and trust_overrides moved to their own read model
   // (conflicts-trust/definition.ts); rebuild a v3 schema.
-  // v5: the lifecycle (issue 18 item 3): memory_versions.status may be
-  // 'archived' (MemoryArchived) and memory_demotions holds each
-  // MemoryDemoted / MemoryRestored; rebuild a v4 schema.
+  // v5: the lifecycle and feedback (issue 18): memory_versions.status may be
+  // 'archived' (MemoryArchived), memory_demotions holds each MemoryDemoted /
+  // MemoryRestored, memory_usage what feedback said about each memory
+  // (counts, lastReinforcedAt, under review); rebuild a v4 schema.
   version: 5,
   description:
-    'bitemporal memory versions, subject clocks, corroborations, taint escalations, summary aliases, artifacts, lineage and STALE sets',
+    'bitemporal memory versions, subject clocks, corroborations, feedback usage, taint escalations, summary aliases, artifacts, lineage and STALE sets',
   tables: memoryTables,
   tableNames: MEMORY_PROJECTION_TABLES,
   apply: (trx, schema, events) => applyMemoryBatch(inSchema<MemoryProjectionDb>(trx, schema), schema, events),

@@ -98,6 +98,20 @@ export interface MemoryDemotionsTable {
   prepare: Int8;
 }
 
+/** What feedback said about each memory (src/domain/usage): counts, the last reinforcement, and whether it is under review. */
+export interface MemoryUsageTable {
+  tenant: string;
+  subject: string;
+  memory_id: string;
+  used_count: number;
+  confirmed_count: number;
+  ignored_count: number;
+  harmful_count: number;
+  corrected_count: number;
+  last_reinforced_at: NullableInstant;
+  under_review: boolean;
+}
+
 /** H, inputEpoch and the fold's guard per subject stream. */
 export interface SubjectClockTable {
   tenant: string;
@@ -226,6 +240,7 @@ export type MemoryTables = {
   memory_versions: MemoryVersionsTable;
   memory_corroborations: MemoryCorroborationsTable;
   memory_demotions: MemoryDemotionsTable;
+  memory_usage: MemoryUsageTable;
   subject_clock: SubjectClockTable;
   taint_escalations: TaintEscalationsTable;
   summary_alias: SummaryAliasTable;
@@ -238,6 +253,7 @@ export const MEMORY_PROJECTION_TABLES = [
   'memory_versions',
   'memory_corroborations',
   'memory_demotions',
+  'memory_usage',
   'subject_clock',
   'taint_escalations',
   'summary_alias',

@@ -16,7 +16,8 @@ import { ProjectionNotBuilt } from '../../projections/index.js';
 import { asOf } from '../as-of.js';
 import { lineage } from '../lineage/lineage.js';
 import type { ReadSide } from '../read-side.js';
-import { recall } from '../recall/recall.js';
+import { composeRecall } from '../recall/recall.js';
+import { requireRecallInput } from '../recall/request.js';
 import { SubjectProjectionFaulted } from '../projection-faulted.js';
 import { replay } from '../replay/replay.js';
 import { readSubjectEvents } from '../subject-events.js';
@@ -49,7 +50,7 @@ function searchAnswers(path: string, answers: (target: ErasureTarget) => Promise
 
 export function recallCheck(read: ReadSide): ErasureCheck {
   return searchAnswers('recall', (t) => [
-    () => recall(read, { tenant: t.ref.tenant, subject: t.ref.subject, maxSensitivity: 'restricted' }),
+    () => composeRecall(read, requireRecallInput({ tenant: t.ref.tenant, subject: t.ref.subject, maxSensitivity: 'restricted' })),
   ]);
 }
 

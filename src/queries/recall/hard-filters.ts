@@ -19,6 +19,8 @@ export const FILTER_REASONS = [
   'tainted',
   'untrusted',
   'demoted',
+  /** Harmful feedback put it under review (issue 18): a reviewer reinstates or retracts it (`memledger candidates`). */
+  'under_review',
   'unreadable',
 ] as const;
 export type FilterReason = (typeof FILTER_REASONS)[number];
@@ -52,6 +54,7 @@ export function filterReason(version: CurrentVersion, filters: HardFilters): Fil
   if (version.trust === 'untrusted') return 'untrusted';
   // Demoted by the lifecycle (issue 18): served only to a reader that asks with includeDemoted.
   if (filters.demoted.has(version.memory_id)) return 'demoted';
+  if (version.usage?.underReview === true) return 'under_review';
   return undefined;
 }
 

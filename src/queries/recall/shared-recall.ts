@@ -5,7 +5,7 @@
 // another — then the items are merged, each naming its namespace, ordered
 // (open conflicts first; then by relevance score with a query, by each
 // answer's own priority without), and packed to the one budget again.
-import type { RecallAnswer } from './recall.js';
+import type { ComposedRecall, RecallAnswer } from './recall.js';
 import { refOf, type RecallItem } from './items.js';
 import { emptyFilterCounts } from './hard-filters.js';
 import { pack } from './packing.js';
@@ -19,8 +19,11 @@ export interface SharedSource {
 
 export type MergedRecallAnswer = RecallAnswer & { readonly shared: readonly SharedSource[] };
 
+/** A merged answer before it is recorded. */
+export type MergedComposedRecall = ComposedRecall & { readonly shared: readonly SharedSource[] };
+
 /** `answers[0]` is the subject's own; the rest are the shared namespaces', in the order asked. */
-export function mergeRecallAnswers(answers: readonly RecallAnswer[], budget: number | undefined): MergedRecallAnswer {
+export function mergeRecallAnswers(answers: readonly ComposedRecall[], budget: number | undefined): MergedComposedRecall {
   const home = answers[0]!;
   const withQuery = home.retrieval !== null;
   const tagged = answers.flatMap((a, source) => a.items.map((item) => ({ item: { ...item, namespace: a.subject }, source })));

@@ -2,6 +2,7 @@
 // (subject-view.ts) in one statement: the shapes, apart from the SQL.
 import type { TrustLevel } from '../../domain/entry/source.js';
 import type { Sealed } from '../../domain/events/sealed.js';
+import type { MemoryUsage } from '../../domain/usage/usage.js';
 import type { ProjectionFault } from '../../projections/runtime/faults.js';
 
 /** The columns of a current memory version that recall uses (instants as Date). */
@@ -29,6 +30,8 @@ export interface CurrentVersion {
   readonly tx_from: Date;
   readonly opened_by: string;
   readonly opened_by_type: string;
+  /** What feedback said about the memory (memory_usage); null: none yet. */
+  readonly usage: MemoryUsage | null;
 }
 
 export interface AliasView {

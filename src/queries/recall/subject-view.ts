@@ -6,6 +6,7 @@
 // versions are never read: the status filter is in the SQL.
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { SourceType, TrustLevel } from '../../domain/entry/source.js';
+import type { MemoryUsage } from '../../domain/usage/usage.js';
 import { overriddenTrust } from '../../domain/subject/trust.js';
 import { faultFromRow, type ProjectionFault } from '../../projections/runtime/faults.js';
 import { readActiveStatement, streamFaults, type ActiveReadModels } from '../active-schema.js';
@@ -129,7 +130,25 @@ function subjectStatement(
     jsonArrayFrom(
       eb
         .selectFrom('memory_versions')
-        .select([...VERSION_COLUMNS])
+        .select((v) => [
+          ...VERSION_COLUMNS,
+          jsonObjectFrom(
+            v
+              .selectFrom('memory_usage as u')
+              .select([
+                'u.used_count',
+                'u.confirmed_count',
+                'u.ignored_count',
+                'u.harmful_count',
+                'u.corrected_count',
+                'u.last_reinforced_at',
+                'u.under_review',
+              ])
+              .whereRef('u.tenant', '=', 'memory_versions.tenant')
+              .whereRef('u.subject', '=', 'memory_versions.subject')
+              .whereRef('u.memory_id', '=', 'memory_versions.memory_id'),
+          ).as('usage'),
+        ])
         .where('tenant', '=', tenant)
         .where('subject', '=', subject)
         .where('tx_to', 'is', null)
@@ -161,6 +180,21 @@ type SubjectRow = Awaited<ReturnType<ReturnType<typeof subjectStatement>['execut
 
 /** JSON carries instants as text: back to Date, as the typed tables have them. */
 const date = (text: string | null): Date | null => (text === null ? null : new Date(text));
+
+type UsageRow = SubjectRow['versions'][number]['usage'];
+
+function usageOf(u: UsageRow): MemoryUsage | null {
+  if (u === null) return null;
+  return {
+    usedCount: u.used_count,
+    confirmedCount: u.confirmed_count,
+    ignoredCount: u.ignored_count,
+    harmfulCount: u.harmful_count,
+    correctedCount: u.corrected_count,
+    ...(u.last_reinforced_at !== null ? { lastReinforcedAt: new Date(u.last_reinforced_at).toISOString() } : {}),
+    underReview: u.under_review,
+  };
+}
 
 function toView(row: SubjectRow, schema: string): Omit<SubjectView, 'versionsKnown'> {
   const a = row.alias;
@@ -215,6 +249,7 @@ function toView(row: SubjectRow, schema: string): Omit<SubjectView, 'versionsKno
       valid_to: date(v.valid_to),
       expires_at: date(v.expires_at),
       tx_from: new Date(v.tx_from),
+      usage: usageOf(v.usage),
     })),
     faults: faultsOfBoth(row.faults.map(faultFromRow), row.conflicts_trust_faults.map(faultFromRow)),
   };

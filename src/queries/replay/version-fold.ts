@@ -94,6 +94,7 @@ export function foldVersions(events: Iterable<TimedEvent>): Map<string, FoldedVe
       case 'MemoryProposed': // a candidate is no memory version until accepted (that is a MemoryRecorded)
       case 'ProposalRejected':
       case 'ProposalExpired':
+      case 'MemoryFeedbackGiven': // usage, not a version (memory_usage)
         break;
       default:
         unhandled(event);

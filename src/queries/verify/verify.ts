@@ -24,7 +24,8 @@ import { parseInstant } from '../../domain/values/instant.js';
 import { readMemoryTables } from '../memory-tables.js';
 import type { ReadSide } from '../read-side.js';
 import { SubjectProjectionFaulted } from '../projection-faulted.js';
-import { recall } from '../recall/recall.js';
+import { composeRecall } from '../recall/recall.js';
+import { requireRecallInput } from '../recall/request.js';
 import { measureSummary, type SummaryMetrics } from './summary-metrics.js';
 import { aggregate, lossesOf, metricFindings, type VerifyFinding, type VerifyReport } from './verify-report.js';
 import { foldThrough, staleCause } from './served-staleness.js';
@@ -135,11 +136,13 @@ async function verifySubject(read: ReadSide, services: Services, tenant: string,
   }
 
   // What recall serves, judged from the log: folded through the same subject revision the answer reflects, so a projection that is merely behind is not taken for a fault.
-  const served = await recall(read, { tenant, subject, maxSensitivity: 'restricted', now }).catch((error: unknown) => {
-    if (!(error instanceof SubjectProjectionFaulted)) throw error;
-    findings.push({ subject, check: 'projection_fault', message: error.message });
-    return undefined;
-  });
+  const served = await composeRecall(read, requireRecallInput({ tenant, subject, maxSensitivity: 'restricted', now })).catch(
+    (error: unknown) => {
+      if (!(error instanceof SubjectProjectionFaulted)) throw error;
+      findings.push({ subject, check: 'projection_fault', message: error.message });
+      return undefined;
+    },
+  );
   if (!served) return { ...(rebuilt ? { rebuilt } : {}), staleVisible: false, findings };
   if (served.source !== 'summary' || !served.alias) return { ...(rebuilt ? { rebuilt } : {}), staleVisible: false, findings };
   const seen = served.revision === null ? undefined : await foldThrough(read.eventStore, stream, served.revision);

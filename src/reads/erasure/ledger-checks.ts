@@ -7,13 +7,17 @@
 //              docs in forget.ts on why those stay);
 //   artifacts  no artifact output of the subject that can still be opened
 //              says it, and none deriving from the erased entries opens;
-//   vectors    the vector store keeps no row of an erased entry.
+//   vectors    the vector store keeps no row of an erased entry;
+//   recalls    the recall records hold no plaintext or unkeyed hash, and the
+//              question of a recall that served an erased entry (every
+//              question, for a subject erasure) no longer opens.
 import { artifactStreamName, subjectStreamName } from '../../domain/events/stream-names.js';
 import type { EventStore, StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { KeyStore } from '../../infrastructure/key-store/port.js';
 import type { VectorStore } from '../../infrastructure/vectors/port.js';
 import { openOutput } from '../../reads/opened/artifact-output.js';
 import { readArtifact } from '../../reads/streams/artifact-stream.js';
+import { openRecallQuery, readRecalls } from '../recalls/recall-records.js';
 import { findNeedles } from './needles.js';
 import { passedOrFailed, subjectArtifactIds, type ErasureCheck } from './verification.js';
 
@@ -100,6 +104,26 @@ export function vectorsCheck(vectors: VectorStore): ErasureCheck {
   };
 }
 
+export function recallsCheck(store: EventStore, keys: KeyStore): ErasureCheck {
+  return {
+    path: 'recalls',
+    async run(target) {
+      const erased = new Set(target.memoryIds);
+      let findings = 0;
+      const recalls = await readRecalls(store, target.ref);
+      for (const { recall } of recalls) {
+        findings += findNeedles(JSON.stringify(recall), target.needles, ['plaintext', 'sha256']);
+        const query = recall.parameters.query;
+        const served = recall.items.some((i) => i.memories.some((m) => erased.has(m.memoryId)));
+        if (query && (target.scope === 'subject' || served)) {
+          if ((await openRecallQuery(keys, target.ref, recall.recallId, query)) !== undefined) findings += 1;
+        }
+      }
+      return passedOrFailed(recalls.length, findings);
+    },
+  };
+}
+
 export function ledgerChecks(ledger: {
   readonly eventStore: EventStore;
   readonly keyStore: KeyStore;
@@ -110,6 +134,7 @@ export function ledgerChecks(ledger: {
     keysCheck(keys),
     eventLogCheck(store, keys),
     artifactOutputsCheck(store, keys),
+    recallsCheck(store, keys),
     ...(ledger.retrieval ? [vectorsCheck(ledger.retrieval.vectors)] : []),
   ];
 }

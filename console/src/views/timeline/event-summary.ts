@@ -44,6 +44,10 @@ const DESCRIBE: Readonly<Record<SubjectEventType, (d: Data) => string>> = {
   MemoryDemoted: (d) => `${str(d.memoryId)} demoted: ${str(d.reason)} (rule ${str(d.rule)}, lifecycle policy v${str(d.policyVersion)})`,
   MemoryRestored: (d) => `${str(d.memoryId)} restored (${str(d.reason)})`,
   MemoryArchived: (d) => `${str(d.memoryId)} archived: ${str(d.reason)} (rule ${str(d.rule)}, lifecycle policy v${str(d.policyVersion)})`,
+  MemoryFeedbackGiven: (d) =>
+    `${str(d.source)} says ${str(d.memoryId)} was ${str(d.type)}${d.recallId ? ` (recall ${str(d.recallId)})` : ''}${
+      d.review === 'opened' ? ': under review' : d.review === 'closed' ? ': reinstated by a reviewer' : ''
+    }`,
 };
 
 export function describeEvent(event: DecodedEvent): string {

@@ -26,6 +26,8 @@ export interface RetrievalDocument {
   readonly recordedAt: string;
   /** ISO instant the statement was last corroborated, if later. */
   readonly confirmedAt?: string;
+  /** Feedback on it (issue 18): used or confirmed count as corroboration, ignored against it. */
+  readonly feedback?: { readonly reinforced: number; readonly ignored: number };
   /** Explicit priority from 0 (none) to 1 (pinned by the user). */
   readonly priority?: number;
   /** Open conflicts this memory is a side of: every side surfaces with it. */

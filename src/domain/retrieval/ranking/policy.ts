@@ -38,6 +38,8 @@ export interface RetrievalPolicy {
     readonly priority: number;
     /** Per doubling of the sources that said the same thing. */
     readonly corroboration: number;
+    /** Feedback: at most this much for a memory often used or confirmed (1 - 0.5^n). */
+    readonly reinforcement: number;
   };
   readonly trustScale: Readonly<Record<TrustLevel, number>>;
   /** Freshness halves every so many days (Infinity: never). */
@@ -49,6 +51,8 @@ export interface RetrievalPolicy {
     readonly sensitivity: Readonly<Record<Sensitivity, number>>;
     /** MMR: score - diversity x (highest similarity to an item ranked before). */
     readonly diversity: number;
+    /** Feedback: at most this much off a memory often ignored (1 - 0.5^n). */
+    readonly ignored: number;
   };
   /** Texts at least this similar (Jaccard of terms, or cosine when both have vectors) collapse into one hit. */
   readonly duplicateSimilarity: number;
@@ -71,7 +75,7 @@ export const DEFAULT_RETRIEVAL_POLICY: RetrievalPolicy = {
     unigramWeight: 0.6,
   },
   semanticFloor: 0.2,
-  weights: { relevance: 1, trust: 0.12, freshness: 0.05, confidence: 0.05, priority: 0.1, corroboration: 0.03 },
+  weights: { relevance: 1, trust: 0.12, freshness: 0.05, confidence: 0.05, priority: 0.1, corroboration: 0.03, reinforcement: 0.06 },
   trustScale: {
     human_review: 1,
     user_assertion: 0.8,
@@ -86,6 +90,7 @@ export const DEFAULT_RETRIEVAL_POLICY: RetrievalPolicy = {
     stale: 0.05,
     sensitivity: { public: 0, normal: 0, personal: 0.02, confidential: 0.05, restricted: 0.1 },
     diversity: 0.1,
+    ignored: 0.03,
   },
   duplicateSimilarity: 0.85,
   duplicateCosine: 0.95,

@@ -34,6 +34,7 @@ export type RetrievalReason =
   | { readonly code: 'freshness'; readonly contribution: number; readonly ageDays: number; readonly halfLifeDays: number | null }
   | { readonly code: 'confidence'; readonly contribution: number; readonly value: number | null }
   | { readonly code: 'priority'; readonly contribution: number; readonly value: number }
+  | { readonly code: 'feedback'; readonly contribution: number; readonly reinforced: number; readonly ignored: number }
   | {
       readonly code: 'stale';
       readonly contribution: number;

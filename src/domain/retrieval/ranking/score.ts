@@ -44,6 +44,11 @@ export function scoreDocument(
   ];
   const priority = Math.min(1, Math.max(0, doc.priority ?? 0));
   if (priority > 0) reasons.push({ code: 'priority', contribution: w.priority * priority, value: priority });
+  const feedback = doc.feedback;
+  if (feedback && (feedback.reinforced > 0 || feedback.ignored > 0)) {
+    const contribution = w.reinforcement * (1 - 0.5 ** feedback.reinforced) - policy.penalties.ignored * (1 - 0.5 ** feedback.ignored);
+    reasons.push({ code: 'feedback', contribution, reinforced: feedback.reinforced, ignored: feedback.ignored });
+  }
   const staleAfter = policy.staleAfterDays[doc.kind];
   if (ageDays > staleAfter) {
     reasons.push({ code: 'stale', contribution: -policy.penalties.stale, ageDays: shownAge, staleAfterDays: staleAfter, kind: doc.kind });

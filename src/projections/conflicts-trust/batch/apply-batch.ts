@@ -45,6 +45,7 @@ function applyOne(records: ConflictsAndTrust, { tenant, subject, event, at }: Su
     case 'MemoryProposed': // proposals are held out of every read model until accepted
     case 'ProposalRejected':
     case 'ProposalExpired':
+    case 'MemoryFeedbackGiven':
       return;
     default: {
       const never: never = event;

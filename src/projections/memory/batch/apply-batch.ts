@@ -9,7 +9,8 @@ import { statusChangeOf } from '../../../domain/subject/status-change.js';
 import type { StoredEvent } from '../../../infrastructure/event-store/port.js';
 import type { MemoryProjectionDb } from '../tables.js';
 import { ArtifactGraph } from './artifact-graph.js';
-import { flush } from './flush.js';
+import { flush, type BatchChanges } from './flush.js';
+import { MemoryUsageLedger } from './memory-usage.js';
 import { MemoryLedger } from './memory-ledger.js';
 import { planPrefetch, prefetch } from './prefetch.js';
 import { routeEvents, type RoutedEvent } from './routed-event.js';
@@ -28,15 +29,14 @@ export async function applyMemoryBatch(db: Kysely<MemoryProjectionDb>, schema: s
   const graph = new ArtifactGraph(memories);
   graph.load(loaded.graph);
   const records = new SubjectRecords();
-  const changes = { memories, clocks, records, graph };
+  const usage = new MemoryUsageLedger();
+  usage.load(loaded.usage);
+  const changes = { memories, clocks, records, graph, usage };
   for (const event of routed) applyOne(changes, event);
   await flush(db, changes);
 }
 
-function applyOne(
-  { memories, clocks, records, graph }: { memories: MemoryLedger; clocks: SubjectClocks; records: SubjectRecords; graph: ArtifactGraph },
-  routed: RoutedEvent,
-): void {
+function applyOne({ memories, clocks, records, graph, usage }: BatchChanges, routed: RoutedEvent): void {
   if (routed.kind === 'artifact') {
     graph.artifactEvent(routed.at, routed.artifactId, routed.event);
     return;
@@ -84,6 +84,8 @@ function applyOne(
     case 'ProposalRejected':
     case 'ProposalExpired':
       return;
+    case 'MemoryFeedbackGiven':
+      return usage.feedback(tenant, subject, event.data);
     default:
       return unhandled(event);
   }

@@ -7,6 +7,7 @@ import type {
   ArtifactsTable,
   LineageEdgesTable,
   MemoryCorroborationsTable,
+  MemoryUsageTable,
   MemoryVersionsTable,
   StaleArtifactsTable,
   SubjectClockTable,
@@ -63,6 +64,19 @@ export const CLOCK_TYPES: ColumnTypes<Insertable<SubjectClockTable>> = {
   updated_tx: 'timestamptz',
   updated_commit: 'int8',
   updated_prepare: 'int8',
+};
+
+export const USAGE_TYPES: ColumnTypes<Insertable<MemoryUsageTable>> = {
+  tenant: 'text',
+  subject: 'text',
+  memory_id: 'text',
+  used_count: 'int4',
+  confirmed_count: 'int4',
+  ignored_count: 'int4',
+  harmful_count: 'int4',
+  corrected_count: 'int4',
+  last_reinforced_at: 'timestamptz',
+  under_review: 'bool',
 };
 
 export const CORROBORATION_TYPES: ColumnTypes<Insertable<MemoryCorroborationsTable>> = {

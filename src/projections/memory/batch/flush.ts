@@ -18,9 +18,11 @@ import {
   STALE_ARTIFACT_TYPES,
   SUMMARY_ALIAS_TYPES,
   TAINT_ESCALATION_TYPES,
+  USAGE_TYPES,
 } from './column-types.js';
 import { writeEdgeErasures, writeErasures } from './flush-erasures.js';
 import type { MemoryLedger } from './memory-ledger.js';
+import type { MemoryUsageLedger } from './memory-usage.js';
 import { toRow } from './memory-version.js';
 import type { SubjectClocks } from './subject-clocks.js';
 import type { SubjectRecords } from './subject-records.js';
@@ -30,6 +32,7 @@ export interface BatchChanges {
   readonly clocks: SubjectClocks;
   readonly records: SubjectRecords;
   readonly graph: ArtifactGraph;
+  readonly usage: MemoryUsageLedger;
 }
 
 export async function flush(db: Kysely<MemoryProjectionDb>, changes: BatchChanges): Promise<void> {
@@ -43,9 +46,31 @@ export async function flush(db: Kysely<MemoryProjectionDb>, changes: BatchChange
       .execute();
   }
   await writeRecords(db, changes.records);
+  await writeUsage(db, changes.usage);
   await writeClocks(db, changes.clocks);
   await writeArtifacts(db, changes.graph);
   await writeEdgeErasures(db, changes.memories, changes.graph);
+}
+
+async function writeUsage(db: Kysely<MemoryProjectionDb>, usage: MemoryUsageLedger): Promise<void> {
+  const rows = usage.rows();
+  if (rows.length === 0) return;
+  await db
+    .insertInto('memory_usage')
+    .columns(columnsOf(USAGE_TYPES))
+    .expression(unnestRows(rows, USAGE_TYPES))
+    .onConflict((oc) =>
+      oc.columns(['tenant', 'subject', 'memory_id']).doUpdateSet((eb) => ({
+        used_count: eb.ref('excluded.used_count'),
+        confirmed_count: eb.ref('excluded.confirmed_count'),
+        ignored_count: eb.ref('excluded.ignored_count'),
+        harmful_count: eb.ref('excluded.harmful_count'),
+        corrected_count: eb.ref('excluded.corrected_count'),
+        last_reinforced_at: eb.ref('excluded.last_reinforced_at'),
+        under_review: eb.ref('excluded.under_review'),
+      })),
+    )
+    .execute();
 }
 
 async function writeCloses(db: Kysely<MemoryProjectionDb>, memories: MemoryLedger): Promise<void> {

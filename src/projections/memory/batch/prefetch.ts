@@ -4,7 +4,7 @@
 // can reach).
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { unhandled } from '../../../domain/decider/decider.js';
-import type { MemoryProjectionDb, SubjectClockTable } from '../tables.js';
+import type { MemoryProjectionDb, MemoryUsageTable, SubjectClockTable } from '../tables.js';
 import type { EdgeWithSource } from './artifact-rows.js';
 import type { GraphLoad } from './artifact-graph.js';
 import { memoryKey, subjectKey } from './event-point.js';
@@ -37,6 +37,8 @@ export interface PrefetchPlan {
   readonly wholeSubjects: Map<string, SubjectRef>;
   /** Subjects of artifacts generated in the batch (their taint history is needed). */
   readonly generatingSubjects: Map<string, SubjectRef>;
+  /** Memories feedback names: their usage rows. */
+  readonly usage: Map<string, MemoryRefRow>;
 }
 
 export function planPrefetch(events: readonly RoutedEvent[]): PrefetchPlan {
@@ -48,6 +50,7 @@ export function planPrefetch(events: readonly RoutedEvent[]): PrefetchPlan {
     leavingMemories: new Map(),
     wholeSubjects: new Map(),
     generatingSubjects: new Map(),
+    usage: new Map(),
   };
   const memory = (map: Map<string, MemoryRefRow>, tenant: string, subject: string, memoryId: string) =>
     map.set(memoryKey(tenant, subject, memoryId), { tenant, subject, memory_id: memoryId });
@@ -104,6 +107,10 @@ export function planPrefetch(events: readonly RoutedEvent[]): PrefetchPlan {
       case 'ProposalRejected':
       case 'ProposalExpired':
         break;
+      // Usage rows of the memories it names (memory_usage).
+      case 'MemoryFeedbackGiven':
+        memory(plan.usage, tenant, subject, event.data.memoryId);
+        break;
       default:
         unhandled(event);
     }
@@ -115,12 +122,18 @@ export interface Prefetched {
   readonly clocks: SubjectClock[];
   readonly memories: MemoryVersion[];
   readonly graph: GraphLoad;
+  readonly usage: Selectable<MemoryUsageTable>[];
 }
 
 /** `db` is scoped to `schema` (withSchema); raw SQL names the schema itself. */
 export async function prefetch(db: Kysely<MemoryProjectionDb>, schema: string, plan: PrefetchPlan): Promise<Prefetched> {
-  const [clocks, memories, graph] = await Promise.all([loadClocks(db, plan), loadMemories(db, plan), loadGraph(db, schema, plan)]);
-  return { clocks, memories, graph };
+  const [clocks, memories, graph, usage] = await Promise.all([
+    loadClocks(db, plan),
+    loadMemories(db, plan),
+    loadGraph(db, schema, plan),
+    loadUsage(db, plan),
+  ]);
+  return { clocks, memories, graph, usage };
 }
 
 async function loadClocks(db: Kysely<MemoryProjectionDb>, plan: PrefetchPlan): Promise<SubjectClock[]> {
@@ -142,6 +155,18 @@ async function loadClocks(db: Kysely<MemoryProjectionDb>, plan: PrefetchPlan): P
     updatedCommit: r.updated_commit,
     updatedPrepare: r.updated_prepare,
   }));
+}
+
+async function loadUsage(db: Kysely<MemoryProjectionDb>, plan: PrefetchPlan): Promise<Selectable<MemoryUsageTable>[]> {
+  if (plan.usage.size === 0) return [];
+  const keys = unnestRows([...plan.usage.values()], { tenant: 'text', subject: 'text', memory_id: 'text' }).as('k');
+  return db
+    .selectFrom('memory_usage as u')
+    .innerJoin(keys, (join) =>
+      join.onRef('u.tenant', '=', 'k.tenant').onRef('u.subject', '=', 'k.subject').onRef('u.memory_id', '=', 'k.memory_id'),
+    )
+    .selectAll('u')
+    .execute();
 }
 
 async function loadMemories(db: Kysely<MemoryProjectionDb>, plan: PrefetchPlan): Promise<MemoryVersion[]> {

@@ -1,7 +1,7 @@
 // subject_clock in memory for a batch: H, inputEpoch, and the revision of
 // the last subject event applied — the guard that makes applying an event a
 // second time change nothing.
-import { EPOCH_ADVANCING_EVENTS, type SubjectEvent } from '../../../domain/events/subject-events.js';
+import { advancesEpoch, type SubjectEvent } from '../../../domain/events/subject-events.js';
 import { subjectKey, type EventPoint } from './event-point.js';
 
 export interface SubjectClock {
@@ -49,7 +49,7 @@ export class SubjectClocks {
       this.#clocks.set(key, clock);
     }
     if (event.type === 'MemoryRecorded') clock.highWaterMark = Math.max(clock.highWaterMark, event.data.sequence);
-    if (EPOCH_ADVANCING_EVENTS.has(event.type)) clock.inputEpoch += 1;
+    if (advancesEpoch(event)) clock.inputEpoch += 1;
     if (event.type === 'SubjectForgotten') clock.forgotten = true;
     clock.streamRevision = at.revision;
     clock.updatedTx = at.tx;

@@ -26,7 +26,21 @@ const best = <T>(values: readonly T[], rank: (v: T) => number): T => values.redu
  * counts, issue 18 item 2) joins here, the one place recall fills it.
  */
 export function usageSourceOf(v: CurrentVersion): UsageSource {
-  return { kind: v.kind as MemoryKind, confidence: v.confidence, recordedAt: v.tx_from.toISOString() };
+  const u = v.usage;
+  return {
+    kind: v.kind as MemoryKind,
+    confidence: v.confidence,
+    recordedAt: v.tx_from.toISOString(),
+    // What feedback said (src/domain/usage): the lifecycle's decay and value count from it.
+    ...(u
+      ? {
+          lastReinforcedAt: u.lastReinforcedAt ?? null,
+          usedCount: u.usedCount,
+          confirmedCount: u.confirmedCount,
+          ignoredCount: u.ignoredCount,
+        }
+      : {}),
+  };
 }
 
 function memoryDocument(
@@ -37,6 +51,7 @@ function memoryDocument(
 ): RetrievalDocument {
   const v = r.version;
   const usage = usageOf(usageSourceOf(v));
+  const u = v.usage;
   return {
     id: v.memory_id,
     kind: v.kind as MemoryKind,
@@ -51,6 +66,7 @@ function memoryDocument(
     recordedAt: usage.recordedAt,
     // Freshness decays from the last reinforcement (confirmed or used), else from the record.
     confirmedAt: reinforcedAt(usage),
+    ...(u ? { feedback: { reinforced: u.usedCount + u.confirmedCount, ignored: u.ignoredCount } } : {}),
     ...(conflictIds && conflictIds.length > 0 ? { conflictIds } : {}),
     ...(labels.length > 0 ? { labels } : {}),
     ...(r.fields.anticipatedQueries ? { anticipatedQueries: r.fields.anticipatedQueries } : {}),
@@ -112,7 +128,9 @@ export function recallDocuments(
     const vector = semantic?.vectors.get(id);
     const conflictIds = conflictsOf.get(id);
     // Trust and labels are the version's at one revision; a vector is the memory's under one model.
-    const made = `${id}@${r.version.version}@${r.version.trust}@${(conflictIds ?? []).join(',')}@${vector ? `${semantic!.model}:${vector.length}` : '-'}`;
+    const u = r.version.usage;
+    const usage = u ? `${u.usedCount + u.confirmedCount}:${u.ignoredCount}:${u.lastReinforcedAt ?? ''}` : '-';
+    const made = `${id}@${r.version.version}@${r.version.trust}@${(conflictIds ?? []).join(',')}@${vector ? `${semantic!.model}:${vector.length}` : '-'}@${usage}`;
     let known = memo.get(id);
     if (known?.made !== made) {
       known = { made, document: memoryDocument(r, conflictIds, labelsOf(r), vector) };
