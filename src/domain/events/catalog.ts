@@ -25,7 +25,7 @@ export const CURRENT_SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
   MemoryProposed: 1,
   ProposalRejected: 1,
   ProposalExpired: 1,
-  ArtifactGenerated: 1,
+  ArtifactGenerated: 2,
   GatePassed: 1,
   GateFailed: 1,
   GenerationFailed: 1,
