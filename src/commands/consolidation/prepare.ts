@@ -12,7 +12,8 @@ import {
   takeSnapshot,
   type ConsolidationSnapshot,
 } from '../../domain/consolidation/snapshot.js';
-import type { CompactionTrigger } from '../../domain/compaction/record.js';
+import { COMPACTION_TRIGGERS, type CompactionTrigger } from '../../domain/compaction/record.js';
+import { requireId } from '../../domain/values/ids.js';
 import type { ArtifactCommand } from '../../domain/artifact/commands.js';
 import type { ArtifactState } from '../../domain/artifact/state.js';
 import type { GateFailure } from '../../domain/events/artifact-events.js';
@@ -80,6 +81,9 @@ export async function prepareConsolidation(
 ): Promise<Result<PrepareResult>> {
   if (options.through !== undefined && (!Number.isInteger(options.through) || options.through < 1))
     throw new InvalidInput('through', 'must be a whole number of at least 1');
+  if (options.trigger !== undefined && !(COMPACTION_TRIGGERS as readonly string[]).includes(options.trigger))
+    throw new InvalidInput('reason', `must be one of ${COMPACTION_TRIGGERS.filter((t) => t !== 'schedule').join(', ')}`);
+  if (options.runId !== undefined) requireId('run-id', options.runId);
   const stream = subjectStreamName(context.tenant, context.subject);
   const ref = { tenant: context.tenant, subject: context.subject };
   const loaded = await ledger.subjects.load(stream);

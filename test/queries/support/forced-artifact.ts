@@ -11,24 +11,23 @@ import type { CommandContext, Ledger } from '../../../src/commands/ledger.js';
 import { summarizeDeterministically } from '../../../src/domain/consolidation/deterministic-summary.js';
 import type { SummarizerOutput } from '../../../src/domain/consolidation/output.js';
 import { selectEntries } from '../../../src/domain/consolidation/selector.js';
-import { compactionRecordOf, takeSnapshot } from '../../../src/domain/consolidation/snapshot.js';
+import { compactionRecordOf, takeSnapshot, type ConsolidationSnapshot } from '../../../src/domain/consolidation/snapshot.js';
 import type { CompactionRecord } from '../../../src/domain/compaction/record.js';
 import { subjectStreamName } from '../../../src/domain/events/stream-names.js';
 
-export async function forceArtifact(
+/** The subject's snapshot now, from raw entries, as a forced artifact's `attempt`. */
+export async function snapshotNow(
   ledger: Ledger,
   services: ConsolidationServices,
   context: CommandContext,
-  tamper: (output: SummarizerOutput) => SummarizerOutput,
-  publish = true,
-  tamperRecord: (record: CompactionRecord) => CompactionRecord = (r) => r,
-): Promise<string> {
+  attempt = 77,
+): Promise<ConsolidationSnapshot> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const loaded = await ledger.subjects.load(stream);
   const now = ledger.clock().toISOString();
   const ids = new Set(selectEntries(loaded.state, { now }).entries.map((e) => e.memoryId));
   const open = await openEntries(ledger.eventStore, ledger.keyStore, context, stream, loaded.revision, ids);
-  const snapshot = takeSnapshot(loaded.state, open, {
+  return takeSnapshot(loaded.state, open, {
     tenant: context.tenant,
     subject: context.subject,
     now,
@@ -37,8 +36,20 @@ export async function forceArtifact(
     promptVersion: services.summarizer.promptVersion,
     modelSnapshot: services.summarizer.modelSnapshot,
     fromRaw: true,
-    attempt: 77,
+    attempt,
   });
+}
+
+export async function forceArtifact(
+  ledger: Ledger,
+  services: ConsolidationServices,
+  context: CommandContext,
+  tamper: (output: SummarizerOutput) => SummarizerOutput,
+  publish = true,
+  tamperRecord: (record: CompactionRecord) => CompactionRecord = (r) => r,
+  attempt = 77,
+): Promise<string> {
+  const snapshot = await snapshotNow(ledger, services, context, attempt);
   const artifactId = snapshot.manifest.artifactId;
   const output = tamper(summarizeDeterministically({ inputs: snapshot.hot, conflicts: snapshot.conflicts }));
   const gate = { passed: true as const, mustPreserveCount: snapshot.mustPreserve.length };
