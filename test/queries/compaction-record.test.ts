@@ -12,7 +12,11 @@ import { assess } from '../../src/queries/assess/assess.js';
 import { lineage } from '../../src/queries/lineage/lineage.js';
 import { toProvJson } from '../../src/queries/lineage/prov-json.js';
 import { readArtifact } from '../../src/reads/streams/artifact-stream.js';
+import { randomUUID } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { sealOutput } from '../../src/commands/consolidation/artifact-output.js';
+import { decodeEvent } from '../../src/domain/events/decode.js';
+import { artifactStreamName } from '../../src/domain/events/stream-names.js';
 import { summarizeDeterministically } from '../../src/domain/consolidation/deterministic-summary.js';
 import { compactionRecordOf, gateOutput } from '../../src/domain/consolidation/snapshot.js';
 import { forceArtifact, snapshotNow } from './support/forced-artifact.js';
@@ -218,5 +222,49 @@ describe('the compaction record', () => {
       'prov:generatedEntity': `ml:anchor/${artifactId}/fact:${tier}`,
       'prov:usedEntity': `ml:memory/${tier}/v1`,
     });
+  });
+
+  it('an artifact written before records (ArtifactGenerated v1) is upcast on read, never rewritten, and must be rebuilt', async () => {
+    const s = 'cr-legacy';
+    const [cold] = await recordAll(s, [entry('chat.note', 'asked about weekends', { kind: 'episodic' }), constraint('contact.sms')]);
+    const snapshot = await snapshotNow(world.t.ledger, services, ctx(s), 90);
+    const { trigger: _trigger, ...manifest } = snapshot.manifest;
+    const artifactId = manifest.artifactId;
+    const output = summarizeDeterministically({ inputs: snapshot.hot, conflicts: snapshot.conflicts });
+    const sealed = await sealOutput(world.t.ledger.keyStore, ctx(s), artifactId, output);
+    if (sealed.status !== 'sealed') throw new Error('not sealed');
+    const at = world.t.ledger.clock().toISOString();
+    const v1 = {
+      artifactId,
+      manifest,
+      output: sealed.output,
+      outputHash: sealed.outputHash,
+      coldTier: [{ memoryId: cold, reason: 'over_token_budget' }],
+      generatedAt: at,
+    };
+    await world.t.ledger.eventStore.append(
+      artifactStreamName(artifactId),
+      [
+        { id: randomUUID(), type: 'ArtifactGenerated', data: v1, metadata: { schemaVersion: 1 } },
+        { id: randomUUID(), type: 'GatePassed', data: { artifactId, mustPreserveCount: 1, checkedAt: at }, metadata: { schemaVersion: 1 } },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    const record = await recordOf(artifactId);
+    expect(record).toMatchObject({
+      version: 'compaction-record-v0',
+      anchors: [],
+      discards: [{ memoryId: cold, category: 'over_token_budget', recoverable: true, pointerId: `mem:${cold}` }],
+    });
+    expect(record.pointers.map((p) => p.id)).toEqual(['manifest', ...manifest.inputs.map((i) => `mem:${i.memoryId}`)].sort());
+    const stored = await world.t.ledger.eventStore.readStream(artifactStreamName(artifactId), { fromRevision: 0, maxCount: 1 });
+    expect(stored[0]!.data).toEqual(v1);
+    expect(stored[0]!.metadata.schemaVersion).toBe(1);
+    const result = await assessed(artifactId);
+    expect(result.status).toBe('needs_rehydration');
+    expect(result.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['contract_changed', 'anchor_missing']));
+    // A v1 event with a malformed cold tier is a typed error naming the field, not a half-made record.
+    const bad = decodeEvent('ArtifactGenerated', { ...v1, coldTier: [{ memoryId: cold, reason: 'bored' }] }, 1);
+    expect(bad.ok ? '' : bad.error.field).toBe('record.discards.0.category');
   });
 });
