@@ -120,17 +120,9 @@ function scopesOf(inputs: readonly ConsolidationInput[]): Array<[string, string[
 function pointersOf(s: AnchorSources): Pointer[] {
   const admitted = new Set(s.admitted.map((i) => i.memoryId));
   const pointers: Pointer[] = [{ id: MANIFEST_POINTER, kind: 'manifest', purpose: 'contract', artifactId: s.manifest.artifactId }];
-  const hashes = new Map(s.manifest.inputs.map((i) => [i.memoryId, i.valueHash]));
   for (const input of s.selected) {
     const version = { memoryId: input.memoryId, sequence: input.sequence };
-    const valueHash = hashes.get(input.memoryId);
-    pointers.push({
-      id: memoryPointerId(input.memoryId),
-      kind: 'memory_version',
-      purpose: 'evidence',
-      ...version,
-      ...(valueHash ? { valueHash } : {}),
-    });
+    pointers.push({ id: memoryPointerId(input.memoryId), kind: 'memory_version', purpose: 'evidence', ...version });
     // A withheld entry's refs stay with its raw entry: the record points at the entry, nothing more.
     if (!admitted.has(input.memoryId)) continue;
     input.source.refs.forEach((ref, n) =>

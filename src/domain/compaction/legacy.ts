@@ -23,7 +23,6 @@ export function legacyRecord(manifest: unknown, coldTier: unknown): Loose {
       purpose: 'evidence',
       memoryId: i['memoryId'],
       sequence: i['sequence'],
-      valueHash: i['valueHash'],
     })),
   ].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {

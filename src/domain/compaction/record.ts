@@ -7,7 +7,6 @@
 import { z } from 'zod';
 import { sourceRefSchema } from '../entry/source.js';
 import { countSchema, sequenceSchema } from '../events/fields.js';
-import { keyedHashSchema } from '../events/sealed.js';
 import { artifactIdSchema, conflictIdSchema, memoryIdSchema } from '../values/ids.js';
 
 /** The record contract a reader checks before continuing; v0 is an artifact written before records existed (upcast). */
@@ -62,9 +61,8 @@ export const pointerSchema = z.strictObject({
   kind: z.enum(POINTER_KINDS),
   purpose: z.enum(POINTER_PURPOSES),
   memoryId: memoryIdSchema.optional(),
-  /** memory_version and source_ref: the version pointed at (the entry's sequence, and its value's keyed hash). */
+  /** memory_version and source_ref: the version pointed at, by the entry's sequence (an entry never changes; a new statement is a new memory). Its keyed hash stays in the manifest: read paths never return hashes of what may be erased. */
   sequence: sequenceSchema.optional(),
-  valueHash: keyedHashSchema.optional(),
   ref: sourceRefSchema.optional(),
   conflictId: conflictIdSchema.optional(),
   artifactId: artifactIdSchema.optional(),
