@@ -6,7 +6,7 @@ import { encodeEvent } from '../../src/domain/events/decode.js';
 import type { ArtifactEvent } from '../../src/domain/events/artifact-events.js';
 import type { Manifest } from '../../src/domain/events/manifest.js';
 import { T0, T1, T2 } from './fixtures.js';
-import { legacyRecordOf } from '../../src/domain/compaction/legacy.js';
+import { legacyRecordOf } from '../support/legacy-record.js';
 
 const { initialState, evolve, decide } = artifactDecider;
 

@@ -24,7 +24,7 @@ import { rebuildProjection } from '../../src/projections/runtime/rebuild.js';
 import { ensureActive } from '../../src/projections/runtime/schemas.js';
 import { openProjectionWorld, type ProjectionWorld } from './support/projection-fixture.js';
 import { appendChunk, type Append } from './support/workload.js';
-import { legacyRecordOf } from '../../src/domain/compaction/legacy.js';
+import { legacyRecordOf } from '../support/legacy-record.js';
 
 const SUBJECTS = 10;
 const PER_SUBJECT = 5000;

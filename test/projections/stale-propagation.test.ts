@@ -28,7 +28,7 @@ import { activeSchema } from '../../src/projections/runtime/registry.js';
 import { openTestLedger, type TestLedger } from '../support/ledger.js';
 import { digestSchema } from './support/digest.js';
 import { catchUpWith, lastPositionOf } from './support/log-horizon.js';
-import { legacyRecordOf } from '../../src/domain/compaction/legacy.js';
+import { legacyRecordOf } from '../support/legacy-record.js';
 
 const TENANT = 'acme';
 const hex = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -16,7 +16,7 @@ export interface Withheld {
 
 export interface Admission {
   readonly admitted: readonly ConsolidationInput[];
-  /** In memoryId order of the inputs given (sequence order). */
+  /** In the order of the inputs given (sequence order). */
   readonly withheld: readonly Withheld[];
 }
 

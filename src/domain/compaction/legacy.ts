@@ -4,8 +4,7 @@
 // loss checks — version v0, which a reader checking the record contract sees
 // as changed (rebuild before continuing). Runs on stored data before it is
 // validated, so it reads defensively; validation then names any bad field.
-import type { Manifest } from '../events/manifest.js';
-import { compactionRecordSchema, LEGACY_RECORD_VERSION, STOP_CONDITIONS, type CompactionRecord } from './record.js';
+import { LEGACY_RECORD_VERSION, STOP_CONDITIONS } from './record.js';
 
 type Loose = Record<string, unknown>;
 const isObject = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -47,9 +46,4 @@ export function legacyRecord(manifest: unknown, coldTier: unknown): Loose {
     rehydration: { verify: [], refresh: [], stopIf: [...STOP_CONDITIONS], continueBy: 'next_reader', onStop: 'reviewer' },
     lossChecks: [],
   };
-}
-
-/** The v0 record of a manifest with nothing left out: what an artifact written without a record reads as. */
-export function legacyRecordOf(manifest: Manifest): CompactionRecord {
-  return compactionRecordSchema.parse(legacyRecord(manifest, []));
 }

@@ -22,7 +22,7 @@ import type { SubjectCommand } from '../../../src/domain/subject/commands.js';
 import { decide } from '../../../src/domain/subject/decide.js';
 import { evolve } from '../../../src/domain/subject/evolve.js';
 import { activeEntries, initialState, type SubjectState } from '../../../src/domain/subject/state.js';
-import { legacyRecordOf } from '../../../src/domain/compaction/legacy.js';
+import { legacyRecordOf } from '../../support/legacy-record.js';
 import {
   comparePositions,
   type EventStore,
