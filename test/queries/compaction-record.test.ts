@@ -80,14 +80,17 @@ describe('the compaction record', () => {
     expect(stored.generated!.manifest.trigger).toEqual({ reason: 'phase', runId: 'review-19' });
     const record = stored.generated!.record;
     expect(record.stage).toMatchObject({ trigger: 'phase', runId: 'review-19', fromSequence: 1, throughSequence: 3 });
-    expect(record.anchors.map((a) => [a.id, a.kind, a.status])).toEqual([
-      ['contract', 'contract', 'settled'],
-      [`fact:${noCalls}`, 'constraint', 'settled'],
-      [`fact:${plan}`, 'decision', 'settled'],
-      ['scope:project=p1', 'scope', 'settled'],
-      ['stage', 'stage', 'settled'],
-      [`unknown:${guess}`, 'unknown', 'uncertain'],
-    ]);
+    // Sorted by id (memory ids differ from run to run).
+    expect(record.anchors.map((a) => [a.id, a.kind, a.status])).toEqual(
+      [
+        ['contract', 'contract', 'settled'],
+        [`fact:${noCalls}`, 'constraint', 'settled'],
+        [`fact:${plan}`, 'decision', 'settled'],
+        ['scope:project=p1', 'scope', 'settled'],
+        ['stage', 'stage', 'settled'],
+        [`unknown:${guess}`, 'unknown', 'uncertain'],
+      ].sort(([a], [b]) => (a! < b! ? -1 : 1)),
+    );
     expect(record.pointers).toContainEqual(
       expect.objectContaining({ id: `src:${guess}:0`, kind: 'source_ref', purpose: 'provenance', ref: 'tool://guess', sequence: 2 }),
     );
