@@ -74,10 +74,18 @@ describe('consolidation', () => {
     const again = await t.request('POST', '/v1/subjects/c1/consolidations', { key: writer, body: {} });
     expect(again.status).toBe(200);
     expect(again.body.status).toBe('up_to_date');
+    // A phase boundary makes a record of its own; its run is checked by the assessment.
+    const phase = await t.request('POST', '/v1/subjects/c1/consolidations', { key: writer, body: { reason: 'phase', runId: 'run-7' } });
+    expect(phase.body).toMatchObject({ status: 'switched', prepare: { trigger: 'phase' } });
+    const phased = phase.body.prepare.artifactId as string;
+    const wrongRun = await t.request('GET', `/v1/artifacts/${phased}/assessment?runId=run-8`, { key: reader });
+    expect(wrongRun.body).toMatchObject({ status: 'blocked', findings: [{ code: 'run_mismatch' }] });
+    const badReason = await t.request('POST', '/v1/subjects/c1/consolidations', { key: writer, body: { reason: 'lunch' } });
+    expect(badReason.status).toBe(400);
 
     const recalled = await t.request('GET', '/v1/subjects/c1/recall?budget=2000', { key: reader });
     expect(recalled.status).toBe(200);
-    expect(recalled.body).toMatchObject({ source: 'summary', reason: 'summary_current', alias: { artifactId } });
+    expect(recalled.body).toMatchObject({ source: 'summary', reason: 'summary_current', alias: { artifactId: phased } });
   });
 
   it('refuses a switch whose input was retracted after the gate (409 with the result), falls back to raw, recovers with run', async () => {

@@ -152,7 +152,7 @@ describe('the chat-completions summarizer', () => {
     const alias = (await subjectState(t.ledger, c)).alias!;
     expect((await readArtifact(t.ledger.eventStore, alias.artifactId)).generated?.manifest).toMatchObject({
       modelSnapshot: 'stand-in-model-2026-06',
-      promptVersion: 'consolidate-v2',
+      promptVersion: 'consolidate-v3',
     });
     expect(seen.at(-1)).toEqual({ authorization: 'Bearer sk-test', model: 'stand-in-model-2026-06' });
   });

@@ -272,6 +272,13 @@ const CASES: readonly Case[] = [
     loss: copyWords('postgres', 'mysql'),
     refused: [{ code: 'value_changed', factKind: 'identifier', entry: 'mysql' }],
   },
+  {
+    // Seed 002: an unknown stays uncertain; the model was told the entry is uncertain and states it as settled.
+    name: "a model's inference stated as settled",
+    entries: [decision('guess', 'mysql', 'model_inference', 'The team probably moved the ledger to MySQL (DEC-13).')],
+    loss: (o) => ({ ...o, claims: o.claims.map(({ uncertain: _uncertain, ...c }) => c) }),
+    refused: [{ code: 'uncertainty_settled', entry: 'guess' }],
+  },
 ];
 
 // --- The stand-in model -------------------------------------------------------------------
@@ -283,7 +290,15 @@ let t: TestLedger;
 let services: ConsolidationServices;
 
 interface Message {
-  entries: Array<{ memoryId: string; key: string; scopes: object; value: unknown; polarity: string; content?: string }>;
+  entries: Array<{
+    memoryId: string;
+    key: string;
+    scopes: object;
+    value: unknown;
+    polarity: string;
+    content?: string;
+    uncertain?: boolean;
+  }>;
   conflicts: Array<{ conflictId: string; memoryIds: string[] }>;
   previousClaims?: Claim[];
   previousOpenItems?: SummarizerOutput['openItems'];
@@ -301,6 +316,7 @@ function faithful(message: Message): SummarizerOutput {
         polarity: e.polarity,
         derivedFrom: [e.memoryId],
         ...(sideOf(e.memoryId).length > 0 ? { conflictIds: sideOf(e.memoryId) } : {}),
+        ...(e.uncertain ? { uncertain: true } : {}),
         ...(e.content !== undefined ? { statement: e.content } : {}),
       })),
     ] as Claim[],

@@ -110,9 +110,9 @@ describe('prepare', () => {
     const p = await prepared('prep-budget', undefined, { ...services, tokenBudget: 40 });
     expect(p.status).toBe('gate_passed');
     const record = await readArtifact(t.ledger.eventStore, p.artifactId);
-    const cold = record.generated?.coldTier ?? [];
+    const cold = record.generated?.record.discards ?? [];
     expect(cold.length).toBeGreaterThan(10);
-    expect(cold.every((d) => d.reason === 'over_token_budget')).toBe(true);
+    expect(cold.every((d) => d.category === 'over_token_budget' && d.recoverable && d.reason.includes('token budget'))).toBe(true);
     // The numbers (every 10th entry: must-preserve) are never discarded; discarded entries stay inputs.
     const state = await subjectState(t.ledger, c);
     const coldSequences = cold.map((d) => state.entries.get(d.memoryId)!.sequence);

@@ -6,6 +6,7 @@ import { encodeEvent } from '../../src/domain/events/decode.js';
 import type { ArtifactEvent } from '../../src/domain/events/artifact-events.js';
 import type { Manifest } from '../../src/domain/events/manifest.js';
 import { T0, T1, T2 } from './fixtures.js';
+import { legacyRecordOf } from '../support/legacy-record.js';
 
 const { initialState, evolve, decide } = artifactDecider;
 
@@ -31,7 +32,7 @@ const recordArtifact = (passed: boolean, now = T0): ArtifactCommand => ({
   manifest,
   output,
   outputHash: 'b'.repeat(64),
-  coldTier: [],
+  record: legacyRecordOf(manifest),
   gate: passed
     ? { passed: true, mustPreserveCount: 1 }
     : { passed: false, reasons: [{ code: 'missing_fact', message: 'x'.repeat(1500), memoryId: 'm-1' }] },

@@ -24,6 +24,7 @@ import { rebuildProjection } from '../../src/projections/runtime/rebuild.js';
 import { ensureActive } from '../../src/projections/runtime/schemas.js';
 import { openProjectionWorld, type ProjectionWorld } from './support/projection-fixture.js';
 import { appendChunk, type Append } from './support/workload.js';
+import { legacyRecordOf } from '../support/legacy-record.js';
 
 const SUBJECTS = 10;
 const PER_SUBJECT = 5000;
@@ -96,7 +97,14 @@ function buildLog(): { records: Append[]; artifacts: Append[]; switches: Append[
       events: toNew([
         {
           type: 'ArtifactGenerated',
-          data: { artifactId: manifest.artifactId, manifest, output: sealed(0), outputHash: hex(manifest.artifactId), generatedAt: at },
+          data: {
+            artifactId: manifest.artifactId,
+            manifest,
+            output: sealed(0),
+            outputHash: hex(manifest.artifactId),
+            record: legacyRecordOf(manifest),
+            generatedAt: at,
+          },
         },
         { type: 'GatePassed', data: { artifactId: manifest.artifactId, mustPreserveCount: 0, checkedAt: at } },
       ]),

@@ -28,6 +28,7 @@ import { activeSchema } from '../../src/projections/runtime/registry.js';
 import { openTestLedger, type TestLedger } from '../support/ledger.js';
 import { digestSchema } from './support/digest.js';
 import { catchUpWith, lastPositionOf } from './support/log-horizon.js';
+import { legacyRecordOf } from '../support/legacy-record.js';
 
 const TENANT = 'acme';
 const hex = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -98,6 +99,7 @@ describe('STALE propagation through lineage', () => {
           manifest: m,
           output: { alg: 'A256GCM', keyId: 'k-1', iv: 'AAAAAAAAAAAAAAAA', ct: Buffer.from(m.artifactId).toString('base64') },
           outputHash: hex(m.artifactId),
+          record: legacyRecordOf(m),
           generatedAt: now,
         },
       }),

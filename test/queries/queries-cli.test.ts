@@ -106,6 +106,18 @@ describe('memledger CLI, read side', () => {
     expect(await cli(['assess', '--tenant', 'acme', '--artifact', artifactId])).toMatchObject({ status: 'ready', findings: [] });
   }, 60_000);
 
+  it('consolidate run --reason handoff --run-id: a record of its own, checked by assess --run-id', async () => {
+    // The summary is current, yet a hand-off gets a record of its own, its reason in the manifest.
+    const handoff = await cli(['consolidate', 'run', ...S, '--reason', 'handoff', '--run-id', 'review-19']);
+    expect(handoff).toMatchObject({ status: 'switched', prepare: { trigger: 'handoff' } });
+    expect(handoff.prepare.artifactId).not.toBe(artifactId);
+    expect(await cli(['assess', '--tenant', 'acme', '--artifact', handoff.prepare.artifactId, '--run-id', 'review-19'])).toMatchObject({
+      status: 'ready',
+      record: { stage: { trigger: 'handoff', runId: 'review-19' }, rehydration: { continueBy: 'handoff_recipient' } },
+    });
+    expect(await cli(['consolidate', 'run', ...S, '--reason', 'lunch'], 2)).toMatchObject({ error: { field: 'reason' } });
+  }, 120_000);
+
   it('verify passes (exit 0) on a healthy tenant and exits 3 on a false new fact forced past the gate', async () => {
     const healthy = await cli(['verify', '--tenant', 'acme']);
     expect(healthy).toMatchObject({ passed: true, staleVisible: 0, rebuilt: { falseNewFactRate: 0 } });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { readArtifact, type ArtifactRecord } from '../../reads/streams/artifact-stream.js';
 import { artifactStaleness } from '../../domain/consolidation/staleness.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
-import { subjectIdSchema } from '../../domain/values/ids.js';
+import { idSchema, subjectIdSchema } from '../../domain/values/ids.js';
 import { assess } from '../../queries/assess/assess.js';
 import { ASSESSMENT_STATUSES } from '../../queries/assess/assessment.js';
 import { lineage } from '../../queries/lineage/lineage.js';
@@ -172,7 +172,7 @@ export function artifactRoutes(services: ApiServices): RouteSpec[] {
       permission: 'memories:read',
       params: artifactParams,
       access,
-      query: z.strictObject({ subject: subjectIdSchema.optional() }),
+      query: z.strictObject({ subject: subjectIdSchema.optional(), runId: idSchema().optional() }),
       responses: {
         200: {
           description: 'the assessment and its findings',
@@ -191,6 +191,7 @@ export function artifactRoutes(services: ApiServices): RouteSpec[] {
           tenant,
           artifactId: call.params.artifactId,
           ...(call.query.subject !== undefined ? { subject: call.query.subject } : {}),
+          ...(call.query.runId !== undefined ? { runId: call.query.runId } : {}),
           contract: { promptVersion: summarizer.promptVersion, modelSnapshot: summarizer.modelSnapshot },
         });
         return { status: 200, body: answer };

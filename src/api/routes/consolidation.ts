@@ -3,6 +3,7 @@
 // fenced alias switch) and approve (shadow mode). A refused switch, a failed
 // gate or a failed generation is a problem (409, 422, 502) that still carries
 // the result, with the artifact id, as its `result` extension.
+import { idSchema } from '../../domain/values/ids.js';
 import { z } from 'zod';
 import { approveArtifact } from '../../commands/consolidation/approve.js';
 import { prepareConsolidation, type PrepareResult } from '../../commands/consolidation/prepare.js';
@@ -26,6 +27,10 @@ const consolidationBody = z
       .min(1, { error: 'must be a whole number of at least 1' })
       .optional(),
     fromRaw: z.boolean({ error: 'must be true or false' }).optional(),
+    /** The boundary compacted at (recorded in the manifest); absent: the schedule. */
+    reason: z.enum(['handoff', 'phase', 'branch'], { error: 'must be handoff, phase or branch' }).optional(),
+    /** The run or task the compaction record belongs to. */
+    runId: idSchema().optional(),
   })
   .optional();
 
@@ -91,7 +96,12 @@ export function consolidationRoutes(services: ApiServices): RouteSpec[] {
         await requireSubject(ledger, call.principal!.tenant, call.params.subject);
         const context = call.commandContext(call.params.subject);
         const body = call.body ?? { mode: 'run' as const };
-        const options = { ...(body.through !== undefined ? { through: body.through } : {}), ...(body.fromRaw ? { fromRaw: true } : {}) };
+        const options = {
+          ...(body.through !== undefined ? { through: body.through } : {}),
+          ...(body.fromRaw ? { fromRaw: true } : {}),
+          ...(body.reason !== undefined ? { trigger: body.reason } : {}),
+          ...(body.runId !== undefined ? { runId: body.runId } : {}),
+        };
         if (body.mode === 'prepare') return prepareAnswer(settled(await prepareConsolidation(ledger, consolidation, context, options)));
         return runAnswer(settled(await runConsolidation(ledger, consolidation, context, options)));
       },

@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { approveArtifact } from '../../commands/consolidation/approve.js';
-import { prepareConsolidation } from '../../commands/consolidation/prepare.js';
+import { prepareConsolidation, type PrepareOptions } from '../../commands/consolidation/prepare.js';
+import type { CompactionTrigger } from '../../domain/compaction/record.js';
 import { publishArtifact, type PublishResult } from '../../commands/consolidation/publish.js';
 import type { RejectionCode } from '../../domain/result/rejection-codes.js';
 import type { Result } from '../../domain/result/result.js';
@@ -85,6 +86,15 @@ function pauseHook(): RunHooks | undefined {
 
 /** What publish and approve declare (artifact()). */
 const artifactSchema = z.object({ tenant: opt.text, subject: opt.optionalText, artifact: opt.text });
+const RECORD_OPTIONS = { through: opt.optionalText, fromRaw: opt.flag, reason: opt.optionalText, runId: opt.optionalText };
+
+/** `--reason` and `--run-id` as prepare takes them (prepare validates both, naming the option). */
+function boundaryOf(o: { reason?: string | undefined; runId?: string | undefined }): Pick<PrepareOptions, 'trigger' | 'runId'> {
+  return {
+    ...(o.reason !== undefined ? { trigger: o.reason as CompactionTrigger } : {}),
+    ...(o.runId !== undefined ? { runId: o.runId } : {}),
+  };
+}
 
 export function registerConsolidateCommands(program: Command): void {
   const consolidate = program
@@ -101,15 +111,18 @@ export function registerConsolidateCommands(program: Command): void {
   subject(consolidate.command('prepare').description('snapshot, generate and gate an artifact (not readable until published)'))
     .option('--through <H>', 'cover entries with sequence <= H (default: the last)')
     .option('--from-raw', 'build from raw entries even when the current summary could serve as parent')
+    .option('--reason <reason>', 'the boundary compacted at: handoff, phase or branch (recorded in the manifest; default: the schedule)')
+    .option('--run-id <id>', 'the run or task the compaction record belongs to (checked by assess --run-id)')
     .action((flags) =>
       run(async (ledger) => {
-        const o = optionsOf(subjectSchema.extend({ through: opt.optionalText, fromRaw: opt.flag }), flags);
+        const o = optionsOf(subjectSchema.extend(RECORD_OPTIONS), flags);
         const context = contextOf(o);
         const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
         const services = await consolidationServicesFromEnv(process.env);
         const outcome = await prepareConsolidation(await ledger(), services, context, {
           ...(through !== undefined ? { through } : {}),
           ...(o.fromRaw ? { fromRaw: true } : {}),
+          ...boundaryOf(o),
         });
         return settle(outcome, artifactVerdict);
       }),
@@ -138,9 +151,11 @@ export function registerConsolidateCommands(program: Command): void {
   subject(consolidate.command('run').description('prepare and publish; a refused switch is followed by forward recovery'))
     .option('--through <H>', 'cover entries with sequence <= H (default: the last)')
     .option('--from-raw', 'forward recovery: rebuild from the raw valid inputs')
+    .option('--reason <reason>', 'the boundary compacted at: handoff, phase or branch (recorded in the manifest; default: the schedule)')
+    .option('--run-id <id>', 'the run or task the compaction record belongs to (checked by assess --run-id)')
     .action((flags) =>
       run(async (ledger) => {
-        const o = optionsOf(subjectSchema.extend({ through: opt.optionalText, fromRaw: opt.flag }), flags);
+        const o = optionsOf(subjectSchema.extend(RECORD_OPTIONS), flags);
         const context = contextOf(o);
         const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
         const services = await consolidationServicesFromEnv(process.env);
@@ -148,6 +163,7 @@ export function registerConsolidateCommands(program: Command): void {
         const outcome = await runConsolidation(await ledger(), services, context, {
           ...(through !== undefined ? { through } : {}),
           ...(o.fromRaw ? { fromRaw: true } : {}),
+          ...boundaryOf(o),
           ...(hooks ? { hooks } : {}),
         });
         return settle(outcome, (result) =>

@@ -203,13 +203,30 @@ export function registerQueryCommands(program: Command): void {
     .requiredOption('--tenant <tenant>', 'tenant id')
     .requiredOption('--artifact <id>', 'artifact id')
     .option('--subject <subject>', 'the subject it is meant for (checked)')
+    .option('--run-id <id>', 'the run or task the reader continues (checked against the record)')
+    .option('--require-anchor <id...>', 'anchors the reader needs besides those the record requires of itself')
+    .option('--record-version <version>', 'the compaction record contract the reader continues under (default: the current one)')
     .action((flags) =>
       withReadSide(
         () => {
-          const o = optionsOf(z.object({ tenant: opt.text, artifact: opt.text, subject: opt.optionalText }), flags);
+          const o = optionsOf(
+            z.object({
+              tenant: opt.text,
+              artifact: opt.text,
+              subject: opt.optionalText,
+              runId: opt.optionalText,
+              requireAnchor: opt.optionalList,
+              recordVersion: opt.optionalText,
+            }),
+            flags,
+          );
           requireId('tenant', o.tenant);
           requireId('artifact', o.artifact);
           if (o.subject !== undefined) requireId('subject', o.subject);
+          if (o.runId !== undefined) requireId('run-id', o.runId);
+          for (const anchor of o.requireAnchor ?? [])
+            if (!/^[^\s\p{Cc}]{1,300}$/u.test(anchor)) throw new InvalidInput('require-anchor', 'must be an anchor id such as fact:m-1');
+          if (o.recordVersion !== undefined) requireId('record-version', o.recordVersion);
           return o;
         },
         (read, o) => {
@@ -219,7 +236,13 @@ export function registerQueryCommands(program: Command): void {
             tenant: o.tenant,
             artifactId: o.artifact,
             ...(o.subject !== undefined ? { subject: o.subject } : {}),
-            contract: { promptVersion: summarizer.promptVersion, modelSnapshot: summarizer.modelSnapshot },
+            ...(o.runId !== undefined ? { runId: o.runId } : {}),
+            ...(o.requireAnchor ? { requiredAnchors: o.requireAnchor } : {}),
+            contract: {
+              promptVersion: summarizer.promptVersion,
+              modelSnapshot: summarizer.modelSnapshot,
+              ...(o.recordVersion !== undefined ? { recordVersion: o.recordVersion } : {}),
+            },
           });
         },
         { streams: (read, o) => artifactStreams(read.eventStore, o.tenant, o.artifact) },

@@ -8,10 +8,11 @@ import type { SummarizerOutput } from '../../domain/consolidation/output.js';
 import type { Sealed } from '../../domain/events/sealed.js';
 import type { ArtifactDerivation, KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
 import { sealArtifactField } from '../../infrastructure/key-store/sealing.js';
-import { ARTIFACT_OUTPUT_FIELD } from '../../reads/opened/artifact-output.js';
+import type { AnchorStatements } from '../../domain/compaction/record.js';
+import { ARTIFACT_OUTPUT_FIELD, ARTIFACT_STATEMENTS_FIELD } from '../../reads/opened/artifact-output.js';
 
 export type SealedOutput =
-  | { readonly status: 'sealed'; readonly output: Sealed; readonly outputHash: string }
+  | { readonly status: 'sealed'; readonly output: Sealed; readonly outputHash: string; readonly statements?: Sealed }
   /** subject: the subject was forgotten; artifact: something the output derives from was erased meanwhile. */
   | { readonly status: 'forgotten'; readonly scope: 'subject' | 'artifact' | 'memory' };
 
@@ -27,6 +28,8 @@ export async function sealOutput(
   artifactId: string,
   output: SummarizerOutput,
   derivation?: ArtifactDerivation,
+  /** The compaction record's anchor statements, sealed under the same key. */
+  statements?: AnchorStatements,
 ): Promise<SealedOutput> {
   const text = canonicalJson(output);
   const cited = citedMemoryIds(output);
@@ -43,5 +46,9 @@ export async function sealOutput(
     text,
   );
   if (sealed.status !== 'sealed') return { status: 'forgotten', scope: sealed.scope };
-  return { status: 'sealed', output: sealed.sealed, outputHash: sealed.hash };
+  if (statements === undefined) return { status: 'sealed', output: sealed.sealed, outputHash: sealed.hash };
+  const place = { tenant: ref.tenant, subject: ref.subject };
+  const words = await sealArtifactField(keys, place, artifactId, lineage, ARTIFACT_STATEMENTS_FIELD, canonicalJson(statements));
+  if (words.status !== 'sealed') return { status: 'forgotten', scope: words.scope };
+  return { status: 'sealed', output: sealed.sealed, outputHash: sealed.hash, statements: words.sealed };
 }

@@ -5,7 +5,15 @@
 // artifact readable, and only publish moves it.
 import { renderRawEntry } from '../../domain/consolidation/rendering.js';
 import { selectEntries } from '../../domain/consolidation/selector.js';
-import { gateOutput, generationRequest, takeSnapshot, type ConsolidationSnapshot } from '../../domain/consolidation/snapshot.js';
+import {
+  compactionRecordOf,
+  gateOutput,
+  generationRequest,
+  takeSnapshot,
+  type ConsolidationSnapshot,
+} from '../../domain/consolidation/snapshot.js';
+import { COMPACTION_TRIGGERS, type CompactionTrigger } from '../../domain/compaction/record.js';
+import { requireId } from '../../domain/values/ids.js';
 import type { ArtifactCommand } from '../../domain/artifact/commands.js';
 import type { ArtifactState } from '../../domain/artifact/state.js';
 import type { GateFailure } from '../../domain/events/artifact-events.js';
@@ -45,6 +53,10 @@ export interface PrepareResult {
   readonly parentArtifactId: string | null;
   readonly inputs: number;
   readonly coldTier: number;
+  /** Why it was compacted, as the manifest records it. */
+  readonly trigger: CompactionTrigger;
+  /** Inputs left out of the summary, by discard category. */
+  readonly discards: Readonly<Record<string, number>>;
   /** Tokens of the raw inputs as they would enter a context, and of the summary text (absent when reused). */
   readonly tokens?: { readonly rawInputs: number; readonly summary: number };
 }
@@ -52,6 +64,10 @@ export interface PrepareResult {
 export interface PrepareOptions {
   readonly through?: number;
   readonly fromRaw?: boolean;
+  /** A phase boundary, a hand-off or a branch (default: the schedule), recorded in the manifest. */
+  readonly trigger?: CompactionTrigger;
+  /** The run or task this compaction belongs to (its identity for `assess`). */
+  readonly runId?: string;
 }
 
 /** A later try of the same snapshot after a failed generation gets a new artifact id; this bounds the tries. */
@@ -65,6 +81,9 @@ export async function prepareConsolidation(
 ): Promise<Result<PrepareResult>> {
   if (options.through !== undefined && (!Number.isInteger(options.through) || options.through < 1))
     throw new InvalidInput('through', 'must be a whole number of at least 1');
+  if (options.trigger !== undefined && !(COMPACTION_TRIGGERS as readonly string[]).includes(options.trigger))
+    throw new InvalidInput('reason', `must be one of ${COMPACTION_TRIGGERS.filter((t) => t !== 'schedule').join(', ')}`);
+  if (options.runId !== undefined) requireId('run-id', options.runId);
   const stream = subjectStreamName(context.tenant, context.subject);
   const ref = { tenant: context.tenant, subject: context.subject };
   const loaded = await ledger.subjects.load(stream);
@@ -91,6 +110,9 @@ export async function prepareConsolidation(
       modelSnapshot: services.summarizer.modelSnapshot,
       ...(parent ? { parent } : {}),
       ...(options.fromRaw ? { fromRaw: true } : {}),
+      ...(options.trigger ? { trigger: options.trigger } : {}),
+      ...(options.runId !== undefined ? { runId: options.runId } : {}),
+      ...(services.summaryCeiling ? { summaryCeiling: services.summaryCeiling(context.tenant) } : {}),
       attempt,
     });
     const artifactId = snapshot.manifest.artifactId;
@@ -166,7 +188,8 @@ async function generateAndGate(ledger: Ledger, services: ConsolidationServices, 
   const gate = gateOutput(snapshot, generation.output, services.countTokens);
   // The artifact's key records what it derives from, so erasing any input (or the parent's) destroys it.
   const derivation = { derivedFrom: manifest.inputs.map((i) => i.memoryId), parentArtifactId: manifest.parentArtifactId };
-  const sealed = await sealOutput(ledger.keyStore, context, manifest.artifactId, generation.output, derivation);
+  const built = compactionRecordOf(snapshot, generation.output, gate);
+  const sealed = await sealOutput(ledger.keyStore, context, manifest.artifactId, generation.output, derivation, built.statements);
   if (sealed.status !== 'sealed') return sealed.scope === 'subject' ? ('subject_forgotten' as const) : ('input_forgotten' as const);
   const command = (now: Instant): ArtifactCommand => ({
     type: 'RecordArtifact',
@@ -174,7 +197,8 @@ async function generateAndGate(ledger: Ledger, services: ConsolidationServices, 
     manifest,
     output: sealed.output,
     outputHash: sealed.outputHash,
-    coldTier: [...snapshot.coldTier],
+    record: built.record,
+    ...(sealed.statements ? { statements: sealed.statements } : {}),
     gate,
     now,
   });
@@ -191,6 +215,8 @@ function resultOf(
   tokens?: PrepareResult['tokens'],
 ): PrepareResult {
   const manifest = record.generated?.manifest ?? record.generationFailed?.manifest ?? snapshot.manifest;
+  const discards: Record<string, number> = {};
+  for (const d of record.generated?.record.discards ?? []) discards[d.category] = (discards[d.category] ?? 0) + 1;
   const status: ArtifactStatus = record.generationFailed ? 'generation_failed' : record.gatePassed ? 'gate_passed' : 'gate_failed';
   return {
     artifactId: manifest.artifactId,
@@ -212,7 +238,9 @@ function resultOf(
     },
     parentArtifactId: manifest.parentArtifactId,
     inputs: manifest.inputs.length,
-    coldTier: record.generated?.coldTier?.length ?? snapshot.coldTier.length,
+    coldTier: discards['over_token_budget'] ?? 0,
+    trigger: manifest.trigger?.reason ?? 'schedule',
+    discards,
     ...(tokens ? { tokens } : {}),
   };
 }

@@ -72,6 +72,8 @@ export function recoverForward(
 
 function upToDate(state: SubjectState, options: PrepareOptions): AliasTuple | undefined {
   const alias = state.alias;
-  if (!alias || options.fromRaw || alias.sourceEpoch !== state.inputEpoch) return undefined;
+  // A named boundary (a hand-off, a phase, a branch) gets a record of its own even when the summary is current.
+  const named = (options.trigger !== undefined && options.trigger !== 'schedule') || options.runId !== undefined;
+  if (!alias || options.fromRaw || named || alias.sourceEpoch !== state.inputEpoch) return undefined;
   return alias.coversThrough >= (options.through ?? state.highWaterMark) ? alias : undefined;
 }

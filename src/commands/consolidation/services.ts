@@ -3,8 +3,11 @@
 //   MEMLEDGER_SUMMARY_TOKEN_BUDGET  tokens of summary text (default 4000)
 //   MEMLEDGER_SHADOW_TENANTS        comma-separated tenants whose artifacts
 //                                   publish only after approval; * for all
+//   MEMLEDGER_SUMMARY_CEILINGS      tenant=sensitivity pairs (* for every other
+//                                   tenant): entries above stay out of summaries
 import type { CountTokens } from '../../domain/consolidation/cold-tier.js';
 import type { SelectorVersion } from '../../domain/consolidation/selector.js';
+import { SENSITIVITIES, type Sensitivity } from '../../domain/entry/vocabulary.js';
 import { ConfigError } from '../../infrastructure/config.js';
 import { summarizerFromEnv } from '../../infrastructure/summarizer/from-env.js';
 import type { Summarizer } from '../../infrastructure/summarizer/port.js';
@@ -15,10 +18,16 @@ export interface ConsolidationServices {
   readonly countTokens: CountTokens;
   readonly tokenBudget: number;
   readonly shadowMode: (tenant: string) => boolean;
+  /** The highest sensitivity a tenant's summaries may carry: entries above it stay out (listed as discards). */
+  readonly summaryCeiling?: (tenant: string) => Sensitivity;
   readonly selectorVersion?: SelectorVersion;
 }
 
-export const CONSOLIDATION_ENV = { tokenBudget: 'MEMLEDGER_SUMMARY_TOKEN_BUDGET', shadowTenants: 'MEMLEDGER_SHADOW_TENANTS' } as const;
+export const CONSOLIDATION_ENV = {
+  tokenBudget: 'MEMLEDGER_SUMMARY_TOKEN_BUDGET',
+  shadowTenants: 'MEMLEDGER_SHADOW_TENANTS',
+  summaryCeilings: 'MEMLEDGER_SUMMARY_CEILINGS',
+} as const;
 export const DEFAULT_TOKEN_BUDGET = 4000;
 
 export function shadowTenantsFrom(value: string | undefined): (tenant: string) => boolean {
@@ -29,6 +38,25 @@ export function shadowTenantsFrom(value: string | undefined): (tenant: string) =
   if (names.includes('*')) return () => true;
   const set = new Set(names);
   return (tenant) => set.has(tenant);
+}
+
+/** `acme=personal,*=confidential`; a tenant not named (and no `*`) has no ceiling below restricted. */
+export function summaryCeilingsFrom(value: string | undefined): (tenant: string) => Sensitivity {
+  const ceilings = new Map<string, Sensitivity>();
+  for (const pair of (value ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
+    const [tenant, level] = pair.split('=').map((p) => p.trim());
+    if (!tenant || !level || !(SENSITIVITIES as readonly string[]).includes(level)) {
+      throw new ConfigError(
+        CONSOLIDATION_ENV.summaryCeilings,
+        `must be tenant=sensitivity pairs (${SENSITIVITIES.join(', ')}); got ${pair}`,
+      );
+    }
+    ceilings.set(tenant, level as Sensitivity);
+  }
+  return (tenant) => ceilings.get(tenant) ?? ceilings.get('*') ?? 'restricted';
 }
 
 /** `tokenizer: false` for commands that only publish (loading the tokenizer takes a moment). */
@@ -46,6 +74,7 @@ export async function consolidationServicesFromEnv(
     countTokens: options.tokenizer === false ? noTokenizer : await loadTokenCounter(),
     tokenBudget,
     shadowMode: shadowTenantsFrom(env[CONSOLIDATION_ENV.shadowTenants]),
+    summaryCeiling: summaryCeilingsFrom(env[CONSOLIDATION_ENV.summaryCeilings]),
   };
 }
 

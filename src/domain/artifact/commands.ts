@@ -18,7 +18,8 @@ export type ArtifactCommand =
       readonly manifest: Manifest;
       readonly output: Sealed;
       readonly outputHash: string;
-      readonly coldTier: NonNullable<Generated['coldTier']>;
+      readonly record: Generated['record'];
+      readonly statements?: Sealed;
       readonly gate: GateResult;
       readonly now: Instant;
     }

@@ -45,11 +45,11 @@ export function decideArtifact(state: ArtifactState, command: ArtifactCommand): 
 }
 
 function recordArtifact(command: ArtifactCommandOf<'RecordArtifact'>): ArtifactEvent[] {
-  const { artifactId, manifest, output, outputHash, coldTier, gate, now } = command;
+  const { artifactId, manifest, output, outputHash, record, statements, gate, now } = command;
   return [
     {
       type: 'ArtifactGenerated',
-      data: { artifactId, manifest, output, outputHash, ...(coldTier.length > 0 ? { coldTier: [...coldTier] } : {}), generatedAt: now },
+      data: { artifactId, manifest, output, outputHash, record, ...(statements ? { statements } : {}), generatedAt: now },
     },
     gate.passed
       ? { type: 'GatePassed', data: { artifactId, mustPreserveCount: gate.mustPreserveCount, checkedAt: now } }

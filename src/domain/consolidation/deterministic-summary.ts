@@ -15,6 +15,7 @@ import { isOpenItemKey } from './open-items.js';
 import type { Claim, OpenItem, SummarizerOutput } from './output.js';
 import { renderScopes, renderStatedValue } from './rendering.js';
 import { joinStatements, openItemText, renderClaimLine, statementOf } from './statements.js';
+import { uncertaintyOf } from '../compaction/uncertainty.js';
 
 export const DETERMINISTIC_MODEL = 'deterministic-v2';
 export const DETERMINISTIC_PROMPT = 'template-v2';
@@ -75,7 +76,13 @@ export function summarizeDeterministically(request: SummaryRequest): SummarizerO
     .sort(([a], [b]) => compareText(a, b))
     .map(([, g]): Claim => {
       const statement = wordsOf(g.derivedFrom);
-      return { ...g.claim, derivedFrom: [...g.derivedFrom].sort(compareText), ...(statement !== undefined ? { statement } : {}) };
+      const uncertain = [...g.derivedFrom].some((id) => uncertaintyOf(hot.get(id)!) !== undefined);
+      return {
+        ...g.claim,
+        derivedFrom: [...g.derivedFrom].sort(compareText),
+        ...(uncertain ? { uncertain: true } : {}),
+        ...(statement !== undefined ? { statement } : {}),
+      };
     });
   const openItems = [...items.values()].sort((a, b) => compareText(a.derivedFrom[0] ?? '', b.derivedFrom[0] ?? ''));
   const conflicts = request.conflicts.map((c) => c.conflictId).sort(compareText);
@@ -106,8 +113,11 @@ export function claimGroupKey(claim: Omit<Claim, 'derivedFrom' | 'statement'>): 
 /** The templated text: facts, open items, and unresolved conflicts stated as unresolved. */
 export function summaryText(claims: readonly Claim[], openItems: readonly OpenItem[], conflicts: readonly ConflictRef[]): string {
   const lines: string[] = [];
-  const settled = claims.filter((c) => !c.conflictIds || c.conflictIds.length === 0);
+  const undisputed = claims.filter((c) => !c.conflictIds || c.conflictIds.length === 0);
+  const settled = undisputed.filter((c) => !c.uncertain);
+  const uncertain = undisputed.filter((c) => c.uncertain);
   if (settled.length > 0) lines.push('Facts:', ...settled.map(renderClaimLine));
+  if (uncertain.length > 0) lines.push('Uncertain (unverified; check before relying on it):', ...uncertain.map(renderClaimLine));
   if (openItems.length > 0) lines.push('Open items:', ...openItems.map((o) => `- ${o.text}`));
   if (conflicts.length > 0) {
     // Sides are apart (;), so a negated side's negation reaches only that side.

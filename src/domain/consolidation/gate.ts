@@ -11,6 +11,7 @@ import { checkServedWords } from './gate-words.js';
 import type { ConflictRef, ConsolidationInput } from './input.js';
 import { mustPreserveCount, type MustPreserveFact } from './must-preserve.js';
 import type { SummarizerOutput } from './output.js';
+import { uncertaintyOf } from '../compaction/uncertainty.js';
 
 export interface GateCheck {
   /** Every input of the manifest (hot and cold). */
@@ -34,6 +35,7 @@ export function checkGate(check: GateCheck): GateResult {
   checkClaims(inputs, check.output, reasons);
   checkServedWords(check.inputs, check.output, reasons);
   checkConflicts(check.conflicts, inputs, check.output, reasons);
+  checkUncertainty(inputs, check.output, reasons);
   const tokens = check.countTokens(check.output.summary);
   if (tokens > check.summaryTokenAllowance) {
     reasons.add({ code: 'over_budget', message: `the summary text has ${tokens} tokens, the allowance is ${check.summaryTokenAllowance}` });
@@ -75,6 +77,24 @@ function checkConflicts(
           claimKey: claim.key,
         });
       }
+    }
+  }
+}
+
+/** A claim deriving from an uncertain input must say so: an unknown is never stated as settled (seed 002). */
+function checkUncertainty(inputs: ReadonlyMap<string, ConsolidationInput>, output: SummarizerOutput, reasons: Reasons): void {
+  for (const claim of output.claims) {
+    if (claim.uncertain) continue;
+    for (const memoryId of claim.derivedFrom) {
+      const input = inputs.get(memoryId);
+      const cause = input ? uncertaintyOf(input) : undefined;
+      if (!cause) continue;
+      reasons.add({
+        code: 'uncertainty_settled',
+        message: `a claim on ${claim.key} states ${memoryId} (${cause.replace('_', ' ')}) as settled instead of uncertain`,
+        memoryId,
+        claimKey: claim.key,
+      });
     }
   }
 }

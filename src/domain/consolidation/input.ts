@@ -25,6 +25,8 @@ export interface ConsolidationInput {
   readonly corroborations: number;
   /** The open conflicts this entry is a member of, sorted. */
   readonly openConflictIds: readonly string[];
+  /** The write gate's flags on it (absent: written before the gate). */
+  readonly writeGate?: { readonly untrusted: boolean; readonly detections: readonly string[] };
 }
 
 /** An open conflict as the consolidator sees it: never settled by it. */
@@ -37,7 +39,7 @@ export interface ConflictRef {
 
 export function toInput(
   entry: EntryState,
-  opened: { readonly value: Value; readonly content?: string },
+  opened: { readonly value: Value; readonly content?: string; readonly writeGate?: ConsolidationInput['writeGate'] },
   openConflictIds: ReadonlySet<string>,
 ): ConsolidationInput {
   return {
@@ -56,5 +58,6 @@ export function toInput(
     ...(entry.validTo !== undefined ? { validTo: entry.validTo } : {}),
     corroborations: entry.corroborations,
     openConflictIds: entry.conflictIds.filter((id) => openConflictIds.has(id)).sort(),
+    ...(opened.writeGate ? { writeGate: opened.writeGate } : {}),
   };
 }

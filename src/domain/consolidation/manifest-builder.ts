@@ -24,6 +24,7 @@ export interface ManifestParts {
   readonly modelSnapshot: string;
   /** Anything else the output depends on (e.g. the token budget). */
   readonly settings: Readonly<Record<string, string | number>>;
+  readonly trigger: NonNullable<Manifest['trigger']>;
   /** 1 for the first try of a snapshot; a new try after a failed generation gets a new id. */
   readonly attempt: number;
 }
@@ -53,8 +54,15 @@ export function buildManifest(parts: ManifestParts): Manifest {
     promptVersion: parts.promptVersion,
     modelSnapshot: parts.modelSnapshot,
   };
-  const fingerprint = canonicalSha256({ ...fenced, settings: parts.settings, attempt: parts.attempt });
-  return { artifactId: artifactIdFor(parts.subject, parts.through, fingerprint), ...fenced, inputs };
+  // A named boundary is part of the id (a hand-off's record is not the scheduled one of the same snapshot); the schedule keeps the ids it always had.
+  const named = parts.trigger.reason !== 'schedule' || parts.trigger.runId !== undefined;
+  const fingerprint = canonicalSha256({
+    ...fenced,
+    settings: parts.settings,
+    attempt: parts.attempt,
+    ...(named ? { trigger: parts.trigger } : {}),
+  });
+  return { artifactId: artifactIdFor(parts.subject, parts.through, fingerprint), ...fenced, inputs, trigger: parts.trigger };
 }
 
 /** `summary:{subject}:{H, six digits}:{fingerprint}`, as the seed's `summary:user-7:000184`; shortened when the subject is long. */

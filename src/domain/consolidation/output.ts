@@ -21,6 +21,8 @@ export const claimSchema = z.object({
   derivedFrom: z.array(memoryIdSchema, { error: 'must be an array of memory ids' }),
   /** The open conflicts the claim is one side of: it is stated as disputed, not settled. */
   conflictIds: z.array(conflictIdSchema).optional(),
+  /** It rests on an uncertain input (low confidence, a model inference): stated as unverified, never as settled. */
+  uncertain: z.boolean({ error: 'must be true or false' }).optional(),
   /** What the claim says in words (its sources' content, whole or shortened): served by recall, so the gate reads its facts. */
   statement: z
     .string({ error: 'must be a string' })
@@ -56,6 +58,7 @@ export interface Claim {
   readonly polarity: Polarity;
   readonly derivedFrom: readonly string[];
   readonly conflictIds?: readonly string[];
+  readonly uncertain?: boolean;
   readonly statement?: string;
 }
 
@@ -88,6 +91,7 @@ export function parseSummarizerOutput(json: unknown): OutputParse {
         polarity: c.polarity,
         derivedFrom: c.derivedFrom,
         ...(c.conflictIds !== undefined ? { conflictIds: c.conflictIds } : {}),
+        ...(c.uncertain ? { uncertain: true } : {}),
         ...(c.statement !== undefined ? { statement: c.statement } : {}),
       })),
       openItems: data.openItems.map((o) => ({ text: o.text, derivedFrom: o.derivedFrom })),

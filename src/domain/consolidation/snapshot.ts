@@ -15,6 +15,10 @@ import { extractMustPreserve, type MustPreserveFact } from './must-preserve.js';
 import type { SummarizerOutput } from './output.js';
 import { selectEntries, type SelectorVersion } from './selector.js';
 import { parentMayServe } from './staleness.js';
+import { admitToSummary, type Withheld } from '../compaction/admission.js';
+import { buildCompactionRecord, type BuiltRecord } from '../compaction/build.js';
+import type { CompactionTrigger } from '../compaction/record.js';
+import type { Sensitivity } from '../entry/vocabulary.js';
 
 export interface SnapshotOptions {
   readonly tenant: string;
@@ -31,12 +35,21 @@ export interface SnapshotOptions {
   /** Build from raw entries even when the parent may serve (forward recovery). */
   readonly fromRaw?: boolean;
   readonly attempt?: number;
+  /** Why now (default: the schedule), and the run or task it belongs to. */
+  readonly trigger?: CompactionTrigger;
+  readonly runId?: string;
+  /** Entries above this sensitivity stay out of the summary (default: none do). */
+  readonly summaryCeiling?: Sensitivity;
 }
 
 export interface ConsolidationSnapshot {
   readonly manifest: Manifest;
-  /** Every input (hot and cold), in sequence order. */
+  /** Every selected entry that could be opened, admitted or withheld, in sequence order. */
+  readonly selected: readonly ConsolidationInput[];
+  /** The inputs admitted to the summary (hot and cold), in sequence order. */
   readonly inputs: readonly ConsolidationInput[];
+  /** Inputs the write gate flagged or above the summary ceiling: never given to the summarizer. */
+  readonly withheld: readonly Withheld[];
   readonly hot: readonly ConsolidationInput[];
   readonly coldTier: ReadonlyArray<{ readonly memoryId: string; readonly reason: 'over_token_budget' }>;
   readonly mustPreserve: readonly MustPreserveFact[];
@@ -45,7 +58,9 @@ export interface ConsolidationSnapshot {
   readonly tokenBudget: number;
 }
 
-export type OpenEntry = (entry: EntryState) => { readonly value: Value; readonly content?: string } | undefined;
+export type OpenEntry = (
+  entry: EntryState,
+) => { readonly value: Value; readonly content?: string; readonly writeGate?: ConsolidationInput['writeGate'] } | undefined;
 
 export function takeSnapshot(state: SubjectState, open: OpenEntry, options: SnapshotOptions): ConsolidationSnapshot {
   const selection = selectEntries(state, {
@@ -69,8 +84,9 @@ export function takeSnapshot(state: SubjectState, open: OpenEntry, options: Snap
     scopes: c.scopes,
     memoryIds: c.memoryIds,
   }));
-  const mustPreserve = extractMustPreserve(inputs);
-  const plan = planColdTier(inputs, new Set(mustPreserve.map((f) => f.memoryId)), options.tokenBudget, options.countTokens);
+  const admission = admitToSummary(inputs, options.summaryCeiling ?? 'restricted');
+  const mustPreserve = extractMustPreserve(admission.admitted);
+  const plan = planColdTier(admission.admitted, new Set(mustPreserve.map((f) => f.memoryId)), options.tokenBudget, options.countTokens);
   const parent = options.parent && !options.fromRaw && parentMayServe(state, options.parent.manifest) ? options.parent : undefined;
   const manifest = buildManifest({
     tenant: options.tenant,
@@ -84,12 +100,15 @@ export function takeSnapshot(state: SubjectState, open: OpenEntry, options: Snap
     selectorVersion: selection.selectorVersion,
     promptVersion: options.promptVersion,
     modelSnapshot: options.modelSnapshot,
-    settings: { tokenBudget: options.tokenBudget },
+    settings: { tokenBudget: options.tokenBudget, ...(options.summaryCeiling ? { summaryCeiling: options.summaryCeiling } : {}) },
+    trigger: { reason: options.trigger ?? 'schedule', ...(options.runId !== undefined ? { runId: options.runId } : {}) },
     attempt: options.attempt ?? 1,
   });
   return {
     manifest,
-    inputs,
+    selected: inputs,
+    inputs: admission.admitted,
+    withheld: admission.withheld,
     hot: plan.hot,
     coldTier: plan.cold,
     mustPreserve,
@@ -139,5 +158,24 @@ export function gateOutput(snapshot: ConsolidationSnapshot, output: SummarizerOu
     output,
     summaryTokenAllowance: Math.max(snapshot.tokenBudget, count(templated)),
     countTokens: count,
+  });
+}
+
+/** The compaction record of an output and the gate's verdict on it. */
+export function compactionRecordOf(snapshot: ConsolidationSnapshot, output: SummarizerOutput, gate: GateResult): BuiltRecord {
+  const trigger = snapshot.manifest.trigger;
+  return buildCompactionRecord({
+    manifest: snapshot.manifest,
+    trigger: trigger?.reason ?? 'schedule',
+    ...(trigger?.runId !== undefined ? { runId: trigger.runId } : {}),
+    selected: snapshot.selected,
+    admitted: snapshot.inputs,
+    coldTier: snapshot.coldTier,
+    withheld: snapshot.withheld,
+    mustPreserve: snapshot.mustPreserve,
+    conflicts: snapshot.conflicts,
+    tokenBudget: snapshot.tokenBudget,
+    output,
+    gate,
   });
 }

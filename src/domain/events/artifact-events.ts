@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { TEXT_FACT_KINDS } from '../consolidation/text-facts/fact.js';
 import { artifactIdSchema, conflictIdSchema, memoryIdSchema } from '../values/ids.js';
 import { instantSchema } from '../values/instant-schema.js';
+import { compactionRecordSchema } from '../compaction/record.js';
 import { fenceFailureSchema } from './alias.js';
 import { clearTextSchema, countSchema } from './fields.js';
 import { manifestSchema } from './manifest.js';
@@ -16,8 +17,10 @@ export const artifactGeneratedSchema = z.strictObject({
   output: sealedSchema,
   /** HMAC-SHA256 (per-subject key) of the output's canonical JSON. */
   outputHash: keyedHashSchema,
-  /** Low-value inputs left out of the output to meet the token budget: still inputs, retrievable raw. */
-  coldTier: z.array(z.strictObject({ memoryId: memoryIdSchema, reason: z.enum(['over_token_budget']) })).optional(),
+  /** The compaction record (v2; upcast from v1's cold tier): anchors, pointers, keep / discard decisions, the rehydration plan and the loss checks. */
+  record: compactionRecordSchema,
+  /** What the record's anchors say (anchor id -> statement), sealed like the output; absent on upcast records. */
+  statements: sealedSchema.optional(),
   generatedAt: instantSchema,
 });
 
@@ -34,6 +37,7 @@ export const GATE_FAILURE_CODES = [
   'false_new_fact',
   'open_item_dropped',
   'over_budget',
+  'uncertainty_settled',
 ] as const;
 export type GateFailureCode = (typeof GATE_FAILURE_CODES)[number];
 

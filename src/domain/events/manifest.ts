@@ -5,6 +5,7 @@ import { artifactIdSchema, conflictIdSchema, memoryIdSchema, subjectIdSchema, te
 import { aliasTupleSchema } from './alias.js';
 import { countSchema, sequenceSchema, sha256HexSchema } from './fields.js';
 import { keyedHashSchema } from './sealed.js';
+import { COMPACTION_TRIGGERS } from '../compaction/record.js';
 
 export const manifestInputSchema = z.strictObject({
   memoryId: memoryIdSchema,
@@ -33,5 +34,13 @@ export const manifestSchema = z.strictObject({
   selectorVersion: versionText,
   promptVersion: versionText,
   modelSnapshot: versionText,
+  /** Why it was compacted (issue 23): a phase boundary, a hand-off, a branch, or the schedule; absent on manifests before it was recorded (the schedule). */
+  trigger: z
+    .strictObject({
+      reason: z.enum(COMPACTION_TRIGGERS),
+      /** The run or task the compaction belongs to, checked by `assess` when the reader names one. */
+      runId: z.string().min(1).max(200).optional(),
+    })
+    .optional(),
 });
 export type Manifest = z.output<typeof manifestSchema>;

@@ -1,10 +1,14 @@
-// assess(artifact): may this artifact be resumed from / read as it is?
-// ready, blocked (not this tenant's or subject's), needs_rehydration (epoch
-// or contract changed, STALE, no gated output), needs_evidence (an input or
-// the output can no longer be read), needs_review (a discard without a
-// reason). The artifact stream is the record; the projection says where the
-// subject stands and whether the artifact is STALE.
-import { openOutput } from '../../reads/opened/artifact-output.js';
+// assess(artifact): may a reader continue from this artifact's compaction
+// record? ready, blocked (not this tenant's, subject's or run's),
+// needs_rehydration (epoch or contract changed, STALE, an anchor missing or
+// its pointer broken, an anchored input changed since, no gated output),
+// needs_evidence (an input or the output can no longer be read),
+// needs_review (a discard without a reason, an uncertain anchor unchecked).
+// The artifact stream holds the record; the projection says where the
+// subject and its memories stand and whether the artifact is STALE.
+import { COMPACTION_RECORD_VERSION } from '../../domain/compaction/record.js';
+import { anyText } from '../../projections/runtime/bulk.js';
+import { openOutput, openStatements } from '../../reads/opened/artifact-output.js';
 import { readArtifact } from '../../reads/streams/artifact-stream.js';
 import { CURRENT_SELECTOR } from '../../domain/consolidation/selector.js';
 import { requireId } from '../../domain/values/ids.js';
@@ -12,13 +16,18 @@ import { readMemoryTables } from '../memory-tables.js';
 import { memoryKeysOf } from '../opened/memory-fields.js';
 import type { ReadSide } from '../read-side.js';
 import { assessFacts, type AssessmentStatus, type Contract, type Finding } from './assessment.js';
+import { recordView, type RecordView } from './record-view.js';
 
 export interface AssessInput {
   readonly tenant: string;
   readonly artifactId: string;
   /** The subject the caller means to use it for; checked when given. */
   readonly subject?: string;
-  /** The current summarizer's prompt and model (compared when given); the selector defaults to the current one. */
+  /** The run or task the reader continues (checked against the record's when given). */
+  readonly runId?: string;
+  /** Anchors the reader needs besides those the record requires of itself. */
+  readonly requiredAnchors?: readonly string[];
+  /** The current summarizer's prompt and model (compared when given); the selector and the record version default to the current ones. */
   readonly contract?: Partial<Contract>;
 }
 
@@ -40,6 +49,8 @@ export interface Assessment {
     /** The read alias points at it now. */
     readonly current: boolean;
   };
+  /** The compaction record, its anchors' statements opened (absent when the artifact was never generated). */
+  readonly record?: RecordView;
 }
 
 export async function assess(read: Pick<ReadSide, 'projections' | 'eventStore' | 'keyStore'>, input: AssessInput): Promise<Assessment> {
@@ -77,16 +88,22 @@ export async function assess(read: Pick<ReadSide, 'projections' | 'eventStore' |
       .where('artifact_id', '=', artifactId)
       .executeTakeFirst(),
   }));
-  const [keys, output] = await Promise.all([
+  const compaction = record.generated?.record;
+  const pointed = [...new Set((compaction?.pointers ?? []).flatMap((p) => (p.memoryId !== undefined ? [p.memoryId] : [])))];
+  const memoryStatus = await statusesOf(read, tenant, manifest.subject, pointed);
+  const [keys, output, statements] = await Promise.all([
     memoryKeysOf(
       read.keyStore,
       ref,
       manifest.inputs.map((i) => i.memoryId),
     ),
     record.generated ? openOutput(read.keyStore, ref, artifactId, record.generated.output) : Promise.resolve(undefined),
+    record.generated?.statements ? openStatements(read.keyStore, ref, artifactId, record.generated.statements) : Promise.resolve(undefined),
   ]);
   const verdict = assessFacts({
     ...(subjectAsked !== undefined ? { subjectAsked } : {}),
+    ...(input.runId !== undefined ? { runAsked: input.runId } : {}),
+    ...(input.requiredAnchors ? { anchorsAsked: input.requiredAnchors } : {}),
     manifest,
     generated: record.generated !== undefined,
     ...(record.generationFailed ? { generationError: record.generationFailed.error.code } : {}),
@@ -94,6 +111,7 @@ export async function assess(read: Pick<ReadSide, 'projections' | 'eventStore' |
     ...(record.rejected ? { rejection: record.rejected.reason } : {}),
     contract: {
       selectorVersion: input.contract?.selectorVersion ?? CURRENT_SELECTOR,
+      recordVersion: input.contract?.recordVersion ?? COMPACTION_RECORD_VERSION,
       ...(input.contract?.promptVersion ? { promptVersion: input.contract.promptVersion } : {}),
       ...(input.contract?.modelSnapshot ? { modelSnapshot: input.contract.modelSnapshot } : {}),
     },
@@ -107,8 +125,10 @@ export async function assess(read: Pick<ReadSide, 'projections' | 'eventStore' |
         }
       : null,
     output,
+    outputReadable: output !== undefined,
+    record: compaction,
     unreadableInputs: manifest.inputs.filter((i) => keys.get(i.memoryId)?.status !== 'found').map((i) => i.memoryId),
-    coldTier: record.generated?.coldTier ?? [],
+    memoryStatus,
   });
   return {
     tenant,
@@ -119,11 +139,33 @@ export async function assess(read: Pick<ReadSide, 'projections' | 'eventStore' |
       inputEpoch: manifest.inputEpoch,
       newCoversThrough: manifest.newCoversThrough,
       inputs: manifest.inputs.length,
-      coldTier: record.generated?.coldTier?.length ?? 0,
+      coldTier: compaction?.discards.filter((d) => d.category === 'over_token_budget').length ?? 0,
       selectorVersion: manifest.selectorVersion,
       promptVersion: manifest.promptVersion,
       modelSnapshot: manifest.modelSnapshot,
       current: subjectView.alias?.artifact_id === artifactId,
     },
+    ...(compaction ? { record: recordView(compaction, statements) } : {}),
   };
+}
+
+/** Each memory's status now (its latest version), for the memories a record points at. */
+async function statusesOf(
+  read: Pick<ReadSide, 'projections'>,
+  tenant: string,
+  subject: string,
+  memoryIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (memoryIds.length === 0) return new Map();
+  const rows = await readMemoryTables(read.projections, (tables) =>
+    tables
+      .selectFrom('memory_versions')
+      .select(['memory_id', 'status'])
+      .where('tenant', '=', tenant)
+      .where('subject', '=', subject)
+      .where('memory_id', '=', anyText(memoryIds))
+      .where('tx_to', 'is', null)
+      .execute(),
+  );
+  return new Map(rows.map((r) => [r.memory_id, r.status]));
 }

@@ -1,64 +1,58 @@
-// The assessment of an artifact as a compaction record (seed 002: identity,
-// evidence, contract, discards). Pure: the facts come in, the verdict and
-// every finding behind it go out. Missing evidence outranks a changed
-// contract: rehydrating means rebuilding from the inputs, which cannot be
-// done for inputs that can no longer be read (seed 002: 缺证据时输出缺证).
+// The assessment of an artifact's compaction record (seed 002): the six
+// continue checks — identity, contract, required anchors, pointers,
+// volatile anchors refreshed, discards with reasons — and the five outcomes.
+// Pure: the facts come in, the verdict and every finding behind it go out.
+// Missing evidence outranks everything but identity: rehydrating means
+// rebuilding from the inputs, which cannot be done for inputs that can no
+// longer be read (seed 002: 缺证据时输出缺证). A broken anchor pointer
+// routes to needs_rehydration, as the seed says: the record cannot be
+// trusted, but its inputs can still be read and a new record built.
+import { brokenAnchors, requiredAnchorIds } from '../../domain/compaction/build.js';
+import type { CompactionRecord } from '../../domain/compaction/record.js';
 import type { SummarizerOutput } from '../../domain/consolidation/output.js';
 import type { Manifest } from '../../domain/events/manifest.js';
+import { contractFindings, lifecycleFindings, type LifecycleFacts } from './lifecycle-findings.js';
+import type { Finding } from './finding.js';
 
-/** In the order they are judged: the first status with a finding wins. */
-export const ASSESSMENT_STATUSES = ['blocked', 'needs_evidence', 'needs_rehydration', 'needs_review', 'ready'] as const;
-export type AssessmentStatus = (typeof ASSESSMENT_STATUSES)[number];
-
-export type FindingCode =
-  | 'not_in_tenant'
-  | 'subject_mismatch'
-  | 'generation_failed'
-  | 'gate_failed'
-  | 'switch_rejected'
-  | 'epoch_changed'
-  | 'contract_changed'
-  | 'stale'
-  | 'subject_forgotten'
-  | 'output_unreadable'
-  | 'input_unreadable'
-  | 'discard_without_reason';
-
-export interface Finding {
-  readonly status: Exclude<AssessmentStatus, 'ready'>;
-  readonly code: FindingCode;
-  readonly message: string;
-  readonly memoryId?: string;
-}
+export { ASSESSMENT_STATUSES, type AssessmentStatus, type Finding, type FindingCode } from './finding.js';
+import { ASSESSMENT_STATUSES, type AssessmentStatus } from './finding.js';
 
 export interface Contract {
   readonly selectorVersion: string;
+  /** The record contract the reader continues under. */
+  readonly recordVersion: string;
   /** Absent: not compared (the caller did not say which summarizer is current). */
   readonly promptVersion?: string;
   readonly modelSnapshot?: string;
 }
 
-export interface AssessmentFacts {
+export interface AssessmentFacts extends LifecycleFacts {
   readonly subjectAsked?: string;
+  readonly runAsked?: string;
+  /** Anchors the reader needs beyond those the record itself requires. */
+  readonly anchorsAsked?: readonly string[];
   readonly manifest: Manifest;
-  readonly generated: boolean;
-  readonly generationError?: string;
-  readonly gateFailures: readonly string[];
-  readonly rejection?: string;
   readonly contract: Contract;
-  /** The subject now. */
-  readonly inputEpoch: number;
-  readonly subjectForgotten: boolean;
-  readonly stale: { readonly causeType: string; readonly causeMemoryId: string | null; readonly viaArtifactId: string | null } | null;
   /** Undefined when the output could not be opened. */
   readonly output: SummarizerOutput | undefined;
+  readonly record: CompactionRecord | undefined;
   readonly unreadableInputs: readonly string[];
-  readonly coldTier: ReadonlyArray<{ readonly memoryId: string; readonly reason?: string }>;
+  /** The current status of each memory the record points at (absent: unknown to the subject). */
+  readonly memoryStatus: ReadonlyMap<string, string>;
 }
 
 export function assessFacts(f: AssessmentFacts): { readonly status: AssessmentStatus; readonly findings: readonly Finding[] } {
-  const findings: Finding[] = [];
   const m = f.manifest;
+  const findings: Finding[] = [...identityFindings(f), ...lifecycleFindings(f), ...contractFindings(m, f.record, f.contract)];
+  if (f.record) findings.push(...anchorFindings(f, f.record));
+  if (f.output && f.record) findings.push(...discardFindings(m, f.output, f.record));
+  const status = ASSESSMENT_STATUSES.find((s) => findings.some((x) => x.status === s)) ?? 'ready';
+  return { status, findings };
+}
+
+function identityFindings(f: AssessmentFacts): Finding[] {
+  const m = f.manifest;
+  const findings: Finding[] = [];
   if (f.subjectAsked !== undefined && f.subjectAsked !== m.subject) {
     findings.push({
       status: 'blocked',
@@ -66,79 +60,85 @@ export function assessFacts(f: AssessmentFacts): { readonly status: AssessmentSt
       message: `the artifact belongs to subject ${m.subject}, not ${f.subjectAsked}: it cannot be spliced into this subject's context`,
     });
   }
-  if (!f.generated)
+  const runId = m.trigger?.runId;
+  if (f.runAsked !== undefined && f.runAsked !== runId) {
     findings.push({
-      status: 'needs_rehydration',
-      code: 'generation_failed',
-      message: `generation failed${f.generationError ? ` (${f.generationError})` : ''}: there is no output to resume from`,
-    });
-  if (f.gateFailures.length > 0)
-    findings.push({
-      status: 'needs_rehydration',
-      code: 'gate_failed',
-      message: `the loss gate refused the output (${[...new Set(f.gateFailures)].join(', ')})`,
-    });
-  if (f.rejection)
-    findings.push({ status: 'needs_rehydration', code: 'switch_rejected', message: `publication was refused (${f.rejection})` });
-  if (m.inputEpoch !== f.inputEpoch)
-    findings.push({
-      status: 'needs_rehydration',
-      code: 'epoch_changed',
-      message: `built at inputEpoch ${m.inputEpoch}, the subject is at ${f.inputEpoch}: its inputs changed since`,
-    });
-  const changed = (['selectorVersion', 'promptVersion', 'modelSnapshot'] as const).filter(
-    (k) => f.contract[k] !== undefined && f.contract[k] !== m[k],
-  );
-  if (changed.length > 0) {
-    findings.push({
-      status: 'needs_rehydration',
-      code: 'contract_changed',
-      message: changed.map((k) => `${k} ${m[k]} -> ${f.contract[k]}`).join(', '),
+      status: 'blocked',
+      code: 'run_mismatch',
+      message: `the record belongs to ${runId === undefined ? 'no named run' : `run ${runId}`}, not ${f.runAsked}`,
     });
   }
-  if (f.stale) {
-    const via = f.stale.viaArtifactId ? ` through ${f.stale.viaArtifactId}` : '';
+  return findings;
+}
+
+/** Required anchors present, their pointers resolvable, volatile ones still current, uncertain ones checked. */
+function anchorFindings(f: AssessmentFacts, record: CompactionRecord): Finding[] {
+  const findings: Finding[] = [];
+  const present = new Set(record.anchors.map((a) => a.id));
+  for (const id of new Set([...requiredAnchorIds(record, f.manifest.conflictIds), ...(f.anchorsAsked ?? [])])) {
+    if (!present.has(id))
+      findings.push({ status: 'needs_rehydration', code: 'anchor_missing', message: `the record has no anchor ${id}`, anchorId: id });
+  }
+  for (const anchor of brokenAnchors(record)) {
     findings.push({
       status: 'needs_rehydration',
-      code: 'stale',
-      message: `STALE since ${f.stale.causeType}${f.stale.causeMemoryId ? ` of ${f.stale.causeMemoryId}` : ''}${via}`,
+      code: 'pointer_broken',
+      message: `anchor ${anchor.id} points at ${anchor.pointerIds.filter((p) => !record.pointers.some((x) => x.id === p)).join(', ')}, which the record does not hold: it stays missing`,
+      anchorId: anchor.id,
     });
   }
-  if (f.subjectForgotten)
+  const inputs = new Set(f.manifest.inputs.map((i) => i.memoryId));
+  const unreadable = new Set(f.unreadableInputs);
+  const pointers = new Map(record.pointers.map((p) => [p.id, p]));
+  for (const pointer of record.pointers) {
+    if (pointer.memoryId === undefined || inputs.has(pointer.memoryId)) continue;
     findings.push({
-      status: 'needs_evidence',
-      code: 'subject_forgotten',
-      message: 'the subject was forgotten: none of its evidence can be read',
+      status: 'needs_rehydration',
+      code: 'pointer_broken',
+      message: `pointer ${pointer.id} names ${pointer.memoryId}, which is not an input of the manifest`,
+      memoryId: pointer.memoryId,
     });
-  else {
-    if (f.generated && !f.output)
+  }
+  const reported = new Set<string>();
+  for (const anchor of record.anchors.filter((a) => a.volatile)) {
+    for (const pointerId of anchor.pointerIds) {
+      const memoryId = pointers.get(pointerId)?.memoryId;
+      if (memoryId === undefined || reported.has(memoryId) || unreadable.has(memoryId)) continue;
+      const now = f.memoryStatus.get(memoryId);
+      if (now === 'active') continue;
+      reported.add(memoryId);
       findings.push({
-        status: 'needs_evidence',
-        code: 'output_unreadable',
-        message: 'the output can no longer be opened (its key is gone)',
-      });
-    for (const memoryId of f.unreadableInputs)
-      findings.push({
-        status: 'needs_evidence',
-        code: 'input_unreadable',
-        message: `input ${memoryId} can no longer be read (forgotten)`,
+        status: 'needs_rehydration',
+        code: 'anchor_input_changed',
+        message: `anchor ${anchor.id} rests on ${memoryId}, which is ${now ?? 'unknown to the subject'} now: refresh it before continuing`,
         memoryId,
-      });
-  }
-  if (f.output) {
-    const cited = new Set([...f.output.claims, ...f.output.openItems].flatMap((s) => s.derivedFrom));
-    const cold = new Map(f.coldTier.map((c) => [c.memoryId, c.reason]));
-    for (const input of m.inputs) {
-      if (cited.has(input.memoryId)) continue;
-      if (cold.has(input.memoryId) && cold.get(input.memoryId)) continue;
-      findings.push({
-        status: 'needs_review',
-        code: 'discard_without_reason',
-        message: `input ${input.memoryId} is neither stated nor discarded with a reason`,
-        memoryId: input.memoryId,
+        anchorId: anchor.id,
       });
     }
   }
-  const status = ASSESSMENT_STATUSES.find((s) => findings.some((x) => x.status === s)) ?? 'ready';
-  return { status, findings };
+  const passed = new Set(record.lossChecks.filter((c) => c.passed).map((c) => c.check));
+  for (const anchor of record.anchors.filter((a) => a.status === 'uncertain')) {
+    if (passed.has(`uncertain_anchor:${anchor.id}`)) continue;
+    findings.push({
+      status: 'needs_review',
+      code: 'uncertain_unchecked',
+      message: `uncertain anchor ${anchor.id} has no passed loss check of its own`,
+      anchorId: anchor.id,
+    });
+  }
+  return findings;
+}
+
+/** Every input is stated, or discarded with a category and a reason. */
+function discardFindings(m: Manifest, output: SummarizerOutput, record: CompactionRecord): Finding[] {
+  const cited = new Set([...output.claims, ...output.openItems].flatMap((s) => s.derivedFrom));
+  const discarded = new Set(record.discards.filter((d) => d.reason.trim() !== '').map((d) => d.memoryId));
+  return m.inputs
+    .filter((i) => !cited.has(i.memoryId) && !discarded.has(i.memoryId))
+    .map((i) => ({
+      status: 'needs_review' as const,
+      code: 'discard_without_reason' as const,
+      message: `input ${i.memoryId} is neither stated nor discarded with a reason`,
+      memoryId: i.memoryId,
+    }));
 }

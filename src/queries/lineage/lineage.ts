@@ -1,9 +1,13 @@
 // lineage(artifact): the derivation graph of an artifact — its inputs (the
 // memory versions it was generated from), its claims (-> those versions),
 // its parent artifacts, transitively — with STALE marks and, for every input
-// no longer current, the event that invalidated it (DESIGN section 6).
+// no longer current, the event that invalidated it (DESIGN section 6); and
+// from its compaction record (the artifact stream) the anchors, pointers and
+// discards, each discard with whether it can be recovered.
 import type { Kysely, Selectable } from 'kysely';
+import type { Anchor, Discard, Pointer } from '../../domain/compaction/record.js';
 import { openOutput } from '../../reads/opened/artifact-output.js';
+import { readArtifact } from '../../reads/streams/artifact-stream.js';
 import { normaliseScopes, type Scopes } from '../../domain/entry/scopes.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
@@ -76,6 +80,15 @@ export interface LineageArtifact {
         readonly openItems: ReadonlyArray<{ readonly index: number; readonly derivedFrom: LineageClaim['derivedFrom'] }>;
       }
     | { readonly status: 'forgotten' };
+  /** The compaction record's clear parts (absent when the artifact was never generated). */
+  readonly record: {
+    readonly version: string;
+    readonly trigger: string;
+    readonly anchors: readonly Anchor[];
+    readonly pointers: readonly Pointer[];
+    /** What was left out of the summary, why, and whether it can be recovered. */
+    readonly discards: readonly Discard[];
+  } | null;
 }
 
 export interface Lineage {
@@ -90,7 +103,7 @@ export interface Lineage {
 const MAX_DEPTH = 10_000;
 
 export async function lineage(
-  read: Pick<ReadSide, 'projections' | 'keyStore'>,
+  read: Pick<ReadSide, 'projections' | 'keyStore' | 'eventStore'>,
   tenantInput: string,
   artifactIdInput: string,
 ): Promise<Lineage> {
@@ -106,6 +119,7 @@ export async function lineage(
     const opened = row.output && !row.output_erased ? await openOutput(read.keyStore, ref, row.artifact_id, row.output) : undefined;
     const derived = (ids: readonly string[]) => ids.map((memoryId) => ({ memoryId, version: versionOf.get(memoryId) ?? null }));
     const stale = graph.stale.get(row.artifact_id);
+    const compaction = (await readArtifact(read.eventStore, row.artifact_id)).generated?.record;
     artifacts.push({
       artifactId: row.artifact_id,
       tenant,
@@ -143,6 +157,15 @@ export async function lineage(
             openItems: opened.openItems.map((o, index) => ({ index, derivedFrom: derived(o.derivedFrom) })),
           }
         : { status: 'forgotten' },
+      record: compaction
+        ? {
+            version: compaction.version,
+            trigger: compaction.stage.trigger,
+            anchors: compaction.anchors,
+            pointers: compaction.pointers,
+            discards: compaction.discards,
+          }
+        : null,
     });
   }
   return { tenant, artifactId, stale: artifacts[0]!.stale !== null, artifacts };

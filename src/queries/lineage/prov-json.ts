@@ -4,8 +4,10 @@
 // agent. Relations: wasGeneratedBy, used, wasDerivedFrom (artifact ->
 // inputs, artifact -> parent, claim -> memory versions), wasInvalidatedBy
 // (an input's closing event; a STALE artifact's cause), wasAssociatedWith,
-// hadMember (artifact -> its claims). Labels carry keys and ids, never
-// personal values.
+// hadMember (artifact -> its claims, anchors and evidence pointers; an
+// anchor wasDerivedFrom the memory versions its pointers name). Labels
+// carry keys and ids, never personal values (an anchor's statement is
+// sealed and stays out).
 import type { Lineage, LineageArtifact } from './lineage.js';
 
 export const MEMLEDGER_NAMESPACE = 'https://memledger.dev/ns/prov#';
@@ -34,6 +36,8 @@ export interface ProvDocument {
 export const artifactEntityId = (artifactId: string) => `ml:artifact/${artifactId}`;
 export const memoryEntityId = (memoryId: string, version: number) => `ml:memory/${memoryId}/v${version}`;
 const claimEntityId = (artifactId: string, index: number) => `ml:claim/${artifactId}/${index}`;
+const anchorEntityId = (artifactId: string, anchorId: string) => `ml:anchor/${artifactId}/${anchorId}`;
+const pointerEntityId = (artifactId: string, pointerId: string) => `ml:pointer/${artifactId}/${pointerId}`;
 const consolidationId = (artifactId: string) => `ml:consolidation/${artifactId}`;
 const eventId = (id: string) => `ml:event/${id}`;
 const modelId = (snapshot: string) => `ml:model/${snapshot}`;
@@ -131,6 +135,7 @@ function addArtifact(
     relation('used', { 'prov:activity': activity, 'prov:entity': artifactEntityId(a.parentArtifactId) });
   }
   if (a.stale) invalidation(entity, { eventId: a.stale.causeEventId, type: a.stale.causeType, at: a.stale.causeAt });
+  addRecord(doc, a, relation);
   if (a.output.status !== 'readable') return;
   for (const claim of a.output.claims) {
     const id = claimEntityId(a.artifactId, claim.index);
@@ -150,6 +155,47 @@ function addArtifact(
         'prov:usedEntity': memoryEntityId(source.memoryId, source.version),
         'prov:activity': activity,
       });
+    }
+  }
+}
+
+/** The compaction record's anchors and pointers as entities of the artifact; a memory pointer leads to the memory version it names. */
+function addRecord(doc: ProvDocument, a: LineageArtifact, relation: (kind: keyof ProvDocument, attributes: Attributes) => void): void {
+  if (!a.record) return;
+  const entity = artifactEntityId(a.artifactId);
+  const versionOf = new Map(a.inputs.map((i) => [i.memoryId, i.version]));
+  const memoryOf = new Map<string, string>();
+  for (const p of a.record.pointers) {
+    const id = pointerEntityId(a.artifactId, p.id);
+    const version = p.memoryId !== undefined ? versionOf.get(p.memoryId) : undefined;
+    if (p.kind === 'memory_version' && version !== undefined) memoryOf.set(p.id, memoryEntityId(p.memoryId!, version));
+    doc.entity[id] = {
+      'prov:type': qname('ml:EvidencePointer'),
+      'prov:label': p.id,
+      'ml:kind': p.kind,
+      'ml:purpose': p.purpose,
+      ...(p.memoryId !== undefined ? { 'ml:memoryId': p.memoryId } : {}),
+      ...(p.sequence !== undefined ? { 'ml:sequence': p.sequence } : {}),
+      ...(p.ref !== undefined ? { 'ml:ref': p.ref } : {}),
+      ...(p.conflictId !== undefined ? { 'ml:conflictId': p.conflictId } : {}),
+    };
+    relation('hadMember', { 'prov:collection': entity, 'prov:entity': id });
+  }
+  for (const anchor of a.record.anchors) {
+    const id = anchorEntityId(a.artifactId, anchor.id);
+    doc.entity[id] = {
+      'prov:type': qname('ml:Anchor'),
+      'prov:label': anchor.id,
+      'ml:kind': anchor.kind,
+      'ml:status': anchor.status,
+      'ml:volatile': anchor.volatile,
+      'ml:pointers': anchor.pointerIds.join(' '),
+      ...(anchor.key !== undefined ? { 'ml:key': anchor.key } : {}),
+    };
+    relation('hadMember', { 'prov:collection': entity, 'prov:entity': id });
+    for (const pointerId of anchor.pointerIds) {
+      const memory = memoryOf.get(pointerId);
+      if (memory) relation('wasDerivedFrom', { 'prov:generatedEntity': id, 'prov:usedEntity': memory });
     }
   }
 }

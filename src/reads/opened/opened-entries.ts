@@ -21,6 +21,14 @@ export interface OpenedEntry {
   readonly value: Value;
   readonly content?: string;
   readonly anticipatedQueries?: readonly string[];
+  /** What the write gate found in it (absent: recorded before the gate): a summary never carries flagged content. */
+  readonly writeGate?: WriteGateFlags;
+}
+
+export interface WriteGateFlags {
+  readonly untrusted: boolean;
+  /** Detection kinds, e.g. `injection:role_override` (never a value). */
+  readonly detections: readonly string[];
 }
 
 /** An entry's opened fields; undefined when it was not asked for or its key is gone. */
@@ -35,12 +43,15 @@ export async function openEntries(
   memoryIds: ReadonlySet<string>,
 ): Promise<OpenEntryFields> {
   const sealed = new Map<string, Pick<SealedEntry, SealedEntryField>>();
+  const gates = new Map<string, WriteGateFlags>();
   for (let from = 0; from <= throughRevision; from += PAGE) {
     const page = await store.readStream(stream, { fromRevision: from, maxCount: Math.min(PAGE, throughRevision - from + 1) });
     for (const event of page) {
       if (event.type !== 'MemoryRecorded') continue;
       const data = event.data as SubjectEventData<'MemoryRecorded'>;
-      if (memoryIds.has(data.memoryId)) sealed.set(data.memoryId, { value: data.value, ...presentFields(data, SEALED_ENTRY_FIELDS) });
+      if (!memoryIds.has(data.memoryId)) continue;
+      sealed.set(data.memoryId, { value: data.value, ...presentFields(data, SEALED_ENTRY_FIELDS) });
+      if (data.gate) gates.set(data.memoryId, { untrusted: data.gate.untrusted, detections: data.gate.detections.map((d) => d.kind) });
     }
     if (page.length < PAGE) break;
   }
@@ -52,7 +63,8 @@ export async function openEntries(
   const opened = new Map<string, OpenedEntry>();
   for (const [memoryId, fields] of sealed) {
     const entry = openSealedFields(fields, found.get(memoryId), { ...ref, memoryId });
-    if (entry) opened.set(memoryId, entry);
+    const gate = gates.get(memoryId);
+    if (entry) opened.set(memoryId, gate ? { ...entry, writeGate: gate } : entry);
   }
   return (entry) => opened.get(entry.memoryId);
 }

@@ -22,6 +22,7 @@ import type { SubjectCommand } from '../../../src/domain/subject/commands.js';
 import { decide } from '../../../src/domain/subject/decide.js';
 import { evolve } from '../../../src/domain/subject/evolve.js';
 import { activeEntries, initialState, type SubjectState } from '../../../src/domain/subject/state.js';
+import { legacyRecordOf } from '../../support/legacy-record.js';
 import {
   comparePositions,
   type EventStore,
@@ -271,6 +272,7 @@ export class Workload {
           manifest,
           output: this.#sealed(),
           outputHash: hex(`${manifest.artifactId}-out`),
+          record: legacyRecordOf(manifest),
           generatedAt: now,
         },
       },

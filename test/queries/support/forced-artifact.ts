@@ -1,6 +1,7 @@
-// A seeded fault: an artifact whose output the test alters after generation
-// and marks as gated anyway (GatePassed without the gate), then publishes
-// through the real fenced switch. The loss gate never saw it.
+// A seeded fault: an artifact whose output (or compaction record) the test
+// alters after generation and marks as gated anyway (GatePassed without the
+// gate), then publishes through the real fenced switch. The loss gate never
+// saw it.
 import { sealOutput } from '../../../src/commands/consolidation/artifact-output.js';
 import { executeArtifactCommand } from '../../../src/commands/consolidation/artifact-stream.js';
 import { openEntries } from '../../../src/reads/opened/opened-entries.js';
@@ -10,22 +11,23 @@ import type { CommandContext, Ledger } from '../../../src/commands/ledger.js';
 import { summarizeDeterministically } from '../../../src/domain/consolidation/deterministic-summary.js';
 import type { SummarizerOutput } from '../../../src/domain/consolidation/output.js';
 import { selectEntries } from '../../../src/domain/consolidation/selector.js';
-import { takeSnapshot } from '../../../src/domain/consolidation/snapshot.js';
+import { compactionRecordOf, takeSnapshot, type ConsolidationSnapshot } from '../../../src/domain/consolidation/snapshot.js';
+import type { CompactionRecord } from '../../../src/domain/compaction/record.js';
 import { subjectStreamName } from '../../../src/domain/events/stream-names.js';
 
-export async function forceArtifact(
+/** The subject's snapshot now, from raw entries, as a forced artifact's `attempt`. */
+export async function snapshotNow(
   ledger: Ledger,
   services: ConsolidationServices,
   context: CommandContext,
-  tamper: (output: SummarizerOutput) => SummarizerOutput,
-  publish = true,
-): Promise<string> {
+  attempt = 77,
+): Promise<ConsolidationSnapshot> {
   const stream = subjectStreamName(context.tenant, context.subject);
   const loaded = await ledger.subjects.load(stream);
   const now = ledger.clock().toISOString();
   const ids = new Set(selectEntries(loaded.state, { now }).entries.map((e) => e.memoryId));
   const open = await openEntries(ledger.eventStore, ledger.keyStore, context, stream, loaded.revision, ids);
-  const snapshot = takeSnapshot(loaded.state, open, {
+  return takeSnapshot(loaded.state, open, {
     tenant: context.tenant,
     subject: context.subject,
     now,
@@ -34,11 +36,25 @@ export async function forceArtifact(
     promptVersion: services.summarizer.promptVersion,
     modelSnapshot: services.summarizer.modelSnapshot,
     fromRaw: true,
-    attempt: 77,
+    attempt,
   });
+}
+
+export async function forceArtifact(
+  ledger: Ledger,
+  services: ConsolidationServices,
+  context: CommandContext,
+  tamper: (output: SummarizerOutput) => SummarizerOutput,
+  publish = true,
+  tamperRecord: (record: CompactionRecord) => CompactionRecord = (r) => r,
+  attempt = 77,
+): Promise<string> {
+  const snapshot = await snapshotNow(ledger, services, context, attempt);
   const artifactId = snapshot.manifest.artifactId;
   const output = tamper(summarizeDeterministically({ inputs: snapshot.hot, conflicts: snapshot.conflicts }));
-  const sealed = await sealOutput(ledger.keyStore, context, artifactId, output);
+  const gate = { passed: true as const, mustPreserveCount: snapshot.mustPreserve.length };
+  const built = compactionRecordOf(snapshot, output, gate);
+  const sealed = await sealOutput(ledger.keyStore, context, artifactId, output, undefined, built.statements);
   if (sealed.status !== 'sealed') throw new Error('the subject was forgotten');
   const recorded = await executeArtifactCommand(ledger, { artifactId, commandId: `forced:${artifactId}` }, (at) => ({
     type: 'RecordArtifact',
@@ -46,8 +62,9 @@ export async function forceArtifact(
     manifest: snapshot.manifest,
     output: sealed.output,
     outputHash: sealed.outputHash,
-    coldTier: [],
-    gate: { passed: true, mustPreserveCount: snapshot.mustPreserve.length },
+    record: tamperRecord(built.record),
+    ...(sealed.statements ? { statements: sealed.statements } : {}),
+    gate,
     now: at,
   }));
   if (!recorded.ok || recorded.result.events.length !== 2)
