@@ -82,8 +82,7 @@ export function foldVersions(events: Iterable<TimedEvent>): Map<string, FoldedVe
         break;
       // They change no memory's status.
       case 'MemoryCorroborated':
-      // A demoted memory is still believed (active), only not served: no new version.
-      case 'MemoryDemoted':
+      case 'MemoryDemoted': // a demoted memory is still believed (active), only not served: no new version
       case 'MemoryRestored':
       case 'ConflictDetected':
       case 'ConflictResolved':
