@@ -40,6 +40,7 @@ export function lifecycleRoutes(services: ApiServices): RouteSpec[] {
     defineRoute({
       method: 'GET',
       path: '/v1/lifecycle/policy',
+      access: 'tenant',
       operationId: 'showLifecyclePolicy',
       summary: "The tenant's lifecycle policy in force: half-lives, demotion rules, capacities (version 0: the built-in default)",
       tag: 'policy',
@@ -50,6 +51,7 @@ export function lifecycleRoutes(services: ApiServices): RouteSpec[] {
     defineRoute({
       method: 'POST',
       path: '/v1/lifecycle/policy',
+      access: 'tenant',
       operationId: 'setLifecyclePolicy',
       summary: 'Set the next version of the tenant lifecycle policy',
       tag: 'policy',
@@ -64,6 +66,7 @@ export function lifecycleRoutes(services: ApiServices): RouteSpec[] {
     defineRoute({
       method: 'POST',
       path: '/v1/lifecycle/sweep',
+      access: 'tenant',
       operationId: 'sweepLifecycle',
       summary: "Demote and archive by the tenant's lifecycle policy, once (the service also sweeps by itself)",
       tag: 'policy',
