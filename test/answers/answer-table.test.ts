@@ -25,6 +25,7 @@ describe('the answer table', () => {
       'coverage_beyond_head',
       'gate_failed',
       'policy_rejected',
+      'not_superseded',
     ];
     for (const code of REJECTION_CODES) {
       const rejection = { code, message: `refused: ${code}`, field: 'f' };

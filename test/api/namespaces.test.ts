@@ -14,7 +14,7 @@ let t: TestService;
 let admin: string;
 /** u-7's own key: its user namespace and every team, with every permission (so no role hides what the namespaces decide). */
 let u7: string;
-const ids = { memory: '', artifact: '', receipt: '' };
+const ids = { memory: '', artifact: '', receipt: '', recall: '' };
 
 const record = async (subject: string, text: string, overrides: Record<string, unknown> = {}, key = admin) => {
   const response = await t.request('POST', `/v1/subjects/${subject}/memories`, { key, body: entry(text, overrides) });
@@ -36,6 +36,9 @@ beforeAll(async () => {
   const receipt = await t.request('DELETE', `/v1/subjects/user:u-8/memories/${erased}`, { key: admin });
   expect(receipt.status, receipt.text).toBe(200);
   ids.receipt = receipt.body.receiptId as string;
+  const recalled = await t.request('GET', '/v1/subjects/user:u-8/recall', { key: admin });
+  expect(recalled.status, recalled.text).toBe(200);
+  ids.recall = recalled.body.recallId as string;
 }, 120_000);
 afterAll(async () => {
   await t?.close();
@@ -57,7 +60,8 @@ describe('a key bound to user:u-7', () => {
         .replace('{memoryId}', ids.memory)
         .replace('{artifactId}', artifactId)
         .replace('{conflictId}', 'c-1')
-        .replace('{receiptId}', ids.receipt);
+        .replace('{receiptId}', ids.receipt)
+        .replace('{recallId}', ids.recall);
     const checked: string[] = [];
     for (const route of routes) {
       const body = route.method === 'POST' ? {} : undefined;

@@ -98,7 +98,9 @@ describe('key store residue', () => {
       await store.forgetMemory(ref, 'm-1');
       expect(await rowsHold(wrapped)).toBe(false);
       expect(await filesHold(wrapped)).toBe(true);
-      await store.rewriteKeyTables();
+      // A rewrite keeps a version that a snapshot held anywhere on the server could still see (a backend that
+      // is still connecting has no database yet, and holds every database's horizon back): the next one removes it.
+      for (let rewrite = 1; rewrite <= 5 && (await filesHold(wrapped)); rewrite++) await store.rewriteKeyTables();
       expect(await filesHold(wrapped)).toBe(false);
     } finally {
       await admin().query('ALTER TABLE key_store_memories RESET (autovacuum_enabled)');

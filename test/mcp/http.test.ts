@@ -61,6 +61,29 @@ describe('MCP over Streamable HTTP', () => {
     expect(JSON.stringify((await acme('recall', { subject: 'u1', query: 'door code' })).body)).not.toContain('0000');
   });
 
+  it('remembers, recalls by a question, takes feedback on what it served, forgets, and recalls nothing', async () => {
+    const agent = await connect(await t.key('acme', 'writer'));
+    const kept = await agent('remember', { subject: 'u3', entry: said('Parcels go to the blue locker by the gym.', 'delivery.where') });
+    expect(kept.body).toMatchObject({ decision: 'NEW' });
+    const memoryId = kept.body.memoryId!;
+    const found = await agent('recall', { subject: 'u3', query: 'where should parcels go?' });
+    expect(found.body.items.map((i) => i.memoryId)).toEqual([memoryId]);
+    const recallId = found.body.recallId as string;
+    expect(recallId).toMatch(/^r-/);
+    const before = await t.eventCount();
+    const unserved = await agent('feedback', { subject: 'u3', recallId, memoryId: 'm-never-served', type: 'used' });
+    expect(unserved).toMatchObject({ isError: true, body: { error: 'invalid_input', field: 'memoryId' } });
+    expect(await t.eventCount()).toBe(before);
+    const used = await agent('feedback', { subject: 'u3', recallId, memoryId, type: 'used' });
+    expect(used.isError, JSON.stringify(used.body)).toBe(false);
+    expect(used.body).toMatchObject({ events: [{ type: 'MemoryFeedbackGiven', data: { memoryId, recallId, type: 'used' } }] });
+    const forgotten = await agent('forget', { subject: 'u3', memoryId });
+    expect(forgotten.body).toMatchObject({ scope: 'memory', memoryIds: [memoryId], verification: { status: 'passed' } });
+    const after = await agent('recall', { subject: 'u3', query: 'where should parcels go?' });
+    expect(after.body.items).toEqual([]);
+    expect(JSON.stringify(after.body)).not.toContain('blue locker');
+  });
+
   it("keeps to the key's role, and a bad input writes nothing", async () => {
     const reader = await connect(await t.key('acme', 'reader'));
     const before = await t.eventCount();

@@ -13,7 +13,7 @@ import { recordMemory } from '../../src/commands/record.js';
 import { DEFAULT_POLICY_DOCUMENT } from '../../src/domain/policy/default-policy.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
 import { candidatesProjection, readActive, type CandidatesDb } from '../../src/projections/index.js';
-import { catchUp, openReadSide, type OpenReadSide } from '../../src/queries/read-side.js';
+import { catchUpWith, openReadSide, type OpenReadSide } from '../../src/queries/read-side.js';
 import { entry, startTestService, type TestService } from '../api/service.js';
 import { runCli } from '../support/cli.js';
 import { openTestLedger, type TestLedger } from '../support/ledger.js';
@@ -40,13 +40,17 @@ const permission = (key: string) => ({
   value: { type: 'boolean', value: true },
   source: { type: 'model_inference', refs: ['agent://run-1'] },
 });
+/** Every subject stream written here: the read model is read once it has applied each one's last event (a catch-up to the log's head alone can stop short of them while another transaction on the server holds the log's stable cut back). */
+const written = new Set<string>();
+const caughtUp = async () => void (await catchUpWith(read, [...written]));
 async function propose(subject: string, key: string, tenant = 'acme'): Promise<string> {
+  written.add(subjectStreamName(tenant, subject));
   const held = await recordMemory(t.ledger, { tenant, subject, credential: AGENT }, permission(key));
   if (!held.ok || held.result.decision !== 'CANDIDATE') throw new Error(`not held: ${JSON.stringify(held)}`);
   return held.result.memoryId;
 }
 async function pendingRows(): Promise<string[]> {
-  await catchUp(read);
+  await caughtUp();
   const rows = await readActive<CandidatesDb, Array<{ memory_id: string }>>(read.projections, candidatesProjection.name, (tables) =>
     tables.selectFrom('pending_candidates').select('memory_id').execute(),
   );
@@ -64,7 +68,7 @@ describe('the candidate expiry sweep', () => {
     expect(set.ok).toBe(true);
     const hourly = await propose('s1', 'deploy.allowed', 'hourly');
     const monthly = await propose('s1', 'deploy.allowed');
-    await catchUp(read);
+    await caughtUp();
 
     const early = await sweepCandidatesOnce(t.ledger, read.projections, '2026-11-01T10:59:59.000Z');
     expect(early.expired).toEqual([]);

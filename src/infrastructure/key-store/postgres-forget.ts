@@ -2,6 +2,7 @@
 // inside one transaction. The subject's lock (exclusive) waits for key-making
 // transactions to finish and keeps new ones out until the forget commits; it
 // also serializes forgets of one subject, so batches cannot deadlock on rows.
+import type pg from 'pg';
 import type { Queryable } from './postgres-rows.js';
 import { lockSubjectForForgetting } from './postgres-subject-lock.js';
 import type { SubjectRef } from './port.js';
@@ -82,11 +83,36 @@ export async function tombstoneSubject(db: Queryable, ref: SubjectRef): Promise<
  */
 export type KeyTable = 'key_store_subjects' | 'key_store_memories' | 'key_store_artifacts';
 
-export async function rewriteTables(db: Queryable, tables: readonly KeyTable[]): Promise<void> {
+export async function rewriteTables(pool: pg.Pool, tables: readonly KeyTable[]): Promise<void> {
   if (tables.length === 0) return;
-  await olderSnapshotsEnded(db);
-  await db.query(`VACUUM (FULL) ${tables.join(', ')}`);
+  const client = await pool.connect();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      await olderSnapshotsEnded(client);
+      // A snapshot held anywhere on the server (even a backend still connecting, which has no database yet)
+      // makes the rewrite copy the versions it could still see: VERBOSE says how many ("N dead row versions
+      // cannot be removed yet"), and the rewrite runs again, a bounded number of times.
+      const kept: number[] = [];
+      const onNotice = (notice: { readonly message?: string; readonly detail?: string }) => {
+        const match = /(\d+) dead row versions cannot be removed yet/.exec(`${notice.message ?? ''} ${notice.detail ?? ''}`);
+        if (match) kept.push(Number(match[1]));
+      };
+      client.on('notice', onNotice);
+      try {
+        await client.query(`VACUUM (FULL, VERBOSE) ${tables.join(', ')}`);
+      } finally {
+        client.off('notice', onNotice);
+      }
+      if (kept.every((n) => n === 0) || attempt >= REWRITE_ATTEMPTS) return;
+      await new Promise((resolve) => setTimeout(resolve, REWRITE_RETRY_MS));
+    }
+  } finally {
+    client.release();
+  }
 }
+
+const REWRITE_ATTEMPTS = 10;
+const REWRITE_RETRY_MS = 100;
 
 const SNAPSHOT_WAIT_MS = 5_000;
 const SNAPSHOT_POLL_MS = 20;
