@@ -17,13 +17,7 @@ import { memoryParams } from '../schemas/common.js';
 import { lifecycleResultSchema } from '../schemas/results.js';
 import type { ApiServices } from '../services.js';
 import { resultOf } from './outcome.js';
-
-const viewSchema = z.object({
-  tenant: z.string(),
-  version: z.number().int(),
-  builtIn: z.boolean(),
-  policy: z.record(z.string(), z.unknown()),
-});
+import { tenantPolicyRoutes } from './tenant-policy.js';
 
 const changed = z.array(z.object({ memoryId: z.string(), reason: z.string(), rule: z.string() }));
 const sweepSchema = z.object({
@@ -37,31 +31,16 @@ export function lifecycleRoutes(services: ApiServices): RouteSpec[] {
   let made: LifecyclePolicies | undefined;
   const policies = () => (made ??= new LifecyclePolicies(services.ledger.eventStore, services.ledger.clock));
   return [
-    defineRoute({
-      method: 'GET',
+    ...tenantPolicyRoutes(services, {
       path: '/v1/lifecycle/policy',
-      access: 'tenant',
-      operationId: 'showLifecyclePolicy',
-      summary: "The tenant's lifecycle policy in force: half-lives, demotion rules, capacities (version 0: the built-in default)",
-      tag: 'policy',
-      permission: 'audit:read',
-      responses: { 200: { description: 'the current version and document', schema: viewSchema } },
-      handler: async (call) => ({ status: 200, body: await policies().show(call.principal!.tenant) }),
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/v1/lifecycle/policy',
-      access: 'tenant',
-      operationId: 'setLifecyclePolicy',
-      summary: 'Set the next version of the tenant lifecycle policy',
-      tag: 'policy',
-      permission: 'policy:write',
-      body: lifecyclePolicySchema,
-      responses: { 200: { description: 'the version now in force', schema: viewSchema } },
-      handler: async (call) => ({
-        status: 200,
-        body: resultOf(await policies().set(call.principal!.tenant, call.rawBody, `api-key:${call.principal!.keyId}`)),
-      }),
+      name: 'LifecyclePolicy',
+      summary: {
+        show: "The tenant's lifecycle policy in force: half-lives, demotion rules, capacities (version 0: the built-in default)",
+        set: 'Set the next version of the tenant lifecycle policy',
+      },
+      schema: lifecyclePolicySchema,
+      // The sweep below reads the same store (one fold of the policy stream).
+      open: () => policies(),
     }),
     defineRoute({
       method: 'POST',

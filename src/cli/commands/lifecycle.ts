@@ -12,10 +12,11 @@ import { sweepLifecycle } from '../../commands/memory-lifecycle/sweep.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { requireId } from '../../domain/values/ids.js';
 import { subjectsInLog } from '../../reads/streams/subjects-in-log.js';
-import { optionalInstant, readJson } from '../input.js';
+import { optionalInstant } from '../input.js';
 import { opt, optionsOf, subjectSchema } from '../options.js';
 import { resultOf } from '../output.js';
 import { contextOf, run } from '../session.js';
+import { registerTenantPolicyCommands } from './tenant-policy.js';
 
 export function registerLifecycleCommands(program: Command): void {
   const lifecycle = program
@@ -59,30 +60,12 @@ export function registerLifecycleCommands(program: Command): void {
       }),
     );
   const policy = lifecycle.command('policy').description("the tenant's versioned lifecycle policy (half-lives, demotion, capacity)");
-  policy
-    .command('show')
-    .description('print the lifecycle policy in force and its version (0: the built-in default)')
-    .requiredOption('--tenant <tenant>', 'tenant id')
-    .action((flags) =>
-      run(async (ledger) => {
-        const o = optionsOf(z.object({ tenant: opt.text }), flags);
-        const tenant = requireId('tenant', o.tenant);
-        const opened = await ledger();
-        return new LifecyclePolicies(opened.eventStore, opened.clock).show(tenant);
-      }),
-    );
-  policy
-    .command('set')
-    .description('set the next version of the lifecycle policy')
-    .requiredOption('--tenant <tenant>', 'tenant id')
-    .requiredOption('--file <path>', 'the policy document (JSON), or - for stdin')
-    .action((flags) =>
-      run(async (ledger) => {
-        const o = optionsOf(z.object({ tenant: opt.text, file: opt.text }), flags);
-        const tenant = requireId('tenant', o.tenant);
-        const document = readJson('file', o.file === '-' ? '-' : `@${o.file}`);
-        const opened = await ledger();
-        return resultOf(await new LifecyclePolicies(opened.eventStore, opened.clock).set(tenant, document, 'cli'));
-      }),
-    );
+  registerTenantPolicyCommands(
+    policy,
+    {
+      show: 'print the lifecycle policy in force and its version (0: the built-in default)',
+      set: 'set the next version of the lifecycle policy',
+    },
+    (eventStore, clock) => new LifecyclePolicies(eventStore, clock),
+  );
 }

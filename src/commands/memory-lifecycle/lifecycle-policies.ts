@@ -8,8 +8,9 @@ import type { EventStore } from '../../infrastructure/event-store/port.js';
 import { LifecyclePolicyReader, lifecyclePolicyView, type LifecyclePolicyView } from '../../reads/lifecycle/lifecycle-policy-reader.js';
 import { newCommandId } from '../ids/command-ids.js';
 import { handleCommand } from '../stream/handle-command.js';
+import type { TenantPolicies } from '../policy/tenant-policies.js';
 
-export class LifecyclePolicies extends LifecyclePolicyReader {
+export class LifecyclePolicies extends LifecyclePolicyReader implements TenantPolicies<LifecyclePolicyView> {
   constructor(
     private readonly eventStore: EventStore,
     private readonly clock: () => Date,

@@ -13,6 +13,7 @@ import type { EventStore } from '../../infrastructure/event-store/port.js';
 import { newCommandId } from '../ids/command-ids.js';
 import type { WritePolicySource } from '../ledger.js';
 import { handleCommand } from '../stream/handle-command.js';
+import type { TenantPolicies } from './tenant-policies.js';
 import type { StreamKind } from '../../reads/streams/stream-kind.js';
 import { StreamRepository } from '../../reads/streams/stream-repository.js';
 
@@ -36,7 +37,7 @@ const viewOf = (tenant: string, current: VersionedWritePolicy | undefined): Writ
   return { tenant, version: shown.version, builtIn: current === undefined, policy: describeWritePolicy(shown.policy) };
 };
 
-export class WritePolicies implements WritePolicySource {
+export class WritePolicies implements WritePolicySource, TenantPolicies<WritePolicyView> {
   readonly #repository: StreamRepository<PolicyStreamState, PolicyCommand, PolicyEvent>;
 
   constructor(
