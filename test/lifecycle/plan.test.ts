@@ -7,35 +7,39 @@ import {
   parseLifecyclePolicy,
   type LifecyclePolicy,
 } from '../../src/domain/lifecycle/policy.js';
-import { usageOf } from '../../src/domain/lifecycle/usage.js';
+import { lifecycleInputOf } from '../../src/domain/lifecycle/input.js';
 
 const DAY = 86_400_000;
 const T0 = '2026-01-01T00:00:00.000Z';
 const at = (days: number) => new Date(Date.parse(T0) + days * DAY).toISOString();
 const policy = DEFAULT_LIFECYCLE_POLICY.policy;
 
-function live(memoryId: string, sequence: number, over: Partial<Parameters<typeof usageOf>[0]> & { demoted?: boolean } = {}): LiveMemory {
+function live(
+  memoryId: string,
+  sequence: number,
+  over: Partial<Parameters<typeof lifecycleInputOf>[0]> & { demoted?: boolean } = {},
+): LiveMemory {
   const { demoted = false, ...usage } = over;
-  return { memoryId, sequence, demoted, usage: usageOf({ kind: 'episodic', recordedAt: T0, ...usage }) };
+  return { memoryId, sequence, demoted, usage: lifecycleInputOf({ kind: 'episodic', recordedAt: T0, ...usage }) };
 }
 
 describe('decay', () => {
-  const usage = usageOf({ kind: 'episodic', recordedAt: T0, confidence: 0.8 });
+  const usage = lifecycleInputOf({ kind: 'episodic', recordedAt: T0, confidence: 0.8 });
   it('halves the weight every half-life of the kind, counted from the record', () => {
     expect(decayWeight(usage, 90 * 86_400, T0)).toBe(1);
     expect(decayWeight(usage, 90 * 86_400, at(90))).toBeCloseTo(0.5, 10);
     expect(decayWeight(usage, 90 * 86_400, at(180))).toBeCloseTo(0.25, 10);
   });
   it('counts from the last reinforcement when later than the record', () => {
-    const reinforced = usageOf({ kind: 'episodic', recordedAt: T0, lastReinforcedAt: at(360) });
+    const reinforced = lifecycleInputOf({ kind: 'episodic', recordedAt: T0, lastReinforcedAt: at(360) });
     expect(decayWeight(reinforced, 90 * 86_400, at(365))).toBeGreaterThan(decayWeight(usage, 90 * 86_400, at(365)));
   });
   it('a kind without a half-life does not decay', () => {
     expect(decayWeight(usage, null, at(3650))).toBe(1);
   });
   it('value weighs confidence and usefulness', () => {
-    const used = usageOf({ kind: 'episodic', recordedAt: T0, confidence: 0.8, usedCount: 3 });
-    const ignored = usageOf({ kind: 'episodic', recordedAt: T0, confidence: 0.8, ignoredCount: 3 });
+    const used = lifecycleInputOf({ kind: 'episodic', recordedAt: T0, confidence: 0.8, usedCount: 3 });
+    const ignored = lifecycleInputOf({ kind: 'episodic', recordedAt: T0, confidence: 0.8, ignoredCount: 3 });
     expect(memoryValue(used, 90 * 86_400, at(10))).toBeGreaterThan(memoryValue(usage, 90 * 86_400, at(10)));
     expect(memoryValue(ignored, 90 * 86_400, at(10))).toBeLessThan(memoryValue(usage, 90 * 86_400, at(10)));
   });

@@ -10,7 +10,7 @@
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import { planLifecycle, type LiveMemory } from '../../domain/lifecycle/plan.js';
 import type { VersionedLifecyclePolicy } from '../../domain/lifecycle/policy.js';
-import { usageOf } from '../../domain/lifecycle/usage.js';
+import { lifecycleInputOf } from '../../domain/lifecycle/input.js';
 import type { SubjectState } from '../../domain/subject/state.js';
 import { instantOf, type Instant } from '../../domain/values/instant.js';
 import { readErasureHistory } from '../../reads/erasure/history.js';
@@ -37,13 +37,13 @@ export function liveMemories(state: SubjectState, recordedAt: ReadonlyMap<string
   return [...state.entries.values()].flatMap((entry) => {
     const at = recordedAt.get(entry.memoryId);
     if (entry.status !== 'active' || at === undefined) return [];
-    // The entry's own fields and what feedback said (entry.usage) fill the rules' input in usageOf.
+    // The entry's own fields and what feedback said (entry.usage) fill the rules' input in lifecycleInputOf.
     return [
       {
         memoryId: entry.memoryId,
         sequence: entry.sequence,
         demoted: entry.demotion !== undefined,
-        usage: usageOf({ ...entry, ...entry.usage, recordedAt: at }),
+        usage: lifecycleInputOf({ ...entry, ...entry.usage, recordedAt: at }),
       },
     ];
   });

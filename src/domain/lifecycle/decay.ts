@@ -4,10 +4,10 @@
 // which the caller passes in. A kind without a half-life keeps weight 1.
 // Value, what capacity eviction keeps: weight x confidence x usefulness.
 import type { Instant } from '../values/instant.js';
-import { reinforcedAt, type MemoryUsage } from './usage.js';
+import { reinforcedAt, type LifecycleInput } from './input.js';
 
 /** Seconds since the memory was last reinforced, at `now` (never negative). */
-export function unreinforcedSeconds(usage: MemoryUsage, now: Instant): number {
+export function unreinforcedSeconds(usage: LifecycleInput, now: Instant): number {
   return Math.max(0, (Date.parse(now) - Date.parse(reinforcedAt(usage))) / 1000);
 }
 
@@ -17,7 +17,7 @@ export function halfLifeFactor(ageSeconds: number, halfLifeSeconds: number | nul
   return 0.5 ** (Math.max(0, ageSeconds) / halfLifeSeconds);
 }
 
-export function decayWeight(usage: MemoryUsage, halfLifeSeconds: number | null, now: Instant): number {
+export function decayWeight(usage: LifecycleInput, halfLifeSeconds: number | null, now: Instant): number {
   return halfLifeFactor(unreinforcedSeconds(usage, now), halfLifeSeconds);
 }
 
@@ -25,7 +25,7 @@ export function decayWeight(usage: MemoryUsage, halfLifeSeconds: number | null, 
 export const UNKNOWN_CONFIDENCE = 0.5;
 
 /** weight x confidence x (1 + used + confirmed) / (1 + ignored): higher is worth keeping. */
-export function memoryValue(usage: MemoryUsage, halfLifeSeconds: number | null, now: Instant): number {
+export function memoryValue(usage: LifecycleInput, halfLifeSeconds: number | null, now: Instant): number {
   const usefulness = (1 + usage.usedCount + usage.confirmedCount) / (1 + usage.ignoredCount);
   return decayWeight(usage, halfLifeSeconds, now) * (usage.confidence ?? UNKNOWN_CONFIDENCE) * usefulness;
 }

@@ -13,7 +13,7 @@ import { MEMORY_KINDS, type MemoryKind } from '../entry/vocabulary.js';
 import type { Instant } from '../values/instant.js';
 import { memoryValue, unreinforcedSeconds } from './decay.js';
 import type { LifecyclePolicy } from './policy.js';
-import { reinforcedAt, type MemoryUsage } from './usage.js';
+import { reinforcedAt, type LifecycleInput } from './input.js';
 
 export const DEMOTION_REASONS = ['unreinforced', 'low_confidence', 'rarely_useful'] as const;
 export type DemotionReason = (typeof DEMOTION_REASONS)[number];
@@ -22,7 +22,7 @@ export interface LiveMemory {
   readonly memoryId: string;
   readonly sequence: number;
   readonly demoted: boolean;
-  readonly usage: MemoryUsage;
+  readonly usage: LifecycleInput;
 }
 
 export interface Demotion {

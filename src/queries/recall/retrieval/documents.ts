@@ -10,7 +10,7 @@ import { normaliseScopes } from '../../../domain/entry/scopes.js';
 import { trustRank, type TrustLevel } from '../../../domain/entry/source.js';
 import { sensitivityRank, type MemoryKind, type Polarity, type Sensitivity } from '../../../domain/entry/vocabulary.js';
 import type { RetrievalDocument } from '../../../domain/retrieval/index.js';
-import { reinforcedAt, usageOf, type UsageSource } from '../../../domain/lifecycle/usage.js';
+import { reinforcedAt, lifecycleInputOf, type UsageSource } from '../../../domain/lifecycle/input.js';
 import type { ReadableMemory } from '../readable.js';
 import type { ShownSummaryEntry } from '../summary-items.js';
 import type { CurrentVersion } from '../subject-view-shape.js';
@@ -50,7 +50,7 @@ function memoryDocument(
   vector: readonly number[] | undefined,
 ): RetrievalDocument {
   const v = r.version;
-  const usage = usageOf(usageSourceOf(v));
+  const usage = lifecycleInputOf(usageSourceOf(v));
   const u = v.usage;
   return {
     id: v.memory_id,

@@ -1,14 +1,12 @@
 // What the lifecycle rules know of one memory's use: the input of decay,
-// demotion and capacity. The one place it is filled from a memory's record
-// is usageOf: today a memory has no feedback yet, so it is reinforced when
-// recorded and its counts are 0; when the subject state and the memory read
-// model carry feedback (lastReinforcedAt, usedCount, confirmedCount,
-// ignoredCount: issue 18 item 2), they arrive through the same optional
-// fields of UsageSource, with no change here.
+// demotion and capacity. It is filled in one place, lifecycleInputOf, from
+// a memory's record (the subject state's entry with its feedback counts, or a
+// memory read model row), so the sweeper and recall's ranking judge alike.
+// (The feedback counts themselves are src/domain/usage's MemoryUsage.)
 import type { MemoryKind } from '../entry/vocabulary.js';
 import type { Instant } from '../values/instant.js';
 
-export interface MemoryUsage {
+export interface LifecycleInput {
   readonly kind: MemoryKind;
   /** The confidence the memory states (null: none stated). */
   readonly confidence: number | null;
@@ -32,7 +30,7 @@ export interface UsageSource {
   readonly ignoredCount?: number;
 }
 
-export function usageOf(source: UsageSource): MemoryUsage {
+export function lifecycleInputOf(source: UsageSource): LifecycleInput {
   return {
     kind: source.kind,
     confidence: source.confidence ?? null,
@@ -45,6 +43,6 @@ export function usageOf(source: UsageSource): MemoryUsage {
 }
 
 /** Decay and "unreinforced" count from here: the last confirmation or use, else the record. */
-export function reinforcedAt(usage: MemoryUsage): Instant {
+export function reinforcedAt(usage: LifecycleInput): Instant {
   return usage.lastReinforcedAt !== undefined && usage.lastReinforcedAt > usage.recordedAt ? usage.lastReinforcedAt : usage.recordedAt;
 }
