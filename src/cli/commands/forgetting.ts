@@ -7,54 +7,22 @@
 //   erasure verify   run an issued receipt's checks again (plaintexts to
 //              search for may come on stdin, one per line; never as options,
 //              which other users of the machine can see)
-//   retention set | list | remove | sweep   the tenant's retention rules,
-//              and the sweeper that archives (expires) and erases by them
+// (The retention rules and their sweeper are retention.ts.)
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { forgetMemory, forgetSourceRef, forgetSubject, type ErasureOptions } from '../../commands/forget.js';
-import { sweepTenant } from '../../commands/forgetting/retention-sweep.js';
 import { forgetSourceRefEverywhere } from '../../commands/forgetting/source-ref-everywhere.js';
-import type { Ledger } from '../../commands/ledger.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
-import { ANY, describeRule, parseRetentionRule } from '../../domain/retention/policy.js';
-import { MEMORY_KINDS, SENSITIVITIES } from '../../domain/entry/vocabulary.js';
-import { requireId } from '../../domain/values/ids.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
-import { PostgresRetentionPolicies } from '../../infrastructure/retention/postgres-retention-policies.js';
-import { readSideErasureChecks } from '../../queries/erasure/index.js';
+import { requireId } from '../../domain/values/ids.js';
 import { subjectReceipts } from '../../queries/erasure/receipts.js';
 import { reverifyErasure } from '../../queries/erasure/verify-erasure.js';
-import { catchUpWith, openReadSide, type OpenReadSide } from '../../queries/read-side.js';
 import type { OpenLedger } from '../../runtime/open-ledger.js';
-import { oneOf, optionalInstant, readText } from '../input.js';
+import { readText } from '../input.js';
 import { EXIT } from '../../answers/answer-table.js';
 import { opt, optionsOf, subjectSchema } from '../options.js';
 import { resultOf } from '../output.js';
 import { contextOf, run } from '../session.js';
-
-/**
- * The read side, for the checks: recall packs with the tokenizer, so it is
- * loaded. beforeVerify(streams) catches the projections up through the last
- * event of those streams; with none named, through every earlier commit.
- */
-async function withChecks<T>(
-  ledger: OpenLedger,
-  work: (
-    read: OpenReadSide,
-    options: { checks: ReturnType<typeof readSideErasureChecks>; beforeVerify: (streams: string[]) => () => Promise<void> },
-  ) => Promise<T>,
-): Promise<T> {
-  const read = await openReadSide(ledger, { tokenizer: true });
-  const beforeVerify = (streams: string[]) => async () => {
-    if (streams.length === 0) await read.eventStore.awaitCommitted();
-    await catchUpWith(read, streams);
-  };
-  try {
-    return await work(read, { checks: readSideErasureChecks(read), beforeVerify });
-  } finally {
-    await read.close();
-  }
-}
+import { failedVerification, withChecks } from './erasure-checks.js';
 
 /** Test hook: `MEMLEDGER_FORGET_PAUSE_AFTER=keys_destroyed|tombstoned` pauses there (and says so on stderr), so a test can kill the process. */
 export const FORGET_PAUSE_AFTER = 'MEMLEDGER_FORGET_PAUSE_AFTER';
@@ -93,10 +61,6 @@ async function forgetEverywhere(
   if (result.refused.length > 0) process.exitCode = EXIT.refused;
   for (const receipt of result.receipts) failedVerification(receipt);
   return result;
-}
-
-function failedVerification(receipt: { verification?: { status: string } }): void {
-  if (receipt.verification?.status === 'failed') process.exitCode = EXIT.refused;
 }
 
 export function registerForgettingCommands(program: Command): void {
@@ -180,120 +144,6 @@ export function registerForgettingCommands(program: Command): void {
         });
         failedVerification(result);
         return result;
-      }),
-    );
-
-  registerRetentionCommands(program);
-}
-
-function registerRetentionCommands(program: Command): void {
-  const retention = program
-    .command('retention')
-    .description("the tenant's retention rules: default TTLs by kind and sensitivity, and how long expired entries stay archived");
-  const policies = async (ledger: () => Promise<OpenLedger>) => new PostgresRetentionPolicies((await ledger()).databaseUrl);
-  const tenantOf = (o: { tenant?: string }) => requireId('tenant', o.tenant);
-
-  retention
-    .command('set')
-    .description('add or replace the rule for a kind and sensitivity (* for any)')
-    .requiredOption('--tenant <tenant>', 'tenant id')
-    .option('--kind <kind>', `${MEMORY_KINDS.join(' | ')} | *`, ANY)
-    .option('--sensitivity <level>', `${SENSITIVITIES.join(' | ')} | *`, ANY)
-    .option('--ttl <duration>', 'default TTL from when an entry is recorded, ISO 8601 (e.g. P30D)')
-    .option(
-      '--archive-for <duration>',
-      'how long an expired entry stays archived before it is erased (PT0S: erased as it expires; absent: kept archived)',
-    )
-    .action((flags) =>
-      run(async (ledger) => {
-        const o = optionsOf(
-          z.object({ tenant: opt.text, kind: opt.text, sensitivity: opt.text, ttl: opt.optionalText, archiveFor: opt.optionalText }),
-          flags,
-        );
-        const tenant = tenantOf(o);
-        const parsed = parseRetentionRule({
-          kind: o.kind,
-          sensitivity: o.sensitivity,
-          ...(o.ttl !== undefined ? { ttl: o.ttl } : {}),
-          ...(o.archiveFor !== undefined ? { archiveFor: o.archiveFor } : {}),
-        });
-        if (!parsed.ok)
-          throw new InvalidInput(parsed.error.field.replace(/^rule\./, '').replace('archiveFor', 'archive-for'), parsed.error.reason);
-        const store = await policies(ledger);
-        try {
-          await store.put(tenant, parsed.value, 'cli');
-          return { tenant, rules: (await store.rules(tenant)).map(describeRule) };
-        } finally {
-          await store.close();
-        }
-      }),
-    );
-
-  retention
-    .command('list')
-    .requiredOption('--tenant <tenant>', 'tenant id')
-    .action((flags) =>
-      run(async (ledger) => {
-        const o = optionsOf(z.object({ tenant: opt.text }), flags);
-        const tenant = tenantOf(o);
-        const store = await policies(ledger);
-        try {
-          return { tenant, rules: (await store.rules(tenant)).map(describeRule) };
-        } finally {
-          await store.close();
-        }
-      }),
-    );
-
-  retention
-    .command('remove')
-    .requiredOption('--tenant <tenant>', 'tenant id')
-    .option('--kind <kind>', `${MEMORY_KINDS.join(' | ')} | *`, ANY)
-    .option('--sensitivity <level>', `${SENSITIVITIES.join(' | ')} | *`, ANY)
-    .action((flags) =>
-      run(async (ledger) => {
-        const o = optionsOf(z.object({ tenant: opt.text, kind: opt.text, sensitivity: opt.text }), flags);
-        const tenant = tenantOf(o);
-        const kind = oneOf('kind', [...MEMORY_KINDS, ANY], o.kind);
-        const sensitivity = oneOf('sensitivity', [...SENSITIVITIES, ANY], o.sensitivity);
-        const store = await policies(ledger);
-        try {
-          return { tenant, removed: await store.remove(tenant, kind, sensitivity) };
-        } finally {
-          await store.close();
-        }
-      }),
-    );
-
-  retention
-    .command('sweep')
-    .description("archive (expire) what is due by the tenant's rules, and erase what stayed archived long enough")
-    .requiredOption('--tenant <tenant>', 'tenant id')
-    .option('--subject <subject>', 'only this subject (default: every subject of the tenant)')
-    .option('--now <instant>', 'the sweep time (default: now)')
-    .action((flags) =>
-      run(async (ledger) => {
-        const o = optionsOf(z.object({ tenant: opt.text, subject: opt.optionalText, now: opt.optionalText }), flags);
-        const tenant = tenantOf(o);
-        const subjects = o.subject !== undefined ? [requireId('subject', o.subject)] : undefined;
-        const now = optionalInstant('now', o.now);
-        const opened: Ledger & OpenLedger = await ledger();
-        const store = new PostgresRetentionPolicies(opened.databaseUrl);
-        try {
-          // Every subject of the tenant is found in the log: first let it show every earlier commit.
-          if (!subjects) await opened.eventStore.awaitCommitted();
-          const swept = await withChecks(opened, (_read, { checks, beforeVerify }) =>
-            sweepTenant(opened, store, tenant, now, {
-              checks,
-              ...(subjects ? { subjects } : {}),
-              beforeVerify: beforeVerify(subjects ? subjects.map((s) => subjectStreamName(tenant, s)) : []),
-            }),
-          );
-          for (const s of swept) if (s.erased) failedVerification(s.erased);
-          return { tenant, subjects: swept };
-        } finally {
-          await store.close();
-        }
       }),
     );
 }
