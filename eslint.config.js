@@ -41,7 +41,17 @@ const pending = process.env.MEMLEDGER_LINT_PENDING === '1' ? 'warn' : 'off';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', 'console/dist/', 'coverage/', '.memledger/', 'bin/', 'eslint.config.js', 'test/fixtures/consumer/'],
+    ignores: [
+      'node_modules/',
+      'dist/',
+      '.tested-*/',
+      'console/dist/',
+      'coverage/',
+      '.memledger/',
+      'bin/',
+      'eslint.config.js',
+      'test/fixtures/consumer/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -1,17 +1,17 @@
-// Runs the real CLI in a child process. Tests run the TypeScript sources
-// through tsx, so a child always runs the code under test, never a dist/
-// left from an earlier build; test/build/built-package.test.ts builds a fresh
-// dist/ and proves that what bin/memledger.mjs runs in production works.
+// Runs the real CLI in a child process. A child runs the sources of this
+// test run, compiled once by the global setup (compiled-sources.ts), never a
+// dist/ left from an earlier build; without that setup (a file run outside
+// vitest's config) it runs them through tsx. test/build/built-package.test.ts
+// builds a fresh dist/ and proves that what bin/memledger.mjs runs in
+// production works.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 /** Node's arguments before the CLI's own: `spawn(process.execPath, [...CLI, 'serve'])`. */
-export const CLI: readonly string[] = [
-  '--import',
-  import.meta.resolve('tsx'),
-  fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)),
-];
+export const CLI: readonly string[] = process.env.MEMLEDGER_TEST_CLI
+  ? [process.env.MEMLEDGER_TEST_CLI]
+  : ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
 
 export interface CliRun {
   readonly code: number | null;

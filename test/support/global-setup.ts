@@ -6,12 +6,27 @@
 // When MEMLEDGER_TEST_SERVER_URL is already set (an outside server), that one
 // is used and nothing is started. Otherwise the embedded server runs in a
 // throwaway folder, without fsync (nothing there must survive a power cut).
+//
+// It also compiles src/ once (compiled-sources.ts) and hands the CLI's entry
+// point on as MEMLEDGER_TEST_CLI, for test/support/cli.ts.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireEmbeddedServer } from '../../src/infrastructure/embedded-postgres/index.js';
+import { compileSources } from './compiled-sources.js';
 
 export default async function setup(): Promise<() => Promise<void>> {
+  const compiled = await compileSources();
+  process.env.MEMLEDGER_TEST_CLI = compiled.cliEntry;
+  const server = await startServer();
+  return async () => {
+    delete process.env.MEMLEDGER_TEST_CLI;
+    compiled.remove();
+    await server();
+  };
+}
+
+async function startServer(): Promise<() => Promise<void>> {
   if (process.env.MEMLEDGER_TEST_SERVER_URL) return async () => {};
   const dataDir = await mkdtemp(join(tmpdir(), 'memledger-test-server-'));
   const server = await acquireEmbeddedServer({ dataDir, durable: false });
