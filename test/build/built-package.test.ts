@@ -1,20 +1,20 @@
-// The production build (issue 20, item 2), the one test that runs it: a
-// fresh `npm run build` output in a package folder whose node_modules has no
+// The production build (issue 20, item 2), one of the two tests that run it: a
+// fresh `npm run build` output (test/support/fresh-build.ts, shared with the
+// packed tarball's test) in a package folder whose node_modules has no
 // tsx (nothing can compile TypeScript there), run the way users run it —
 // bin/memledger.mjs, and `npm start`, which a kill of npm stops (issue 12,
 // item 10). Every other child-process test runs the sources (test/support/cli.ts).
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFreshBuild } from '../support/fresh-build.js';
 import { cliEnvironment } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
-const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** What only development needs: with these absent, the package cannot be running TypeScript. */
 const DEVELOPMENT_ONLY = new Set(['tsx', 'typescript', 'esbuild', '@esbuild', '.bin']);
@@ -25,15 +25,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   pkg = await mkdtemp(join(tmpdir(), 'memledger-built-'));
-  await run(process.execPath, [
-    join(ROOT, 'node_modules/typescript/bin/tsc'),
-    '-p',
-    join(ROOT, 'tsconfig.build.json'),
-    '--outDir',
-    join(pkg, 'dist'),
-    '--tsBuildInfoFile',
-    join(pkg, 'dist/.tsbuildinfo'),
-  ]);
+  await copyFreshBuild(join(pkg, 'dist'));
   await mkdir(join(pkg, 'bin'));
   await copyFile(join(ROOT, 'bin/memledger.mjs'), join(pkg, 'bin/memledger.mjs'));
   await copyFile(join(ROOT, 'package.json'), join(pkg, 'package.json'));

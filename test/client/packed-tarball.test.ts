@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFreshBuild } from '../support/fresh-build.js';
 import { startTestService, type TestService } from '../api/service.js';
 
 const exec = promisify(execFile);
@@ -51,15 +52,7 @@ async function consumerLock(tarball: string): Promise<unknown> {
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'memledger-packed-'));
   const stage = join(work, 'stage');
-  await exec(process.execPath, [
-    join(ROOT, 'node_modules/typescript/bin/tsc'),
-    '-p',
-    join(ROOT, 'tsconfig.build.json'),
-    '--outDir',
-    join(stage, 'dist'),
-    '--incremental',
-    'false',
-  ]);
+  await copyFreshBuild(join(stage, 'dist'));
   await copyFile(join(ROOT, 'package.json'), join(stage, 'package.json'));
   await cp(join(ROOT, 'bin'), join(stage, 'bin'), { recursive: true });
   // The build is done above (prepare would also build the console, which the demo and the client do not need).
