@@ -107,26 +107,31 @@ export function registerConsolidateCommands(program: Command): void {
       .requiredOption('--tenant <tenant>', 'tenant id')
       .option('--subject <subject>', 'subject id (checked against the artifact)')
       .requiredOption('--artifact <id>', 'artifact id');
+  /** prepare and run: what to cover, and the compaction record's boundary and run. */
+  const compaction = (cmd: Command, fromRaw: string) =>
+    subject(cmd)
+      .option('--through <H>', 'cover entries with sequence <= H (default: the last)')
+      .option('--from-raw', fromRaw)
+      .option('--reason <reason>', 'the boundary compacted at: handoff, phase or branch (recorded in the manifest; default: the schedule)')
+      .option('--run-id <id>', 'the run or task the compaction record belongs to (checked by assess --run-id)');
 
-  subject(consolidate.command('prepare').description('snapshot, generate and gate an artifact (not readable until published)'))
-    .option('--through <H>', 'cover entries with sequence <= H (default: the last)')
-    .option('--from-raw', 'build from raw entries even when the current summary could serve as parent')
-    .option('--reason <reason>', 'the boundary compacted at: handoff, phase or branch (recorded in the manifest; default: the schedule)')
-    .option('--run-id <id>', 'the run or task the compaction record belongs to (checked by assess --run-id)')
-    .action((flags) =>
-      run(async (ledger) => {
-        const o = optionsOf(subjectSchema.extend(RECORD_OPTIONS), flags);
-        const context = contextOf(o);
-        const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
-        const services = await consolidationServicesFromEnv(process.env);
-        const outcome = await prepareConsolidation(await ledger(), services, context, {
-          ...(through !== undefined ? { through } : {}),
-          ...(o.fromRaw ? { fromRaw: true } : {}),
-          ...boundaryOf(o),
-        });
-        return settle(outcome, artifactVerdict);
-      }),
-    );
+  compaction(
+    consolidate.command('prepare').description('snapshot, generate and gate an artifact (not readable until published)'),
+    'build from raw entries even when the current summary could serve as parent',
+  ).action((flags) =>
+    run(async (ledger) => {
+      const o = optionsOf(subjectSchema.extend(RECORD_OPTIONS), flags);
+      const context = contextOf(o);
+      const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
+      const services = await consolidationServicesFromEnv(process.env);
+      const outcome = await prepareConsolidation(await ledger(), services, context, {
+        ...(through !== undefined ? { through } : {}),
+        ...(o.fromRaw ? { fromRaw: true } : {}),
+        ...boundaryOf(o),
+      });
+      return settle(outcome, artifactVerdict);
+    }),
+  );
 
   artifact(
     consolidate.command('publish').description('switch the alias to a gated artifact, fenced by the subject stream revision'),
@@ -148,29 +153,27 @@ export function registerConsolidateCommands(program: Command): void {
     }),
   );
 
-  subject(consolidate.command('run').description('prepare and publish; a refused switch is followed by forward recovery'))
-    .option('--through <H>', 'cover entries with sequence <= H (default: the last)')
-    .option('--from-raw', 'forward recovery: rebuild from the raw valid inputs')
-    .option('--reason <reason>', 'the boundary compacted at: handoff, phase or branch (recorded in the manifest; default: the schedule)')
-    .option('--run-id <id>', 'the run or task the compaction record belongs to (checked by assess --run-id)')
-    .action((flags) =>
-      run(async (ledger) => {
-        const o = optionsOf(subjectSchema.extend(RECORD_OPTIONS), flags);
-        const context = contextOf(o);
-        const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
-        const services = await consolidationServicesFromEnv(process.env);
-        const hooks = pauseHook();
-        const outcome = await runConsolidation(await ledger(), services, context, {
-          ...(through !== undefined ? { through } : {}),
-          ...(o.fromRaw ? { fromRaw: true } : {}),
-          ...boundaryOf(o),
-          ...(hooks ? { hooks } : {}),
-        });
-        return settle(outcome, (result) =>
-          'publish' in result ? publishVerdict(result.publish) : 'prepare' in result ? artifactVerdict(result.prepare) : undefined,
-        );
-      }),
-    );
+  compaction(
+    consolidate.command('run').description('prepare and publish; a refused switch is followed by forward recovery'),
+    'forward recovery: rebuild from the raw valid inputs',
+  ).action((flags) =>
+    run(async (ledger) => {
+      const o = optionsOf(subjectSchema.extend(RECORD_OPTIONS), flags);
+      const context = contextOf(o);
+      const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
+      const services = await consolidationServicesFromEnv(process.env);
+      const hooks = pauseHook();
+      const outcome = await runConsolidation(await ledger(), services, context, {
+        ...(through !== undefined ? { through } : {}),
+        ...(o.fromRaw ? { fromRaw: true } : {}),
+        ...boundaryOf(o),
+        ...(hooks ? { hooks } : {}),
+      });
+      return settle(outcome, (result) =>
+        'publish' in result ? publishVerdict(result.publish) : 'prepare' in result ? artifactVerdict(result.prepare) : undefined,
+      );
+    }),
+  );
 
   consolidate
     .command('worker')
