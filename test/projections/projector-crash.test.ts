@@ -15,6 +15,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { digestSchema } from './support/digest.js';
 import { openProjectionWorld, random, type ProjectionWorld } from './support/projection-fixture.js';
 import { appendChunk, Workload, type Append } from './support/workload.js';
+import { nodeArgumentsFor } from '../support/compiled-sources.js';
 
 const CHILD = fileURLToPath(new URL('./support/projector-child.ts', import.meta.url));
 const KILLS = 10;
@@ -50,7 +51,7 @@ describe('projector processes killed with SIGKILL', () => {
   });
 
   function start(): Projector {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, world.database.url, killedDb.url, '400'], {
+    const child = spawn(process.execPath, [...nodeArgumentsFor(CHILD), world.database.url, killedDb.url, '400'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const projector: Projector = { process: child, batches: 0, lastBatchAt: 0, stoodBy: false, tookOver: false, exited: false };

@@ -7,11 +7,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { nodeArgumentsFor } from './compiled-sources.js';
 
 /** Node's arguments before the CLI's own: `spawn(process.execPath, [...CLI, 'serve'])`. */
-export const CLI: readonly string[] = process.env.MEMLEDGER_TEST_CLI
-  ? [process.env.MEMLEDGER_TEST_CLI]
-  : ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
+export const CLI: readonly string[] = nodeArgumentsFor(fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)));
 
 export interface CliRun {
   readonly code: number | null;

@@ -6,10 +6,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { compiledFolder } from './compiled-sources.js';
 
 const exec = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,7 +22,7 @@ export async function copyFreshBuild(target: string): Promise<void> {
 
 async function freshBuild(): Promise<string> {
   // The global setup's folder for this run (compiled-sources.ts); a file run on its own builds in a folder of its own.
-  const run = process.env.MEMLEDGER_TEST_CLI ? dirname(dirname(process.env.MEMLEDGER_TEST_CLI)) : join(ROOT, `.tested-${process.pid}`);
+  const run = compiledFolder() ?? join(ROOT, `.tested-${process.pid}`);
   const home = join(run, '.build');
   const dist = join(home, 'dist');
   try {

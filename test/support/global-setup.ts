@@ -7,8 +7,8 @@
 // is used and nothing is started. Otherwise the embedded server runs in a
 // throwaway folder, without fsync (nothing there must survive a power cut).
 //
-// It also compiles src/ once (compiled-sources.ts) and hands the CLI's entry
-// point on as MEMLEDGER_TEST_CLI, for test/support/cli.ts.
+// It also compiles the sources once (compiled-sources.ts) for the child
+// processes the tests start, and hands the folder on as MEMLEDGER_TEST_COMPILED.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,10 +17,8 @@ import { compileSources } from './compiled-sources.js';
 
 export default async function setup(): Promise<() => Promise<void>> {
   const compiled = await compileSources();
-  process.env.MEMLEDGER_TEST_CLI = compiled.cliEntry;
   const server = await startServer();
   return async () => {
-    delete process.env.MEMLEDGER_TEST_CLI;
     compiled.remove();
     await server();
   };
