@@ -68,6 +68,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       key: recallShape.key,
       kind: recallShape.kind,
       scopes: recallShape.scopes,
+      purpose: recallShape.purpose,
       shared: recallShape.shared,
     }),
     permission: 'memories:read',

@@ -34,6 +34,7 @@ function recordedEvent(state: SubjectState, c: Candidate, refined: readonly stri
     ...(entry.validTo !== undefined ? { validTo: entry.validTo } : {}),
     ...(entry.expiresAt !== undefined ? { expiresAt: entry.expiresAt } : {}),
     ...(entry.consentRef !== undefined ? { consentRef: entry.consentRef } : {}),
+    ...(entry.purposes !== undefined ? { purposes: entry.purposes } : {}),
     ...c.audit,
     ...(refined.length > 0 ? { refines: [...refined] } : {}),
     decision,
