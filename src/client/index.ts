@@ -54,7 +54,7 @@ export class MemledgerClient {
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
-  /** Record an entry: NEW, DUPLICATE (corroborated), SUPERSEDES or CONFLICTS. */
+  /** Record an entry: NEW, DUPLICATE (corroborated), REFINEMENT, SUPERSEDES or CONFLICTS, with the decider's reasons. */
   record(subject: string, entry: EntryInput, options: WriteOptions = {}): Promise<ApiResult<RecordResult>> {
     return this.call({ method: 'POST', path: `${subjectPath(subject)}/memories`, body: entry, idempotencyKey: options.idempotencyKey });
   }

@@ -91,7 +91,7 @@ export async function importEntries(
     if (first !== undefined && !sameRequest(stream, first, commandId, requestHash))
       return { ok: false, rejection: keyReused(commandId, context.givenKey) };
   }
-  const decisions: Record<RecordDecision, number> = { NEW: 0, DUPLICATE: 0, SUPERSEDES: 0, CONFLICTS: 0, CANDIDATE: 0 };
+  const decisions: Record<RecordDecision, number> = { NEW: 0, DUPLICATE: 0, REFINEMENT: 0, SUPERSEDES: 0, CONFLICTS: 0, CANDIDATE: 0 };
   const rejected: Array<{ line: number } & Rejection> = [];
   let alreadyImported = 0;
   let batches = 0;

@@ -1,8 +1,9 @@
 // record and supersede: parse the client's entry, pass it through the write
 // gate (a refusal leaves no event and no key; a candidate is proposed for
 // review, never recorded), fill its anticipated queries when it has none and
-// an expander is configured, seal it, decide the write (NEW, DUPLICATE,
-// SUPERSEDES, CONFLICTS) and append; then embed the new memory (write first,
+// an expander is configured, seal it, find the slot's entries it refines
+// (opened at write time: subject/refined-entries.ts), decide the write (NEW,
+// DUPLICATE, REFINEMENT, SUPERSEDES, CONFLICTS) and append; then embed the new memory (write first,
 // embed after: see retrieval/vector-index.ts).
 import { requireEntry } from '../domain/entry/entry.js';
 import { subjectStreamName } from '../domain/events/stream-names.js';
@@ -15,6 +16,7 @@ import { executeSubjectCommand, type SubjectEffect } from './subject/execute.js'
 import { withAnticipatedQueries } from './retrieval/expand-entry.js';
 import { embedMemories } from './retrieval/vector-index.js';
 import { sealEntry } from './subject/seal-entry.js';
+import { refinedEntries } from './subject/refined-entries.js';
 import { gateEntry, writePolicyFor, type WriteRequestOptions } from './policy/gate-write.js';
 import type { GateRecord } from '../domain/events/write-gate-events.js';
 
@@ -30,6 +32,10 @@ export interface RecordResult {
   readonly gate?: GateRecord;
   /** Entries the new one superseded. */
   readonly supersedes: readonly string[];
+  /** Of those, the entries it refines (REFINEMENT: all of them). */
+  readonly refines?: readonly string[];
+  /** The decider's reasons, in codes naming memory ids (e.g. `refines:m-1`, `less_trusted_than:m-2`); the gate's are in `gate`. */
+  readonly reasons: readonly string[];
   readonly conflictId?: string;
   readonly revision: number;
   readonly recordedAt: string;
@@ -84,12 +90,14 @@ async function writeEntry(
     ...(options.marks && options.marks.length > 0 ? { marks: [...options.marks].sort() } : {}),
   };
   const { gate } = gated;
+  const refined = gated.status === 'candidate' ? [] : await refinedEntries(ledger, context, stream, entry);
+  const refines = refined.length > 0 ? { refines: refined } : {};
   const outcome = await executeSubjectCommand(ledger, { stream, commandId, request, ...actorOf(context) }, (_loaded, now) => {
     if (gated.status === 'candidate')
       return { type: 'ProposeMemory', memoryId, entry: sealed.entry, gate, expiresAt: gated.expiresAt, now };
     return replaces === undefined
-      ? { type: 'RecordMemory', memoryId, conflictId, entry: sealed.entry, gate, now }
-      : { type: 'SupersedeMemory', memoryId: replaces, newMemoryId: memoryId, conflictId, entry: sealed.entry, gate, now };
+      ? { type: 'RecordMemory', memoryId, conflictId, entry: sealed.entry, gate, ...refines, now }
+      : { type: 'SupersedeMemory', memoryId: replaces, newMemoryId: memoryId, conflictId, entry: sealed.entry, gate, ...refines, now };
   });
   if (!outcome.ok) return outcome;
   const result = recordResultOf(outcome.result);
@@ -119,39 +127,61 @@ function decidedResult(effect: SubjectEffect): RecordResult {
   const recordedAt = last ? last.stored.recordedAt.toISOString() : new Date(0).toISOString();
   const revision = last ? last.stored.streamRevision : effect.revision;
   const replayed = effect.replayed;
+  const stamp = { revision, recordedAt, replayed };
   if (effect.decision) {
     const d = effect.decision;
+    const refines = refinesOf(effect);
     return {
       memoryId: d.memoryId,
       sequence: d.sequence,
       decision: d.outcome,
       supersedes: d.supersedes,
+      ...(refines ? { refines } : {}),
+      reasons: d.reasons,
       ...(d.conflictId ? { conflictId: d.conflictId } : {}),
-      revision,
-      recordedAt,
-      replayed,
+      ...stamp,
     };
   }
-  let result: Omit<RecordResult, 'revision' | 'recordedAt' | 'replayed'> | undefined;
+  return { ...replayedResult(effect), ...stamp };
+}
+
+/** On a replay: the answer from the events appended the first time (the decision as MemoryRecorded / MemoryCorroborated kept it). */
+function replayedResult(effect: SubjectEffect): Omit<RecordResult, 'revision' | 'recordedAt' | 'replayed'> {
   const proposed = effect.events.find(({ event }) => event.type === 'MemoryProposed');
   if (proposed?.event.type === 'MemoryProposed')
-    return { memoryId: proposed.event.data.memoryId, sequence: 0, decision: 'CANDIDATE', supersedes: [], revision, recordedAt, replayed };
+    return { memoryId: proposed.event.data.memoryId, sequence: 0, decision: 'CANDIDATE', supersedes: [], reasons: [] };
   const supersedes: string[] = [];
   let conflictId: string | undefined;
+  let result: Omit<RecordResult, 'revision' | 'recordedAt' | 'replayed' | 'supersedes'> | undefined;
   for (const { event } of effect.events) {
-    if (event.type === 'MemoryRecorded')
-      result = { memoryId: event.data.memoryId, sequence: event.data.sequence, decision: 'NEW', supersedes };
+    if (event.type === 'MemoryRecorded') {
+      const { memoryId, sequence, refines, decision } = event.data;
+      result = {
+        memoryId,
+        sequence,
+        decision: decision?.outcome ?? 'NEW',
+        ...(refines ? { refines } : {}),
+        reasons: decision?.reasons ?? [],
+      };
+    }
     if (event.type === 'MemorySuperseded') supersedes.push(event.data.memoryId);
     if (event.type === 'ConflictDetected') conflictId = event.data.conflictId;
     if (event.type === 'MemoryCorroborated') {
       const entry = effect.state.entries.get(event.data.memoryId);
-      result = { memoryId: event.data.memoryId, sequence: entry?.sequence ?? 0, decision: 'DUPLICATE', supersedes };
+      const reasons = event.data.decision?.reasons ?? [];
+      result = { memoryId: event.data.memoryId, sequence: entry?.sequence ?? 0, decision: 'DUPLICATE', reasons };
     }
   }
   if (!result) throw new Error('a record command appended no MemoryRecorded, MemoryCorroborated or MemoryProposed');
+  // Events written before the decision was kept on them: the outcome as the events show it.
   const decision: RecordDecision =
-    result.decision === 'DUPLICATE' ? 'DUPLICATE' : conflictId ? 'CONFLICTS' : supersedes.length > 0 ? 'SUPERSEDES' : 'NEW';
-  return { ...result, decision, ...(conflictId ? { conflictId } : {}), revision, recordedAt, replayed };
+    result.decision !== 'NEW' ? result.decision : conflictId ? 'CONFLICTS' : supersedes.length > 0 ? 'SUPERSEDES' : 'NEW';
+  return { ...result, decision, supersedes, ...(conflictId ? { conflictId } : {}) };
+}
+
+function refinesOf(effect: SubjectEffect): readonly string[] | undefined {
+  for (const { event } of effect.events) if (event.type === 'MemoryRecorded' && event.data.refines) return event.data.refines;
+  return undefined;
 }
 
 /** The envelope fields a context gives: who, the correlation, and the key as the client gave it. */

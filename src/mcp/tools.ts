@@ -50,7 +50,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   tool({
     name: 'remember',
     description:
-      'Record a memory entry about a subject (through the write gate). Answers the decision: NEW, DUPLICATE (corroborated), SUPERSEDES or CONFLICTS, with the memoryId.',
+      'Record a memory entry about a subject (through the write gate). Answers the decision: NEW, DUPLICATE (corroborated), REFINEMENT (a more precise statement of the current value), SUPERSEDES or CONFLICTS, with the memoryId and the reasons.',
     input: z.strictObject({ subject: subjectIdSchema, entry: entrySchema }),
     permission: 'memories:write',
     run: (door, input, args) => recordMemory(door.ledger, context(door, input.subject), args['entry']),
@@ -68,6 +68,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       key: recallShape.key,
       kind: recallShape.kind,
       scopes: recallShape.scopes,
+      purpose: recallShape.purpose,
       shared: recallShape.shared,
     }),
     permission: 'memories:read',

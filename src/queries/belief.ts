@@ -24,6 +24,10 @@ export interface Belief {
   readonly confidence: number | null;
   readonly sensitivity: string;
   readonly consentRef: string | null;
+  /** Purpose labels; null: served for any purpose. */
+  readonly purposes: readonly string[] | null;
+  /** Lineage: the memories this one refines (a REFINEMENT); null: none. */
+  readonly refines: readonly string[] | null;
   readonly validFrom: string;
   readonly validTo: string | null;
   readonly expiresAt: string | null;

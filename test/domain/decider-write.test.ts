@@ -24,7 +24,14 @@ const activeIds = (state: SubjectState, slot = SLOT) => activeEntriesInSlot(stat
 describe('NEW', () => {
   it('records the first statement of a slot with the next sequence, valid from now when no validFrom is given', () => {
     const result = decided(initialState(), record('m-1', sealed(), T2));
-    expect(result.decision).toEqual({ outcome: 'NEW', memoryId: 'm-1', sequence: 1, supersedes: [], conflictsWith: [] });
+    expect(result.decision).toEqual({
+      outcome: 'NEW',
+      memoryId: 'm-1',
+      sequence: 1,
+      supersedes: [],
+      conflictsWith: [],
+      reasons: ['no_competing_statement'],
+    });
     expect(result.events.map((e) => e.type)).toEqual(['MemoryRecorded']);
     expect(result.events[0]!.data).toMatchObject({ sequence: 1, validFrom: T2 });
     expect(result.state.highWaterMark).toBe(1);
@@ -50,8 +57,14 @@ describe('DUPLICATE', () => {
   it('records nothing new: a corroboration of the existing entry with the new source', () => {
     const { state } = run(initialState(), record('m-1', sealed({ validFrom: T0 })));
     const result = decided(state, record('m-2', sealed({ source: { type: 'verified_tool_fact', refs: ['tool://crm'] } }), T2));
-    expect(result.decision).toEqual({ outcome: 'DUPLICATE', memoryId: 'm-1', sequence: 1, supersedes: [], conflictsWith: [] });
-    expect(result.events).toEqual([{ type: 'MemoryCorroborated', data: { memoryId: 'm-1', source: tool, corroboratedAt: T2 } }]);
+    const reasons = ['same_value_and_polarity:m-1'];
+    expect(result.decision).toEqual({ outcome: 'DUPLICATE', memoryId: 'm-1', sequence: 1, supersedes: [], conflictsWith: [], reasons });
+    expect(result.events).toEqual([
+      {
+        type: 'MemoryCorroborated',
+        data: { memoryId: 'm-1', source: tool, corroboratedAt: T2, decision: { outcome: 'DUPLICATE', reasons } },
+      },
+    ]);
     expect(result.state.highWaterMark).toBe(1);
     expect(result.state.inputEpoch).toBe(0);
     expect(result.state.entries.has('m-2')).toBe(false);
@@ -84,7 +97,14 @@ describe('SUPERSEDES', () => {
   it('a newer statement from an equally trusted source closes the old valid window at its validFrom', () => {
     const { state } = run(initialState(), record('m-1', sealed({ value: text('email'), validFrom: T0 }), T1));
     const result = decided(state, record('m-2', sealed({ validFrom: T2 }), T3));
-    expect(result.decision).toEqual({ outcome: 'SUPERSEDES', memoryId: 'm-2', sequence: 2, supersedes: ['m-1'], conflictsWith: [] });
+    expect(result.decision).toEqual({
+      outcome: 'SUPERSEDES',
+      memoryId: 'm-2',
+      sequence: 2,
+      supersedes: ['m-1'],
+      conflictsWith: [],
+      reasons: ['newer_and_as_trusted:m-1'],
+    });
     expect(result.events.map((e) => e.type)).toEqual(['MemorySuperseded', 'MemoryRecorded']);
     expect(result.events[0]!.data).toEqual({
       memoryId: 'm-1',
@@ -132,6 +152,7 @@ describe('CONFLICTS', () => {
       supersedes: [],
       conflictsWith: ['m-1'],
       conflictId: 'c-7',
+      reasons: ['less_trusted_than:m-1'],
     });
     expect(result.events.map((e) => e.type)).toEqual(['MemoryRecorded', 'ConflictDetected']);
     expect(result.events[1]!.data).toEqual({
@@ -148,7 +169,8 @@ describe('CONFLICTS', () => {
 
   it('an equally trusted statement that claims an earlier start', () => {
     const { state } = run(initialState(), record('m-1', sealed({ value: text('email'), validFrom: T1 })));
-    expect(decided(state, record('m-2', sealed({ validFrom: T0 }))).decision?.outcome).toBe('CONFLICTS');
+    const result = decided(state, record('m-2', sealed({ validFrom: T0 })));
+    expect(result.decision).toMatchObject({ outcome: 'CONFLICTS', reasons: ['older_than:m-1'] });
   });
 
   it('with several active entries, supersedes those it may and conflicts with the rest', () => {
@@ -165,6 +187,7 @@ describe('CONFLICTS', () => {
       supersedes: ['m-2'],
       conflictsWith: ['m-1'],
       conflictId: 'c-2',
+      reasons: ['newer_and_as_trusted:m-2', 'less_trusted_than:m-1'],
     });
     expect(result.events.map((e) => e.type)).toEqual(['MemorySuperseded', 'MemoryRecorded', 'ConflictDetected']);
     expect(activeIds(result.state)).toEqual(['m-1', 'm-3']);
@@ -281,7 +304,14 @@ describe('SupersedeMemory (explicit)', () => {
       entry: sealed({ validFrom: T2 }),
       now: T2,
     });
-    expect(result.decision).toEqual({ outcome: 'SUPERSEDES', memoryId: 'm-2', sequence: 2, supersedes: ['m-1'], conflictsWith: [] });
+    expect(result.decision).toEqual({
+      outcome: 'SUPERSEDES',
+      memoryId: 'm-2',
+      sequence: 2,
+      supersedes: ['m-1'],
+      conflictsWith: [],
+      reasons: ['named_by_caller:m-1'],
+    });
     expect(result.events[0]!.data).toMatchObject({ memoryId: 'm-1', supersededBy: 'm-2', validTo: T2, cause: 'explicit' });
     expect(activeIds(result.state)).toEqual(['m-2']);
   });

@@ -204,9 +204,11 @@ describe('the tenant write policy over HTTP', () => {
     expect(set.status).toBe(200);
     expect(set.body).toMatchObject({ version: 1, builtIn: false, policy: { consentRequiredAt: 'personal' } });
 
+    const beforeConsent = await t.eventCount();
     const noConsent = await record('u-consent', entry('mail', { key: 'contact.email', content: 'mail me at bo.gate@example.org' }));
     expect(noConsent.status).toBe(422);
     expect(problemOf(noConsent)).toMatchObject({ code: 'consent_required', field: 'consentRef' });
+    expect(await t.eventCount()).toBe(beforeConsent);
     const consented = await record(
       'u-consent',
       entry('mail', { key: 'contact.email', content: 'mail me at bo.gate@example.org', consentRef: 'consent://c-1' }),
@@ -295,5 +297,40 @@ describe('the write gate on /metrics', () => {
       counted('rejected', 'floor.secret'),
     ]);
     expect(after.map((n, i) => n - before[i]!)).toEqual([1, 1, 1]);
+  });
+});
+
+describe('decisions, reasons and purposes over HTTP', () => {
+  it('answers REFINEMENT with lineage and reasons, and recall ?purpose= leaves out what is for another purpose', async () => {
+    const first = await record('u-refine-http', entry('sms', { purposes: ['support'] }));
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ decision: 'NEW', reasons: ['no_competing_statement'] });
+    const refined = await record('u-refine-http', entry('sms after 18:00', { purposes: ['support'] }));
+    expect(refined.status).toBe(201);
+    expect(refined.body).toMatchObject({
+      decision: 'REFINEMENT',
+      supersedes: [first.body.memoryId],
+      refines: [first.body.memoryId],
+      reasons: [`newer_and_as_trusted:${first.body.memoryId}`, `refines:${first.body.memoryId}`],
+    });
+    const billing = await record('u-refine-http', entry('pdf', { key: 'invoice.format', purposes: ['billing'] }));
+    expect(billing.status).toBe(201);
+
+    const path = '/v1/subjects/u-refine-http/recall';
+    const forSupport = await t.request('GET', `${path}?purpose=support`, { key: writer });
+    expect(forSupport.status).toBe(200);
+    expect(forSupport.body.items.map((i: { memoryId?: string }) => i.memoryId)).toEqual([refined.body.memoryId]);
+    expect(forSupport.body.excluded.purpose).toBe(1);
+    const forAny = await t.request('POST', path, { key: writer, body: {} });
+    expect(forAny.body.items).toHaveLength(2);
+    expect(forAny.body.excluded.purpose).toBe(0);
+
+    const before = await t.eventCount();
+    const bad = await record('u-refine-http', entry('email', { purposes: ['Not A Label'] }));
+    expect(bad.status).toBe(400);
+    expect(problemOf(bad)).toMatchObject({ code: 'invalid_input', field: 'purposes.0' });
+    expect(await t.eventCount()).toBe(before);
+    const badRecall = await t.request('GET', `${path}?purpose=${encodeURIComponent('a b')}`, { key: writer });
+    expect(problemOf(badRecall)).toMatchObject({ code: 'invalid_input', field: 'purpose' });
   });
 });

@@ -41,7 +41,7 @@ export function candidateRoutes(services: ApiServices): RouteSpec[] {
       idempotent: true,
       params: memoryParams,
       responses: {
-        201: { description: 'recorded (NEW, SUPERSEDES or CONFLICTS)', schema: recordResultSchema },
+        201: { description: 'recorded (NEW, REFINEMENT, SUPERSEDES or CONFLICTS)', schema: recordResultSchema },
         200: {
           description: 'a DUPLICATE (an existing entry was corroborated), or a memory under review reinstated',
           schema: z.union([recordResultSchema, lifecycleResultSchema]),

@@ -43,7 +43,7 @@ function entryAndMarks(raw: unknown, marks: readonly WriteMark[] | undefined): [
 }
 
 const recordResponses = {
-  201: { description: 'a new entry (NEW, SUPERSEDES or CONFLICTS)', schema: recordResultSchema },
+  201: { description: 'a new entry (NEW, REFINEMENT, SUPERSEDES or CONFLICTS)', schema: recordResultSchema },
   200: { description: 'a DUPLICATE: the existing entry was corroborated', schema: recordResultSchema },
   202: { description: 'a CANDIDATE: the write policy held the entry for review (not recalled until accepted)', schema: recordResultSchema },
 };
@@ -57,7 +57,7 @@ export function memoryRoutes(services: ApiServices): RouteSpec[] {
       operationId: 'recordMemory',
       summary: 'Record a memory entry',
       description:
-        'Passes the write gate (secrets refused 422, a source type above the key 403, the policy may hold a CANDIDATE 202), then decides NEW, DUPLICATE, SUPERSEDES or CONFLICTS against the active entries with the same key and scopes. Optional `marks` (transient, emotional, third_party) say what the text alone does not: the policy turns them into a short TTL or a review.',
+        'Passes the write gate (secrets refused 422, a source type above the key 403, the policy may hold a CANDIDATE 202), then decides NEW, DUPLICATE, REFINEMENT (a more precise statement of the current value), SUPERSEDES or CONFLICTS against the active entries with the same key and scopes, with the reasons of the decision. Optional `marks` (transient, emotional, third_party) say what the text alone does not: the policy turns them into a short TTL or a review.',
       tag: 'memories',
       permission: 'memories:write',
       idempotent: true,

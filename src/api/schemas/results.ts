@@ -13,6 +13,10 @@ export const recordResultSchema = z.object({
   /** The write gate: the policy version, the rule that decided, and why (absent on a replay). */
   gate: gateRecordSchema.optional(),
   supersedes: z.array(z.string()),
+  /** REFINEMENT: the superseded entries the new one states more precisely (lineage). */
+  refines: z.array(z.string()).optional(),
+  /** The write decision's reasons, in codes naming memory ids (never a value). */
+  reasons: z.array(z.string()),
   conflictId: z.string().optional(),
   revision: z.number().int(),
   recordedAt: instantText,

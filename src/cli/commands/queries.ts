@@ -87,6 +87,7 @@ const recallSchema = subjectSchema.extend({
   scope: z.array(opt.text),
   budget: opt.optionalText,
   maxSensitivity: opt.optionalText,
+  purpose: opt.optionalText,
   now: opt.optionalText,
   query: opt.optionalText,
   topK: opt.optionalText,
@@ -108,6 +109,7 @@ export function registerQueryCommands(program: Command): void {
     .option('--budget <tokens>', 'pack whole items into this many tokens (cl100k_base), by priority; open conflicts always')
     .option('--scope <key=value>', "the reader's scope (team, project, thread, agent); repeatable", collect, [])
     .option('--max-sensitivity <level>', 'highest sensitivity returned: public, normal, personal (default), confidential, restricted')
+    .option('--purpose <label>', 'what the answer is for: entries that list purposes are served only for one of them')
     .option('--now <instant>', 'judge validity and expiry at this time (default: now)')
     .option('--query <text>', 'a question: items in relevance order, each with retrieval {score, rank, reasons}')
     .option('--top-k <n>', 'with --query: at most this many items, 1..200 (default 20), before the budget')
@@ -124,6 +126,7 @@ export function registerQueryCommands(program: Command): void {
           const given = {
             budget: o.budget,
             maxSensitivity: o.maxSensitivity,
+            purpose: o.purpose,
             now: o.now,
             query: o.query,
             topK: o.topK,

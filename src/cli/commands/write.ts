@@ -15,6 +15,7 @@ import { opt, optionsOf, subjectSchema } from '../options.js';
 import { resultOf } from '../output.js';
 import { contextOf, run } from '../session.js';
 import { withWriterOptions, writeRequestOf, writerContext, writerFlags } from '../writer-options.js';
+import { PURPOSE_OPTION, purposeFlags, withPurposes } from '../purpose-option.js';
 
 const subjectOptions = (cmd: Command) =>
   cmd
@@ -25,12 +26,13 @@ const subjectOptions = (cmd: Command) =>
 export function registerWriteCommands(program: Command): void {
   withWriterOptions(subjectOptions(program.command('record').description('record a memory entry (through the write gate)')))
     .requiredOption('--entry <json>', 'the entry: JSON, @file or - for stdin')
+    .option(...PURPOSE_OPTION)
     .action((flags) =>
       run(async (ledger) => {
-        const o = optionsOf(subjectSchema.extend({ entry: opt.text, ...writerFlags }), flags);
+        const o = optionsOf(subjectSchema.extend({ entry: opt.text, purpose: purposeFlags, ...writerFlags }), flags);
         const context = writerContext(contextOf(o), o);
         const request = writeRequestOf(o);
-        const entry = readJson('entry', o.entry);
+        const entry = withPurposes(readJson('entry', o.entry), o.purpose);
         return resultOf(await recordMemory(await ledger(), context, entry, request));
       }),
     );
@@ -38,13 +40,14 @@ export function registerWriteCommands(program: Command): void {
   withWriterOptions(subjectOptions(program.command('supersede').description('replace a memory with a newer entry')))
     .requiredOption('--memory <id>', 'the memory replaced')
     .requiredOption('--entry <json>', 'the new entry: JSON, @file or -')
+    .option(...PURPOSE_OPTION)
     .action((flags) =>
       run(async (ledger) => {
-        const o = optionsOf(subjectSchema.extend({ memory: opt.text, entry: opt.text, ...writerFlags }), flags);
+        const o = optionsOf(subjectSchema.extend({ memory: opt.text, entry: opt.text, purpose: purposeFlags, ...writerFlags }), flags);
         const context = writerContext(contextOf(o), o);
         const request = writeRequestOf(o);
         const memory = requireId('memory', o.memory);
-        const entry = readJson('entry', o.entry);
+        const entry = withPurposes(readJson('entry', o.entry), o.purpose);
         return resultOf(await supersedeMemory(await ledger(), context, memory, entry, request));
       }),
     );

@@ -6,10 +6,12 @@ import { z } from 'zod';
 import { instantSchema } from '../values/instant-schema.js';
 import type { OptionalClearField } from './fields.js';
 import { sourceRefSchema } from './source.js';
+import { purposesSchema } from './purposes.js';
 
 export const sharedClearShape = {
   validFrom: instantSchema.optional(),
   validTo: instantSchema.optional(),
   expiresAt: instantSchema.optional(),
   consentRef: sourceRefSchema.optional(),
+  purposes: purposesSchema.optional(),
 } satisfies Record<Exclude<OptionalClearField, 'confidence'>, z.ZodType>;

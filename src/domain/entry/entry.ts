@@ -80,6 +80,8 @@ export interface MemoryEntry {
   readonly validTo?: Instant;
   readonly expiresAt?: Instant;
   readonly consentRef?: string;
+  /** What it may be used for (purposes.ts); absent: any purpose. */
+  readonly purposes?: readonly string[];
 }
 
 export type EntryParse = { ok: true; entry: MemoryEntry } | { ok: false; error: InvalidInput };

@@ -16,7 +16,7 @@ export const SEALED_ENTRY_PLAINTEXT = {
 } as const satisfies Record<SealedEntryField, 'json' | 'text'>;
 
 /** Optional, kept in clear, copied as given when present (absent stays absent). */
-export const OPTIONAL_CLEAR_FIELDS = ['confidence', 'validFrom', 'validTo', 'expiresAt', 'consentRef'] as const;
+export const OPTIONAL_CLEAR_FIELDS = ['confidence', 'validFrom', 'validTo', 'expiresAt', 'consentRef', 'purposes'] as const;
 export type OptionalClearField = (typeof OPTIONAL_CLEAR_FIELDS)[number];
 
 /** The optional clear fields MemoryRecorded may lack (it always holds validFrom): read models keep them as null when absent. */

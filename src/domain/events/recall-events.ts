@@ -7,6 +7,7 @@
 // A stream of its own, not the subject's: a read must not move the subject's
 // revision (consolidation appends at an expected revision).
 import { z } from 'zod';
+import { purposeSchema } from '../entry/purposes.js';
 import { scopesSchema } from '../entry/scopes.js';
 import { memoryKindSchema, sensitivitySchema } from '../entry/vocabulary.js';
 import { artifactIdSchema, conflictIdSchema, idSchema, memoryIdSchema } from '../values/ids.js';
@@ -60,6 +61,8 @@ export const recallServedSchema = z.strictObject({
   parameters: z.strictObject({
     scopes: scopesSchema,
     maxSensitivity: sensitivitySchema,
+    /** The reader's purpose, when it named one. */
+    purpose: purposeSchema.optional(),
     budget: z.number().int().min(1).nullable(),
     /** The "now" validity and expiry were judged at. */
     now: instantSchema,

@@ -13,6 +13,17 @@ import { FEEDBACK_EVENT_SCHEMAS } from './feedback-events.js';
 import { gateRecordSchema, WRITE_GATE_EVENT_SCHEMAS } from './write-gate-events.js';
 import { LIFECYCLE_EVENT_SCHEMAS } from './lifecycle-events.js';
 
+/** The write decisions (src/domain/subject/write-decision.ts). */
+export const WRITE_OUTCOMES = ['NEW', 'DUPLICATE', 'REFINEMENT', 'SUPERSEDES', 'CONFLICTS'] as const;
+export type WriteOutcome = (typeof WRITE_OUTCOMES)[number];
+
+/** The decider's audit on the event it decided: the outcome and why, in short codes naming memory ids (never a value). */
+export const writeDecisionRecordSchema = z.strictObject({
+  outcome: z.enum(WRITE_OUTCOMES),
+  reasons: z.array(z.string().min(1).max(300)).max(220),
+});
+export type WriteDecisionRecord = z.output<typeof writeDecisionRecordSchema>;
+
 /** The sealed entry as recorded, with its id, sequence and the source's trust then; validFrom is always present. */
 export const memoryRecordedSchema = z.strictObject({
   memoryId: memoryIdSchema,
@@ -26,6 +37,10 @@ export const memoryRecordedSchema = z.strictObject({
   gate: gateRecordSchema.optional(),
   /** The candidate (MemoryProposed) a reviewer accepted into this entry. */
   proposal: memoryIdSchema.optional(),
+  /** Lineage: the entries this one refines (REFINEMENT; each also gets a MemorySuperseded with cause `refinement`). */
+  refines: z.array(memoryIdSchema).min(1).optional(),
+  /** The decider's audit (absent: recorded before it was kept). */
+  decision: writeDecisionRecordSchema.optional(),
 });
 
 export const memoryCorroboratedSchema = z.strictObject({
@@ -35,9 +50,11 @@ export const memoryCorroboratedSchema = z.strictObject({
   corroboratedAt: instantSchema,
   gate: gateRecordSchema.optional(),
   proposal: memoryIdSchema.optional(),
+  decision: writeDecisionRecordSchema.optional(),
 });
 
-export const SUPERSESSION_CAUSES = ['newer_statement', 'explicit', 'conflict_resolution'] as const;
+/** refinement: superseded by a more precise statement of the same fact (src/domain/subject/refinement.ts). */
+export const SUPERSESSION_CAUSES = ['newer_statement', 'explicit', 'conflict_resolution', 'refinement'] as const;
 export type SupersessionCause = (typeof SUPERSESSION_CAUSES)[number];
 
 export const memorySupersededSchema = z.strictObject({

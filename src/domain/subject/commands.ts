@@ -16,6 +16,14 @@ import { instantSchema } from '../values/instant-schema.js';
 
 const now = instantSchema;
 
+/**
+ * Active entries of the slot whose value the new one refines, as the command
+ * layer found them with both values opened (refinement.ts): values are sealed,
+ * so the decider cannot compare them; it only trusts this list for entries it
+ * supersedes anyway (newer, at least as trusted, or named).
+ */
+const refinesSchema = z.array(memoryIdSchema).optional();
+
 export const recordMemorySchema = z.strictObject({
   type: z.literal('RecordMemory'),
   memoryId: memoryIdSchema,
@@ -26,6 +34,7 @@ export const recordMemorySchema = z.strictObject({
   gate: gateRecordSchema.optional(),
   /** A reviewer accepting a candidate: its memory id (then equal to memoryId). */
   proposal: memoryIdSchema.optional(),
+  refines: refinesSchema,
   now,
 });
 
@@ -38,6 +47,7 @@ export const supersedeMemorySchema = z.strictObject({
   conflictId: conflictIdSchema,
   entry: sealedEntrySchema,
   gate: gateRecordSchema.optional(),
+  refines: refinesSchema,
   now,
 });
 

@@ -1,9 +1,8 @@
 // What decide returns: the events to append, or why nothing may be appended.
 import type { Decided } from '../decider/decider.js';
-import type { SubjectEvent } from '../events/subject-events.js';
+import type { SubjectEvent, WriteOutcome } from '../events/subject-events.js';
 
-export const WRITE_OUTCOMES = ['NEW', 'DUPLICATE', 'SUPERSEDES', 'CONFLICTS'] as const;
-export type WriteOutcome = (typeof WRITE_OUTCOMES)[number];
+export { WRITE_OUTCOMES, type WriteOutcome } from '../events/subject-events.js';
 
 /** The write decision of RecordMemory / SupersedeMemory. */
 export interface WriteDecision {
@@ -16,6 +15,8 @@ export interface WriteDecision {
   /** Active entries it disagrees with and could not supersede. */
   readonly conflictsWith: readonly string[];
   readonly conflictId?: string;
+  /** Why, in short codes naming memory ids (never a value): also on the event as its `decision`. */
+  readonly reasons: readonly string[];
 }
 
 export type DecideResult = Decided<SubjectEvent, WriteDecision>;

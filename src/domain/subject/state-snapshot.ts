@@ -93,7 +93,11 @@ export function toStateSnapshot(state: SubjectState): StateSnapshot {
     inputEpoch: state.inputEpoch,
     entries: [...state.entries.values()]
       .sort((a, b) => a.sequence - b.sequence)
-      .map(({ slot: _slot, ...rest }) => ({ ...rest, conflictIds: [...rest.conflictIds] })),
+      .map(({ slot: _slot, purposes, ...rest }) => ({
+        ...rest,
+        conflictIds: [...rest.conflictIds],
+        ...(purposes ? { purposes: [...purposes] } : {}),
+      })),
     conflicts: [...state.conflicts.values()]
       .sort((a, b) => byText(a.conflictId, b.conflictId))
       .map((c) => ({ ...c, memoryIds: [...c.memoryIds] })),

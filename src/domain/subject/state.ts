@@ -34,6 +34,7 @@ export interface EntryState {
   readonly validTo?: Instant;
   readonly expiresAt?: Instant;
   readonly consentRef?: string;
+  readonly purposes?: readonly string[];
   readonly status: EntryStatus;
   readonly supersededBy?: string;
   /** Set while the lifecycle sweeper has it demoted (MemoryDemoted): still active (the slot's value), not served unless asked for. */

@@ -35,6 +35,8 @@ export function memoryTables(db: ProjectionsKysely, schema: string): TableStatem
       .addColumn('confidence', 'double precision')
       .addColumn('sensitivity', 'text', (c) => c.notNull())
       .addColumn('consent_ref', 'text')
+      .addColumn('purposes', 'jsonb')
+      .addColumn('refines', 'jsonb')
       .addColumn('valid_from', INSTANT, (c) => c.notNull())
       .addColumn('valid_to', INSTANT)
       .addColumn('expires_at', INSTANT)

@@ -24,7 +24,10 @@ export const memoryProjection: ProjectionDefinition = {
   // 'archived' (MemoryArchived), memory_demotions holds each MemoryDemoted /
   // MemoryRestored, memory_usage what feedback said about each memory
   // (counts, lastReinforcedAt, under review); rebuild a v4 schema.
-  version: 5,
+  // v6: memory_versions.purposes (the entry's purpose labels, recall's
+  // purpose filter) and memory_versions.refines (REFINEMENT lineage) (issue
+  // 17); rebuild a v5 schema.
+  version: 6,
   description:
     'bitemporal memory versions, subject clocks, corroborations, feedback usage, taint escalations, summary aliases, artifacts, lineage and STALE sets',
   tables: memoryTables,

@@ -43,6 +43,10 @@ export interface MemoryVersionsTable {
   confidence: number | null;
   sensitivity: string;
   consent_ref: string | null;
+  /** Purpose labels (clear: what it is for, never what it says); null: any purpose. */
+  purposes: Json<string[]> | null;
+  /** Lineage: the memories this one refines (REFINEMENT); null: none. */
+  refines: Json<string[]> | null;
   /** Business time: [valid_from, valid_to), null = open. */
   valid_from: Instant;
   valid_to: NullableInstant;

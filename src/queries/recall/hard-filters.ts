@@ -8,11 +8,14 @@ import type { Scopes } from '../../domain/entry/scopes.js';
 import type { SourceType } from '../../domain/entry/source.js';
 import { sensitivityRank, type Sensitivity } from '../../domain/entry/vocabulary.js';
 import { isTainted } from '../../domain/subject/trust.js';
+import { servesPurpose } from '../../domain/entry/purposes.js';
 import type { CurrentVersion } from './subject-view-shape.js';
 
 export const FILTER_REASONS = [
   'out_of_scope',
   'above_sensitivity',
+  /** The entry lists purposes and the reader's purpose is not one of them (an entry without purposes serves any). */
+  'purpose',
   'not_yet_valid',
   'no_longer_valid',
   'expired',
@@ -28,6 +31,8 @@ export type FilterReason = (typeof FILTER_REASONS)[number];
 export interface HardFilters {
   readonly scopes: Scopes;
   readonly maxSensitivity: Sensitivity;
+  /** The reader's purpose; absent: purposes are not checked. */
+  readonly purpose?: string | undefined;
   /** Epoch milliseconds. */
   readonly now: number;
   readonly taint: { readonly refPatterns: readonly string[]; readonly sourceTypes: readonly string[] };
@@ -44,6 +49,7 @@ export function inScope(entry: Record<string, string>, reader: Scopes): boolean 
 export function filterReason(version: CurrentVersion, filters: HardFilters): FilterReason | undefined {
   if (!inScope(version.scopes, filters.scopes)) return 'out_of_scope';
   if (sensitivityRank(version.sensitivity as Sensitivity) > sensitivityRank(filters.maxSensitivity)) return 'above_sensitivity';
+  if (filters.purpose !== undefined && !servesPurpose(version.purposes, filters.purpose)) return 'purpose';
   if (version.valid_from.getTime() > filters.now) return 'not_yet_valid';
   if (version.valid_to !== null && version.valid_to.getTime() <= filters.now) return 'no_longer_valid';
   // Due but not swept yet: the TTL counts from the moment it passes, not from the sweeper's event.

@@ -55,7 +55,7 @@ export interface RecallAnswer {
   readonly inputEpoch: number;
   /** The subject stream's revision this answer reflects (null: the projection has no event of the subject). */
   readonly revision: number | null;
-  readonly filters: { readonly scopes: Scopes; readonly maxSensitivity: Sensitivity };
+  readonly filters: { readonly scopes: Scopes; readonly maxSensitivity: Sensitivity; readonly purpose?: string };
   /** How a query was answered; null when recall was asked without one (standing order). */
   readonly retrieval: RetrievalReport | null;
   readonly budget: { readonly limit: number | null; readonly used: number; readonly overBudget: boolean };
@@ -141,6 +141,7 @@ async function answerFrom(
   const filters = {
     scopes: request.scopes,
     maxSensitivity: request.maxSensitivity,
+    purpose: request.purpose,
     now: Date.parse(now),
     taint: view.taint,
     demoted: request.includeDemoted ? new Set<string>() : view.demoted,
@@ -223,7 +224,11 @@ async function answerFrom(
     alias: choice.alias,
     inputEpoch: view.clock?.inputEpoch ?? 0,
     revision: view.clock?.revision ?? null,
-    filters: { scopes: request.scopes, maxSensitivity: request.maxSensitivity },
+    filters: {
+      scopes: request.scopes,
+      maxSensitivity: request.maxSensitivity,
+      ...(request.purpose !== undefined ? { purpose: request.purpose } : {}),
+    },
     retrieval,
     budget: { limit: request.budget ?? null, used: packed.used, overBudget: packed.overBudget },
     items: packed.included.map((p) => p.item),

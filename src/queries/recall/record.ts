@@ -51,6 +51,7 @@ export function recallRecord(
     parameters: {
       scopes: request.scopes,
       maxSensitivity: request.maxSensitivity,
+      ...(request.purpose !== undefined ? { purpose: request.purpose } : {}),
       budget: request.budget ?? null,
       now: answer.now,
       asked: q !== undefined,

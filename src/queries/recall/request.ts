@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { normaliseScopes, scopesSchema, type Scopes } from '../../domain/entry/scopes.js';
 import { sensitivitySchema, type Sensitivity } from '../../domain/entry/vocabulary.js';
+import { purposeSchema } from '../../domain/entry/purposes.js';
 import { DEFAULT_TOP_K, retrievalQuerySchema, type RetrievalQuery } from '../../domain/retrieval/index.js';
 import { namespaceOf, isShared } from '../../domain/namespace/namespace.js';
 import { InvalidInput, invalidInputFromZod } from '../../domain/validation/invalid-input.js';
@@ -24,6 +25,8 @@ export const recallOptionsSchema = z.strictObject({
   /** The reader's scopes: an entry applies when every scope it names has the reader's value. */
   scopes: scopesSchema.optional(),
   maxSensitivity: sensitivitySchema.optional(),
+  /** What the answer is for: entries that list purposes are served only for one of them (excluded.purpose). */
+  purpose: purposeSchema.optional(),
   /** Tokens (cl100k_base) the items may take; absent = no limit. */
   budget: question.budget,
   now: instantSchema.optional(),
@@ -54,6 +57,8 @@ export interface RecallRequest {
   readonly subject: string;
   readonly scopes: Scopes;
   readonly maxSensitivity: Sensitivity;
+  /** Absent: any purpose (entries with purposes are served too). */
+  readonly purpose?: string;
   readonly budget: number | undefined;
   readonly now: string | undefined;
   /** Present when the reader asked a question: recall answers it in relevance order. */
@@ -71,7 +76,7 @@ export function requireRecallRequest(target: { tenant: unknown; subject: unknown
   if (!who.success) throw invalidInputFromZod(who.error);
   const parsed = recallOptionsSchema.safeParse(options ?? {});
   if (!parsed.success) throw invalidInputFromZod(parsed.error);
-  const { scopes, maxSensitivity, budget, now, query, topK, key, kind, minScore, shared, includeDemoted } = parsed.data;
+  const { scopes, maxSensitivity, purpose, budget, now, query, topK, key, kind, minScore, shared, includeDemoted } = parsed.data;
   const filters = { topK, key, kind, minScore };
   if (query === undefined) {
     const given = RETRIEVAL_ONLY_FIELDS.find((f) => filters[f] !== undefined);
@@ -82,6 +87,7 @@ export function requireRecallRequest(target: { tenant: unknown; subject: unknown
     subject: who.data.subject,
     scopes: normaliseScopes(scopes),
     maxSensitivity: maxSensitivity ?? DEFAULT_SENSITIVITY_CEILING,
+    ...(purpose !== undefined ? { purpose } : {}),
     budget,
     now,
     shared: [...new Set(shared ?? [])].filter((s) => s !== who.data.subject),

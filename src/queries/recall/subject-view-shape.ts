@@ -24,6 +24,8 @@ export interface CurrentVersion {
   readonly confidence: number | null;
   readonly sensitivity: string;
   readonly consent_ref: string | null;
+  /** Purpose labels; null: any purpose. */
+  readonly purposes: string[] | null;
   readonly valid_from: Date;
   readonly valid_to: Date | null;
   readonly expires_at: Date | null;

@@ -30,6 +30,7 @@ const VERSION_COLUMNS = [
   'confidence',
   'sensitivity',
   'consent_ref',
+  'purposes',
   'valid_from',
   'valid_to',
   'expires_at',

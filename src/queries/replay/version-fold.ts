@@ -61,6 +61,8 @@ export function foldVersions(events: Iterable<TimedEvent>): Map<string, FoldedVe
           confidence: d.confidence ?? null,
           sensitivity: d.sensitivity,
           consentRef: d.consentRef ?? null,
+          purposes: d.purposes ?? null,
+          refines: d.refines ?? null,
           validFrom: d.validFrom,
           validTo: d.validTo ?? null,
           expiresAt: d.expiresAt ?? null,

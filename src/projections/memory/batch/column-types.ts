@@ -39,6 +39,8 @@ export const MEMORY_VERSION_TYPES: ColumnTypes<Insertable<MemoryVersionsTable>> 
   confidence: 'float8',
   sensitivity: 'text',
   consent_ref: 'text',
+  purposes: 'jsonb',
+  refines: 'jsonb',
   valid_from: 'timestamptz',
   valid_to: 'timestamptz',
   expires_at: 'timestamptz',

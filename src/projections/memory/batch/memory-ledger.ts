@@ -83,6 +83,7 @@ export class MemoryLedger {
       trust: data.trust,
       sensitivity: data.sensitivity,
       ...nullWhereAbsent(data, RECORDED_OPTIONAL_FIELDS),
+      refines: data.refines ?? null,
       validFrom: data.validFrom,
       supersededBy: null,
       ...opened(at),

@@ -27,6 +27,8 @@ export interface MemoryVersion {
   readonly confidence: number | null;
   readonly sensitivity: string;
   readonly consentRef: string | null;
+  readonly purposes: readonly string[] | null;
+  readonly refines: readonly string[] | null;
   readonly validFrom: string;
   readonly validTo: string | null;
   readonly expiresAt: string | null;
@@ -69,6 +71,8 @@ export function fromRow(row: Selectable<MemoryVersionsTable>): MemoryVersion {
     confidence: row.confidence,
     sensitivity: row.sensitivity,
     consentRef: row.consent_ref,
+    purposes: row.purposes,
+    refines: row.refines,
     validFrom: row.valid_from.toISOString(),
     validTo: iso(row.valid_to),
     expiresAt: iso(row.expires_at),
@@ -111,6 +115,8 @@ export function toRow(v: MemoryVersion): Insertable<MemoryVersionsTable> {
     confidence: v.confidence,
     sensitivity: v.sensitivity,
     consent_ref: v.consentRef,
+    purposes: json(v.purposes),
+    refines: json(v.refines),
     valid_from: v.validFrom,
     valid_to: v.validTo,
     expires_at: v.expiresAt,
