@@ -44,16 +44,18 @@ export async function openEntries(
 ): Promise<OpenEntryFields> {
   const sealed = new Map<string, Pick<SealedEntry, SealedEntryField>>();
   const gates = new Map<string, WriteGateFlags>();
-  for (let from = 0; from <= throughRevision; from += PAGE) {
-    const page = await store.readStream(stream, { fromRevision: from, maxCount: Math.min(PAGE, throughRevision - from + 1) });
-    for (const event of page) {
+  // Newest page first, until every asked-for entry is found: a write that opens the current
+  // value of one slot (REFINEMENT) reads the stream's tail, not the whole stream.
+  for (let to = throughRevision; to >= 0 && sealed.size < memoryIds.size; to -= PAGE) {
+    const from = Math.max(0, to - PAGE + 1);
+    const page = await store.readStream(stream, { fromRevision: from, maxCount: to - from + 1 });
+    for (const event of [...page].reverse()) {
       if (event.type !== 'MemoryRecorded') continue;
       const data = event.data as SubjectEventData<'MemoryRecorded'>;
-      if (!memoryIds.has(data.memoryId)) continue;
+      if (!memoryIds.has(data.memoryId) || sealed.has(data.memoryId)) continue;
       sealed.set(data.memoryId, { value: data.value, ...presentFields(data, SEALED_ENTRY_FIELDS) });
       if (data.gate) gates.set(data.memoryId, { untrusted: data.gate.untrusted, detections: data.gate.detections.map((d) => d.kind) });
     }
-    if (page.length < PAGE) break;
   }
   const ids = [...sealed.keys()];
   const found = new Map<string, KeyLookup<MemoryKey>>();
