@@ -12,6 +12,7 @@ import { clearTextSchema, countSchema, sequenceSchema } from './fields.js';
 import { FEEDBACK_EVENT_SCHEMAS } from './feedback-events.js';
 import { gateRecordSchema, WRITE_GATE_EVENT_SCHEMAS } from './write-gate-events.js';
 import { LIFECYCLE_EVENT_SCHEMAS } from './lifecycle-events.js';
+import { PROMOTION_EVENT_SCHEMAS, promotionOriginSchema } from './promotion-events.js';
 
 /** The sealed entry as recorded, with its id, sequence and the source's trust then; validFrom is always present. */
 export const memoryRecordedSchema = z.strictObject({
@@ -26,6 +27,8 @@ export const memoryRecordedSchema = z.strictObject({
   gate: gateRecordSchema.optional(),
   /** The candidate (MemoryProposed) a reviewer accepted into this entry. */
   proposal: memoryIdSchema.optional(),
+  /** An accepted promotion: the private memory this entry is a copy of (issue 19). */
+  promotedFrom: promotionOriginSchema.optional(),
 });
 
 export const memoryCorroboratedSchema = z.strictObject({
@@ -193,6 +196,7 @@ export const SUBJECT_EVENT_SCHEMAS = {
   ...WRITE_GATE_EVENT_SCHEMAS,
   ...LIFECYCLE_EVENT_SCHEMAS,
   ...FEEDBACK_EVENT_SCHEMAS,
+  ...PROMOTION_EVENT_SCHEMAS,
 } as const;
 
 export type SubjectEventType = keyof typeof SUBJECT_EVENT_SCHEMAS;

@@ -24,6 +24,8 @@ export const RESERVED_RULE_IDS = {
   consent: 'floor.consent',
   credential: 'floor.credential',
   fallback: 'fallback',
+  /** A promotion into a shared namespace (issue 19): always a candidate for a reviewer. */
+  promotion: 'floor.promotion',
 } as const;
 
 const list = <T extends z.ZodType>(item: T, what: string) =>

@@ -20,6 +20,7 @@ export function decidePropose(state: SubjectState, command: SubjectCommandOf<'Pr
     gate: command.gate,
     proposedAt: command.now,
     expiresAt: command.expiresAt,
+    ...(command.promotion !== undefined ? { promotion: command.promotion } : {}),
   };
   return accept([{ type: 'MemoryProposed', data }]);
 }

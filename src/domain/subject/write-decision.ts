@@ -35,12 +35,20 @@ interface Candidate {
   readonly entry: SealedEntry;
   /** What the write gate recorded, and the proposal this write accepts. */
   readonly audit: Pick<SubjectEventData<'MemoryRecorded'>, 'gate' | 'proposal'>;
+  /** Only a new entry records it (a duplicate stays the entry it was). */
+  readonly promotedFrom?: SubjectEventData<'MemoryRecorded'>['promotedFrom'];
   readonly validFrom: Instant;
   readonly trust: TrustLevel;
   readonly slot: string;
 }
 
-function candidate(state: SubjectState, memoryId: string, entry: SealedEntry, now: Instant, audit: Candidate['audit'] = {}): Candidate {
+function candidate(
+  state: SubjectState,
+  memoryId: string,
+  entry: SealedEntry,
+  now: Instant,
+  audit: Candidate['audit'] & Pick<Candidate, 'promotedFrom'> = {},
+): Candidate {
   return {
     memoryId,
     entry,
@@ -48,6 +56,7 @@ function candidate(state: SubjectState, memoryId: string, entry: SealedEntry, no
       ...(audit.gate !== undefined ? { gate: audit.gate } : {}),
       ...(audit.proposal !== undefined ? { proposal: audit.proposal } : {}),
     },
+    ...(audit.promotedFrom !== undefined ? { promotedFrom: audit.promotedFrom } : {}),
     validFrom: entry.validFrom ?? now,
     trust: effectiveTrust(state, entry.source),
     slot: slotOf(entry.key, entry.scopes),
@@ -101,6 +110,7 @@ function recordedEvent(state: SubjectState, c: Candidate): SubjectEvent {
     ...(entry.expiresAt !== undefined ? { expiresAt: entry.expiresAt } : {}),
     ...(entry.consentRef !== undefined ? { consentRef: entry.consentRef } : {}),
     ...c.audit,
+    ...(c.promotedFrom !== undefined ? { promotedFrom: c.promotedFrom } : {}),
   };
   return { type: 'MemoryRecorded', data };
 }

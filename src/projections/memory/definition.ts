@@ -24,7 +24,9 @@ export const memoryProjection: ProjectionDefinition = {
   // 'archived' (MemoryArchived), memory_demotions holds each MemoryDemoted /
   // MemoryRestored, memory_usage what feedback said about each memory
   // (counts, lastReinforcedAt, under review); rebuild a v4 schema.
-  version: 5,
+  // v6: memory_versions.promoted_from, an accepted promotion's origin
+  // (issue 19: the private memory a shared one copies); rebuild a v5 schema.
+  version: 6,
   description:
     'bitemporal memory versions, subject clocks, corroborations, feedback usage, taint escalations, summary aliases, artifacts, lineage and STALE sets',
   tables: memoryTables,

@@ -85,6 +85,7 @@ export class MemoryLedger {
       ...nullWhereAbsent(data, RECORDED_OPTIONAL_FIELDS),
       validFrom: data.validFrom,
       supersededBy: null,
+      promotedFrom: data.promotedFrom ?? null,
       ...opened(at),
     };
     this.#write(key, v);
