@@ -39,4 +39,13 @@ export const memoryPromotedSchema = z.strictObject({
   requestedAt: instantSchema,
 });
 
+/**
+ * What an erasure of the source did to a promoted copy: erased now, erased
+ * before (by the namespace's own erasure), never proposed (the promotion
+ * stopped between its two appends), or failed (the source's receipt then
+ * fails its verification).
+ */
+export const PROMOTED_COPY_OUTCOMES = ['erased', 'already_erased', 'not_proposed', 'failed'] as const;
+export type PromotedCopyOutcome = (typeof PROMOTED_COPY_OUTCOMES)[number];
+
 export const PROMOTION_EVENT_SCHEMAS = { MemoryPromoted: memoryPromotedSchema } as const;

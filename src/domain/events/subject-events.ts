@@ -5,14 +5,14 @@ import { memoryKeySchema } from '../entry/key.js';
 import { sealedEntryShape } from '../entry/sealed-entry.js';
 import { scopesSchema, normaliseScopes } from '../entry/scopes.js';
 import { sourceRefSchema, sourceSchema, sourceTypeSchema, trustLevelSchema } from '../entry/source.js';
-import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema } from '../values/ids.js';
+import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema, subjectIdSchema } from '../values/ids.js';
 import { instantSchema } from '../values/instant-schema.js';
 import { aliasTupleSchema } from './alias.js';
 import { clearTextSchema, countSchema, sequenceSchema } from './fields.js';
 import { FEEDBACK_EVENT_SCHEMAS } from './feedback-events.js';
 import { gateRecordSchema, WRITE_GATE_EVENT_SCHEMAS } from './write-gate-events.js';
 import { LIFECYCLE_EVENT_SCHEMAS } from './lifecycle-events.js';
-import { PROMOTION_EVENT_SCHEMAS, promotionOriginSchema } from './promotion-events.js';
+import { PROMOTED_COPY_OUTCOMES, PROMOTION_EVENT_SCHEMAS, promotionOriginSchema } from './promotion-events.js';
 
 /** The sealed entry as recorded, with its id, sequence and the source's trust then; validFrom is always present. */
 export const memoryRecordedSchema = z.strictObject({
@@ -176,6 +176,18 @@ export const deletionReceiptIssuedSchema = z.strictObject({
   /** Caches that could serve the content and no longer do. */
   cachesInvalidated: z.array(z.string().min(1).max(200)).optional(),
   verification: erasureVerificationSchema.optional(),
+  /** Copies of the erased entries promoted into shared namespaces (issue 19), erased with them: each with its own receipt there. */
+  promotedCopies: z
+    .array(
+      z.strictObject({
+        subject: subjectIdSchema,
+        memoryId: memoryIdSchema,
+        /** The copy's receipt on its own stream; absent when the copy was never proposed or was erased before. */
+        receiptId: receiptIdSchema.optional(),
+        outcome: z.enum(PROMOTED_COPY_OUTCOMES),
+      }),
+    )
+    .optional(),
   issuedAt: instantSchema,
 });
 
