@@ -155,6 +155,26 @@ describe('forgetting the source of a promotion', () => {
     });
   });
 
+  // The team states the same text itself: its entry stays, and the copy's verification finds the text there and says so.
+  it("erases only the candidate when it was accepted as a duplicate of the team's own entry", async () => {
+    const own = ok(await recordMemory(world.ledger, team, fact('office.city', 'works from lisbon')));
+    const source = ok(await recordMemory(world.ledger, user, fact('office.city', 'works from lisbon')));
+    const promoted = ok(await promoteMemory(world.ledger, user, { memoryId: source.memoryId, to: 'team:t-1', reason: 'same office' }));
+    expect(ok(await acceptCandidate(world.ledger, reviewer, promoted.memoryId))).toMatchObject({
+      decision: 'DUPLICATE',
+      memoryId: own.memoryId,
+    });
+    const receipt = ok(await forgetMemory(world.ledger, user, source.memoryId, 'user asked', world.erasure(user)));
+    expect(receipt.promotedCopies).toEqual([expect.objectContaining({ memoryId: promoted.memoryId, outcome: 'failed' })]);
+    expect(receipt.verification?.checks).toContainEqual(
+      expect.objectContaining({ path: 'promoted_copies', status: 'failed', findings: 1 }),
+    );
+    expect((await world.ledger.keyStore.memoryKeys(team, [promoted.memoryId])).get(promoted.memoryId)).toMatchObject({
+      status: 'forgotten',
+    });
+    expect((await teamTexts()).join('\n')).toContain('works from lisbon');
+  });
+
   it('erases a pending copy when the whole subject is forgotten', async () => {
     const u9 = { tenant: 'acme', subject: 'user:u-9', actor: 'user:u-9' };
     const source = ok(await recordMemory(world.ledger, u9, fact('diet', 'no peanuts')));
