@@ -29,6 +29,7 @@ import { writePolicyRoutes } from './routes/write-policy.js';
 import { lifecycleRoutes } from './routes/lifecycle.js';
 import { feedbackRoutes } from './routes/feedback.js';
 import { candidateRoutes } from './routes/candidates.js';
+import { promotionRoutes } from './routes/promotion.js';
 import { readRoutes } from './routes/reads.js';
 import type { ApiServices } from './services.js';
 
@@ -56,6 +57,7 @@ export function apiRoutes(services: ApiServices, openApi: () => unknown, apiEras
     ...writePolicyRoutes(services),
     ...lifecycleRoutes(services),
     ...candidateRoutes(services),
+    ...promotionRoutes(services),
     ...feedbackRoutes(services),
     ...consolidationRoutes(services),
     ...artifactRoutes(services),

@@ -45,3 +45,12 @@ export function requiredText(option: string, value: string | undefined): string 
   if (value === undefined || value.trim() === '') throw new InvalidInput(option, 'is required');
   return value;
 }
+
+/** A request's bad field named as the flag it came in (`flagOf`: field -> flag; others keep their name). */
+export function asFlags<T>(flagOf: Readonly<Record<string, string>>, action: () => Promise<T>): Promise<T> {
+  return action().catch((error: unknown) => {
+    if (!(error instanceof InvalidInput)) throw error;
+    const [head, ...rest] = error.field.split('.');
+    throw new InvalidInput([flagOf[head!] ?? head!, ...rest].join('.'), error.reason);
+  });
+}

@@ -26,6 +26,7 @@ const COMMAND_MODULES: Record<string, () => Promise<Register>> = {
   mcp: async () => (await import('./commands/mcp.js')).registerMcpCommand,
   policy: async () => (await import('./commands/write-policy.js')).registerWritePolicyCommands,
   candidates: async () => (await import('./commands/candidates.js')).registerCandidateCommands,
+  promote: async () => (await import('./commands/promote.js')).registerPromoteCommand,
   lifecycle: async () => (await import('./commands/lifecycle.js')).registerLifecycleCommands,
   feedback: async () => (await import('./commands/feedback.js')).registerFeedbackCommands,
 };
@@ -35,6 +36,7 @@ const MODULE_OF: Record<string, keyof typeof COMMAND_MODULES> = {
   record: 'write',
   policy: 'policy',
   candidates: 'candidates',
+  promote: 'promote',
   lifecycle: 'lifecycle',
   feedback: 'feedback',
   recalls: 'feedback',

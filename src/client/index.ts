@@ -12,6 +12,8 @@ import type {
   OpenConflict,
   RecallAnswer,
   FeedbackInput,
+  PromotionInput,
+  PromotionResult,
   RecallAudit,
   RecallOptions,
   RecordResult,
@@ -89,6 +91,12 @@ export class MemledgerClient {
   /** Feedback on a memory the recall `recallId` served: used, ignored, corrected, confirmed or harmful (a writer key). */
   feedback(subject: string, feedback: FeedbackInput, options: WriteOptions = {}): Promise<ApiResult<LifecycleResult>> {
     return this.call({ method: 'POST', path: `${subjectPath(subject)}/feedback`, body: feedback, idempotencyKey: options.idempotencyKey });
+  }
+
+  /** Propose a private memory to a shared namespace (`to`): a candidate there until a reviewer accepts it (the key must reach both). */
+  promote(subject: string, memoryId: string, promotion: PromotionInput, options: WriteOptions = {}): Promise<ApiResult<PromotionResult>> {
+    const path = `${subjectPath(subject)}/memories/${segment(memoryId)}/promotions`;
+    return this.call({ method: 'POST', path, body: promotion, idempotencyKey: options.idempotencyKey });
   }
 
   /** What a recall served, by position, and its question while readable (an auditor's key). */

@@ -17,6 +17,8 @@ import type { RecallAnswer } from '../queries/recall/recall.js';
 import type { recallOptionsSchema } from '../queries/recall/request.js';
 import type { RecallAudit } from '../queries/recalls/show-recall.js';
 import type { FeedbackInput } from '../commands/feedback/give-feedback.js';
+import type { PromotionResult } from '../commands/promotion/promote-memory.js';
+import type { PromoteRequest } from '../domain/namespace/promotion-request.js';
 
 /** A memory entry as POST /memories takes it (the CLI's --entry). */
 export type EntryInput = z.input<typeof entrySchema>;
@@ -29,7 +31,9 @@ export type SubjectReceipts = z.output<typeof subjectReceiptsSchema>;
 /** Recall's options: scopes, sensitivity ceiling, budget, now, and with a query topK, key, kind, minScore. */
 export type RecallOptions = z.input<typeof recallOptionsSchema>;
 /** Every answer carries `recallId`: what it served is recorded under it (feedback names it). */
-export type { RecallAnswer, BeliefAnswer, FeedbackInput, RecallAudit };
+export type { RecallAnswer, BeliefAnswer, FeedbackInput, RecallAudit, PromotionResult };
+/** Where a promotion goes and why (the memory is the call's argument). */
+export type PromotionInput = Omit<PromoteRequest, 'memoryId'>;
 export type RecallItem = RecallAnswer['items'][number];
 
 export type AsOfQuery = z.input<typeof asOfQuery>;

@@ -31,7 +31,10 @@ export async function serveMcpOnStdio(ledger: OpenLedger, options: StdioOptions)
     // The operator who starts the process holds the ledger's credentials: every tool is theirs.
     may: () => true,
     readYourWrites,
-    erasure: (streams) => ({ checks: readSideErasureChecks(read), beforeVerify: () => readYourWrites(streams) }),
+    erasure: (streams) => ({
+      checks: readSideErasureChecks(read),
+      beforeVerify: (stream) => readYourWrites([...new Set([...streams, stream])]),
+    }),
   };
   const mcp = createMcpServer(door, {
     version: PACKAGE_VERSION,

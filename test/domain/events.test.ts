@@ -54,6 +54,7 @@ describe('the event catalog', () => {
         'WritePolicySet',
         'LifecyclePolicySet',
         'MemoryFeedbackGiven',
+        'MemoryPromoted',
         'RecallServed',
       ].sort(),
     );

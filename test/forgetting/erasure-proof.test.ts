@@ -9,7 +9,9 @@
 // embedded by a stand-in model endpoint: the erased memory's sealed vector
 // goes with it, and a re-index after the rebuild brings none back. The
 // receipt's counts match what the test counts itself. A recall asked with
-// the number keeps its question sealed; the erasure shreds it too.
+// the number keeps its question sealed; the erasure shreds it too. The
+// memory was promoted into a team and accepted there (issue 19): the team's
+// copy, sealed under the team's own keys, is erased with it.
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -102,6 +104,10 @@ describe('proof of forgetting', () => {
       source: { type: 'user_assertion', refs: [CLEAR_REF] },
     };
     const phone = (await cli(['record', ...subject, '--entry', '-'], JSON.stringify(phoneEntry))).memoryId as string;
+    const team = { tenant: c.tenant, subject: 'team:proof' };
+    const teamFlags = ['--tenant', team.tenant, '--subject', team.subject];
+    const promoted = await cli(['promote', ...subject, '--memory', phone, '--to', team.subject, '--reason', 'the team texts too']);
+    await cli(['candidates', 'accept', ...teamFlags, '--memory', promoted.memoryId]);
     ok(await recordMemory(world.ledger, c, fact('notification.preference', 'sms')));
     ok(
       await recordMemory(world.ledger, c, {
@@ -132,13 +138,20 @@ describe('proof of forgetting', () => {
     const stored = await world.ledger.eventStore.readStream(subjectStreamName(c.tenant, c.subject));
     const recorded = stored[0]!;
     const proposed = stored.find((e) => e.type === 'MemoryProposed')!;
-    const keyedHashes = [(recorded.data as { valueHash: string }).valueHash, (recorded.data as { contentHash: string }).contentHash];
+    const copy = (await world.ledger.eventStore.readStream(subjectStreamName(team.tenant, team.subject))).find(
+      (e) => e.type === 'MemoryRecorded',
+    )!;
+    const keyedHashes = [recorded, copy].flatMap((e) => [
+      (e.data as { valueHash: string }).valueHash,
+      (e.data as { contentHash: string }).contentHash,
+    ]);
     const phoneRecordedAt = recorded.recordedAt.toISOString();
 
     // Positive controls: before the erasure the number is readable, and both summaries say it; every entry has a vector.
     expect((await vectorIds(c)).sort()).toContain(phone);
     expect(await vectorIds(c)).toHaveLength(4);
     expect(JSON.stringify(await cli(['recall', ...subject, '--max-sensitivity', 'restricted']))).toContain(PHONE);
+    expect(JSON.stringify(await cli(['recall', ...teamFlags, '--max-sensitivity', 'restricted']))).toContain(PHONE);
     // A recall asked with the number: its question is recorded sealed, readable to an auditor until the memory it served is erased.
     const asked = await cli(['recall', ...subject, '--max-sensitivity', 'restricted', '--query', `Is ${PHONE} the number to text?`]);
     expect(JSON.stringify(asked.items)).toContain(phone);
@@ -152,6 +165,14 @@ describe('proof of forgetting', () => {
     erased = true;
     const receipt = await cli(['forget', ...subject, '--memory', phone, '--reason', 'GDPR art. 17 request 2026-118']);
     expect(receipt.verification.status, JSON.stringify(receipt.verification)).toBe('passed');
+    // The team's copy went with it, by its own erasure (its receipt on the team's stream); its key is destroyed.
+    expect(receipt.promotedCopies).toEqual([
+      { subject: team.subject, memoryId: promoted.memoryId, receiptId: expect.any(String), outcome: 'erased' },
+    ]);
+    expect(receipt.verification.checks).toContainEqual(expect.objectContaining({ path: 'promoted_copies', status: 'passed', searched: 1 }));
+    expect((await world.ledger.keyStore.memoryKeys(team, [promoted.memoryId])).get(promoted.memoryId)).toMatchObject({
+      status: 'forgotten',
+    });
 
     // The receipt's counts against the test's own: the memory, its key, and the summaries whose manifests (or parents') hold it.
     const artifactIds = await artifactsOf(c);
@@ -200,6 +221,8 @@ describe('proof of forgetting', () => {
       await cli(['events', ...subject]),
       await cli(['recalls', 'show', ...subject, '--recall', asked.recallId]),
       ...(await inProcessReads(c, [summary1, summary2, summary3])),
+      await cli(['recall', ...teamFlags, '--max-sensitivity', 'restricted']),
+      await cli(['as-of', ...teamFlags, '--system-time', copy.recordedAt.toISOString()]),
     ];
     expect(answers[4]).toMatchObject({ recallId: asked.recallId, parameters: { query: { state: 'erased' } } });
     expect(JSON.stringify(answers)).toContain('Hangzhou'); // the rest is still there

@@ -58,7 +58,10 @@ export async function openWorld(prefix: string, url?: string, start = Date.now()
     databaseUrl,
     clock,
     catchUp,
-    erasure: (c) => ({ checks: readSideErasureChecks(read), beforeVerify: () => catchUp(c) }),
+    erasure: (c) => ({
+      checks: readSideErasureChecks(read),
+      beforeVerify: async (stream) => void (await catchUpWith(read, [subjectStreamName(c.tenant, c.subject), stream])),
+    }),
     async close() {
       await read.close();
       await ledger.close();

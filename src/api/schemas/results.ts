@@ -1,4 +1,5 @@
 // Response bodies of the write routes, as the commands return them.
+import { PROMOTED_COPY_OUTCOMES } from '../../domain/events/promotion-events.js';
 import { z } from 'zod';
 import { gateRecordSchema } from '../../domain/events/write-gate-events.js';
 import { ERASURE_SCOPES } from '../../domain/events/subject-events.js';
@@ -65,6 +66,12 @@ export const deletionReceiptSchema = z.object({
   indexesUpdated: z.array(z.string()).optional(),
   cachesInvalidated: z.array(z.string()).optional(),
   verification: erasureVerificationResultSchema.optional(),
+  /** Copies promoted from the erased entries into shared namespaces, erased with them (each with its own receipt there). */
+  promotedCopies: z
+    .array(
+      z.object({ subject: z.string(), memoryId: z.string(), receiptId: z.string().optional(), outcome: z.enum(PROMOTED_COPY_OUTCOMES) }),
+    )
+    .optional(),
   issuedAt: z.string(),
   revision: z.number().int(),
   recordedAt: instantText,

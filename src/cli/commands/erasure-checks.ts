@@ -15,13 +15,18 @@ export async function withChecks<T>(
   ledger: OpenLedger,
   work: (
     read: OpenReadSide,
-    options: { checks: ReturnType<typeof readSideErasureChecks>; beforeVerify: (streams: string[]) => () => Promise<void> },
+    options: {
+      checks: ReturnType<typeof readSideErasureChecks>;
+      beforeVerify: (streams: string[]) => (stream?: string) => Promise<void>;
+    },
   ) => Promise<T>,
 ): Promise<T> {
   const read = await openReadSide(ledger, { tokenizer: true });
-  const beforeVerify = (streams: string[]) => async () => {
-    if (streams.length === 0) await read.eventStore.awaitCommitted();
-    await catchUpWith(read, streams);
+  // `stream`: the subject an erasure verifies now (a promoted copy's is not among `streams`).
+  const beforeVerify = (streams: string[]) => async (stream?: string) => {
+    const through = stream === undefined || streams.length === 0 ? streams : [...new Set([...streams, stream])];
+    if (through.length === 0) await read.eventStore.awaitCommitted();
+    await catchUpWith(read, through);
   };
   try {
     return await work(read, { checks: readSideErasureChecks(read), beforeVerify });

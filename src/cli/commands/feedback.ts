@@ -6,22 +6,13 @@
 import type { Command } from 'commander';
 import { giveFeedback } from '../../commands/feedback/give-feedback.js';
 import { FEEDBACK_SOURCES, FEEDBACK_TYPES } from '../../domain/usage/usage.js';
-import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { showRecall } from '../../queries/recalls/show-recall.js';
 import { opt, optionsOf, subjectSchema } from '../options.js';
+import { asFlags } from '../input.js';
 import { resultOf } from '../output.js';
 import { contextOf, run } from '../session.js';
 
 const FLAG_OF: Readonly<Record<string, string>> = { recallId: 'recall', memoryId: 'memory' };
-
-/** The request's field as the flag it came in. */
-function asFlags<T>(action: () => Promise<T>): Promise<T> {
-  return action().catch((error: unknown) => {
-    if (!(error instanceof InvalidInput)) throw error;
-    const [head, ...rest] = error.field.split('.');
-    throw new InvalidInput([FLAG_OF[head!] ?? head!, ...rest].join('.'), error.reason);
-  });
-}
 
 export function registerFeedbackCommands(program: Command): void {
   program
@@ -43,7 +34,7 @@ export function registerFeedbackCommands(program: Command): void {
         );
         const context = contextOf(o);
         const input = { recallId: o.recall, memoryId: o.memory, type: o.type, source: o.source, evidence: o.evidence ?? [] };
-        return resultOf(await asFlags(async () => giveFeedback(await ledger(), context, input)));
+        return resultOf(await asFlags(FLAG_OF, async () => giveFeedback(await ledger(), context, input)));
       }),
     );
   program

@@ -85,6 +85,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 /** What recall declares: --scope is collected into a list (none: []). */
 const recallSchema = subjectSchema.extend({
   scope: z.array(opt.text),
+  shared: z.array(opt.text),
   budget: opt.optionalText,
   maxSensitivity: opt.optionalText,
   purpose: opt.optionalText,
@@ -108,6 +109,12 @@ export function registerQueryCommands(program: Command): void {
   )
     .option('--budget <tokens>', 'pack whole items into this many tokens (cl100k_base), by priority; open conflicts always')
     .option('--scope <key=value>', "the reader's scope (team, project, thread, agent); repeatable", collect, [])
+    .option(
+      '--shared <namespace>',
+      'a shared namespace (team:<id>, project:<id>) whose memories join, each item naming it; repeatable',
+      collect,
+      [],
+    )
     .option('--max-sensitivity <level>', 'highest sensitivity returned: public, normal, personal (default), confidential, restricted')
     .option('--purpose <label>', 'what the answer is for: entries that list purposes are served only for one of them')
     .option('--now <instant>', 'judge validity and expiry at this time (default: now)')
@@ -135,12 +142,16 @@ export function registerQueryCommands(program: Command): void {
             minScore: o.minScore,
             includeDemoted: o.includeDemoted,
             ...(Object.keys(scopes).length > 0 ? { scopes } : {}),
+            ...(o.shared.length > 0 ? { shared: o.shared } : {}),
           };
           const options = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
           return requireRecallRequest({ tenant: context.tenant, subject: context.subject }, optionsFromText(options));
         },
         (read, request) => answerRecall(read, request, 'cli'),
-        { tokenizer: true, streams: (_read, request) => [subjectStreamName(request.tenant, request.subject)] },
+        {
+          tokenizer: true,
+          streams: (_read, request) => [request.subject, ...(request.shared ?? [])].map((s) => subjectStreamName(request.tenant, s)),
+        },
       ),
     );
 

@@ -29,6 +29,7 @@ import { readErasureHistory, type DeletionReceipt } from '../../reads/erasure/hi
 import { ledgerChecks } from '../../reads/erasure/ledger-checks.js';
 import { takeNeedles } from '../../reads/erasure/needles.js';
 import { resolveScope, type ErasureRequest } from './scope.js';
+import { copiesOf, erasePromotedCopies, promotedCopiesCheck } from './promoted-copies.js';
 import { runChecks, type ErasureCheck } from '../../reads/erasure/verification.js';
 
 export interface ErasureOptions {
@@ -36,8 +37,8 @@ export interface ErasureOptions {
   readonly reason?: string;
   /** Checks of read paths beyond the ledger's own (the read side's, an API's). */
   readonly checks?: readonly ErasureCheck[];
-  /** Runs after the tombstones are appended and before the checks: e.g. catch the projections up. */
-  readonly beforeVerify?: () => Promise<void>;
+  /** Runs after the tombstones are appended and before the checks: e.g. catch the projections up through `stream` (the erased subject's: the source's, or a promoted copy's). */
+  readonly beforeVerify?: (stream: string) => Promise<void>;
   /** Called when a step is done (a test kills the process there to prove a later request finishes the erasure). */
   readonly afterStep?: (step: ErasureStep) => Promise<void>;
 }
@@ -97,6 +98,9 @@ export async function erase(
   );
   if (!tombstones.ok) return tombstones;
   await options.afterStep?.('tombstoned');
+  const copies = await erasePromotedCopies(context, commandId, copiesOf(history, checked.scope, memoryIds), (copy, memoryId, why) =>
+    erase(ledger, copy, { scope: 'memory', memoryId }, { ...options, reason: why, afterStep: undefined }),
+  );
 
   const keyIds = await erasedKeyIds(ledger, ref, checked.scope, memoryIds);
   const artifacts =
@@ -106,7 +110,7 @@ export async function erase(
   const artifactIds = [...new Set([...artifacts.map((a) => a.artifactId), ...(destroyed.invalidatedArtifactIds ?? [])])].sort();
   const destroyedKeyIds = [...new Set([...keyIds, ...artifacts.flatMap((a) => (a.keyId === null ? [] : [a.keyId]))])];
 
-  await options.beforeVerify?.();
+  await options.beforeVerify?.(stream);
   const target = {
     ref,
     scope: checked.scope,
@@ -116,7 +120,8 @@ export async function erase(
     needles,
     recordedAt: memoryIds.flatMap((id) => history.recordedAt.get(id) ?? []),
   };
-  const verification = await runChecks([...ledgerChecks(ledger), ...(options.checks ?? [])], target, ledger.clock);
+  const checks = [...ledgerChecks(ledger), ...(options.checks ?? []), ...(copies.length > 0 ? [promotedCopiesCheck(copies)] : [])];
+  const verification = await runChecks(checks, target, ledger.clock);
 
   const receipt = {
     receiptId: derivedId('r', commandId, 'receipt'),
@@ -137,6 +142,7 @@ export async function erase(
     ],
     cachesInvalidated: loaded.state.alias !== null && (memoryIds.length > 0 || checked.scope === 'subject') ? ['summary_alias'] : [],
     verification,
+    ...(copies.length > 0 ? { promotedCopies: copies } : {}),
   };
   const issued = await executeSubjectCommand(ledger, { ...envelope, commandId: receiptCommand }, (_loaded, now) => ({
     type: 'IssueDeletionReceipt',

@@ -5,10 +5,11 @@
 // past their expiry are expired by the sweep. Memories that harmful feedback
 // put under review (issue 18) are listed with them (`review`): accepting one
 // reinstates it (a reviewer's confirmation), rejecting one retracts it.
-import type { SealedEntry } from '../../domain/entry/sealed-entry.js';
 import { decodeStoredEvent } from '../../domain/events/decode.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import type { GateRecord } from '../../domain/events/write-gate-events.js';
+import type { Promotion } from '../../domain/events/promotion-events.js';
+import type { SubjectEventData } from '../../domain/events/subject-events.js';
 import { reject, type Result } from '../../domain/result/result.js';
 import { pendingProposal } from '../../domain/subject/proposals.js';
 import type { ProposalState, SubjectState } from '../../domain/subject/state.js';
@@ -22,6 +23,8 @@ import { executeSubjectCommand, type SubjectEffect } from '../subject/execute.js
 
 export interface CandidateView extends ProposalState {
   readonly gate?: GateRecord;
+  /** A promotion from a private namespace: from where, by whom, why. */
+  readonly promotion?: Promotion;
 }
 
 /** A recorded memory held back from recall by harmful feedback, pending a reviewer. */
@@ -61,15 +64,18 @@ export async function listCandidates(
   const stream = subjectStreamName(context.tenant, context.subject);
   const loaded = await ledger.subjects.load(stream);
   const proposals = [...loaded.state.proposals.values()].filter((p) => status === 'all' || p.status === status);
-  const gates = new Map((await proposedEvents(ledger, stream)).map((p) => [p.memoryId, p.gate]));
+  const events = new Map((await proposedEvents(ledger, stream)).map((p) => [p.memoryId, p]));
   const views: Array<CandidateView | ReviewView> = proposals
     .sort((a, b) => (a.proposedAt < b.proposedAt ? -1 : a.proposedAt > b.proposedAt ? 1 : 0))
-    .map((p) => ({ ...p, ...(gates.has(p.memoryId) ? { gate: gates.get(p.memoryId)! } : {}) }));
+    .map((p) => {
+      const event = events.get(p.memoryId);
+      return { ...p, ...(event ? { gate: event.gate } : {}), ...(event?.promotion ? { promotion: event.promotion } : {}) };
+    });
   return status === 'pending' || status === 'all' ? [...views, ...underReview(loaded.state)] : views;
 }
 
-async function proposedEvents(ledger: Ledger, stream: string): Promise<Array<{ memoryId: string; entry: SealedEntry; gate: GateRecord }>> {
-  const out: Array<{ memoryId: string; entry: SealedEntry; gate: GateRecord }> = [];
+async function proposedEvents(ledger: Ledger, stream: string): Promise<Array<SubjectEventData<'MemoryProposed'>>> {
+  const out: Array<SubjectEventData<'MemoryProposed'>> = [];
   for (const stored of await ledger.eventStore.readStream(stream, { fromRevision: 0 })) {
     if (stored.type !== 'MemoryProposed') continue;
     const event = decodeStoredEvent(stored);
@@ -102,6 +108,7 @@ export async function acceptCandidate(
       entry: proposed.entry,
       gate: { ...proposed.gate, reasons: [...proposed.gate.reasons, 'accepted_by_reviewer'].slice(0, 220) },
       proposal: memoryId,
+      ...(proposed.promotion ? { promotedFrom: proposed.promotion.from } : {}),
       now,
     }),
   );

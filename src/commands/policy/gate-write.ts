@@ -101,7 +101,7 @@ export function gateEntry(
   now: Date,
 ): GatedWrite {
   const credential = context.credential ?? OPERATOR_CREDENTIAL;
-  const verdict = evaluateWrite({ entry, credential, marks: options.marks ?? [] }, policy);
+  const verdict = evaluateWrite({ entry, credential, marks: options.marks ?? [], subject: context.subject }, policy);
   const at = instantOf(now);
   switch (verdict.decision) {
     case 'reject':

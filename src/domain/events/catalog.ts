@@ -37,6 +37,7 @@ export const CURRENT_SCHEMA_VERSIONS: Readonly<Record<EventType, number>> = {
   MemoryRestored: 1,
   MemoryArchived: 1,
   MemoryFeedbackGiven: 1,
+  MemoryPromoted: 1,
   ArtifactGenerated: 2,
   GatePassed: 1,
   GateFailed: 1,

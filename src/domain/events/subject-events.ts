@@ -5,13 +5,14 @@ import { memoryKeySchema } from '../entry/key.js';
 import { sealedEntryShape } from '../entry/sealed-entry.js';
 import { scopesSchema, normaliseScopes } from '../entry/scopes.js';
 import { sourceRefSchema, sourceSchema, sourceTypeSchema, trustLevelSchema } from '../entry/source.js';
-import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema } from '../values/ids.js';
+import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema, subjectIdSchema } from '../values/ids.js';
 import { instantSchema } from '../values/instant-schema.js';
 import { aliasTupleSchema } from './alias.js';
 import { clearTextSchema, countSchema, sequenceSchema } from './fields.js';
 import { FEEDBACK_EVENT_SCHEMAS } from './feedback-events.js';
 import { gateRecordSchema, WRITE_GATE_EVENT_SCHEMAS } from './write-gate-events.js';
 import { LIFECYCLE_EVENT_SCHEMAS } from './lifecycle-events.js';
+import { PROMOTED_COPY_OUTCOMES, PROMOTION_EVENT_SCHEMAS, promotionOriginSchema } from './promotion-events.js';
 
 /** The write decisions (src/domain/subject/write-decision.ts). */
 export const WRITE_OUTCOMES = ['NEW', 'DUPLICATE', 'REFINEMENT', 'SUPERSEDES', 'CONFLICTS'] as const;
@@ -41,6 +42,8 @@ export const memoryRecordedSchema = z.strictObject({
   refines: z.array(memoryIdSchema).min(1).optional(),
   /** The decider's audit (absent: recorded before it was kept). */
   decision: writeDecisionRecordSchema.optional(),
+  /** An accepted promotion: the private memory this entry is a copy of (issue 19). */
+  promotedFrom: promotionOriginSchema.optional(),
 });
 
 export const memoryCorroboratedSchema = z.strictObject({
@@ -190,6 +193,18 @@ export const deletionReceiptIssuedSchema = z.strictObject({
   /** Caches that could serve the content and no longer do. */
   cachesInvalidated: z.array(z.string().min(1).max(200)).optional(),
   verification: erasureVerificationSchema.optional(),
+  /** Copies of the erased entries promoted into shared namespaces (issue 19), erased with them: each with its own receipt there. */
+  promotedCopies: z
+    .array(
+      z.strictObject({
+        subject: subjectIdSchema,
+        memoryId: memoryIdSchema,
+        /** The copy's receipt on its own stream; absent when the copy was never proposed or was erased before. */
+        receiptId: receiptIdSchema.optional(),
+        outcome: z.enum(PROMOTED_COPY_OUTCOMES),
+      }),
+    )
+    .optional(),
   issuedAt: instantSchema,
 });
 
@@ -210,6 +225,7 @@ export const SUBJECT_EVENT_SCHEMAS = {
   ...WRITE_GATE_EVENT_SCHEMAS,
   ...LIFECYCLE_EVENT_SCHEMAS,
   ...FEEDBACK_EVENT_SCHEMAS,
+  ...PROMOTION_EVENT_SCHEMAS,
 } as const;
 
 export type SubjectEventType = keyof typeof SUBJECT_EVENT_SCHEMAS;

@@ -11,6 +11,7 @@ import { sourceTypeSchema } from '../entry/source.js';
 import { memoryIdSchema } from '../values/ids.js';
 import { instantSchema } from '../values/instant-schema.js';
 import { clearTextSchema, countSchema } from './fields.js';
+import { promotionSchema } from './promotion-events.js';
 
 const detectionKindSchema = z.string().regex(/^(?:secret|personal|injection):[a-z_]{1,40}$/);
 
@@ -39,6 +40,8 @@ export const memoryProposedSchema = z.strictObject({
   proposedAt: instantSchema,
   /** After this the candidate expires unreviewed (the policy's candidateExpiry). */
   expiresAt: instantSchema,
+  /** A promotion from a private namespace (issue 19): accepting it records the copy with its origin. */
+  promotion: promotionSchema.optional(),
 });
 
 export const proposalRejectedSchema = z.strictObject({

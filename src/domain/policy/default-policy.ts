@@ -48,6 +48,13 @@ export const DEFAULT_POLICY_DOCUMENT = {
       then: { decision: 'candidate' },
     },
     {
+      id: 'agent-into-shared-namespace',
+      description:
+        "Issue 19: what an agent or a tool writes into a team's or a project's namespace is a candidate there until a human approves (the user speaking, or a reviewer).",
+      when: { namespaces: ['team:*', 'project:*'], sourceTypes: BELOW_USER },
+      then: { decision: 'candidate' },
+    },
+    {
       id: 'sensitive-inference',
       description: 'Seed 001 I: no automatic profiling of health, religion, sexuality or politics.',
       when: { detections: SENSITIVE_CATEGORIES, sourceTypes: ['model_inference'] },

@@ -28,6 +28,8 @@ export interface GateRequest {
   readonly entry: GateEntry;
   readonly credential: WriterCredential;
   readonly marks?: readonly WriteMark[];
+  /** The subject written to (namespace conditions, issue 19). */
+  readonly subject?: string;
 }
 
 const SEVERITY: Record<GateDecision, number> = { accept: 0, accept_with_ttl: 1, candidate: 2, reject: 3 };
@@ -106,7 +108,16 @@ export function evaluateWrite(request: GateRequest, versioned: VersionedWritePol
     return refused(audit, RESERVED_RULE_IDS.consent, { code: 'consent_required', field: 'consentRef', sensitivity });
   }
 
-  const facts: WriteFacts = { kind: entry.kind, key: entry.key, sourceType: granted, origin, sensitivity, detections, marks };
+  const facts: WriteFacts = {
+    kind: entry.kind,
+    key: entry.key,
+    sourceType: granted,
+    origin,
+    sensitivity,
+    detections,
+    marks,
+    ...(request.subject !== undefined ? { subject: request.subject } : {}),
+  };
   const matched = policy.rules.filter((rule) => conditionHolds(rule.when, facts));
   reasons.push(...matched.map((rule): GateReason => ({ code: 'rule_matched', ruleId: rule.id, decision: rule.then.decision })));
   const rule = decidingRule(matched);

@@ -14,6 +14,7 @@ import { parseWith, type Parsed } from '../validation/invalid-input.js';
 import { isDetectionPattern } from './detection.js';
 import { DEFAULT_EXTERNAL_SCHEMES } from './origin.js';
 import { writeMarkSchema } from './write-marks.js';
+import { namespacePatternSchema } from '../namespace/pattern.js';
 
 export const GATE_DECISIONS = ['accept', 'accept_with_ttl', 'candidate', 'reject'] as const;
 export type GateDecision = (typeof GATE_DECISIONS)[number];
@@ -24,6 +25,8 @@ export const RESERVED_RULE_IDS = {
   consent: 'floor.consent',
   credential: 'floor.credential',
   fallback: 'fallback',
+  /** A promotion into a shared namespace (issue 19): always a candidate for a reviewer. */
+  promotion: 'floor.promotion',
 } as const;
 
 const list = <T extends z.ZodType>(item: T, what: string) =>
@@ -49,6 +52,8 @@ export const ruleConditionSchema = z.strictObject(
     detections: list(detectionPatternSchema, 'detection patterns').optional(),
     marks: list(writeMarkSchema, 'marks').optional(),
     keys: list(keyPatternSchema, 'key patterns').optional(),
+    /** Namespace patterns of the subject written to (issue 19), e.g. `team:*`. */
+    namespaces: list(namespacePatternSchema, 'namespace patterns').optional(),
   },
   { error: 'must be an object of conditions' },
 );

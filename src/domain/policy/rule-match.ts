@@ -1,12 +1,14 @@
 // Whether a rule's conditions hold for a write. All given conditions must
 // hold; a list condition holds when any of its items does. Source type is
-// the one granted after the credential bound; sensitivity the effective one.
+// the one granted after the credential bound; sensitivity the effective one;
+// namespaces match the subject id written to.
 import type { SourceType } from '../entry/source.js';
 import { sensitivityRank, type MemoryKind, type Sensitivity } from '../entry/vocabulary.js';
 import { kindMatches, type Detection } from './detection.js';
 import type { Origin } from './origin.js';
 import type { RuleCondition } from './policy-document.js';
 import type { WriteMark } from './write-marks.js';
+import { matchesPattern } from '../namespace/pattern.js';
 
 export interface WriteFacts {
   readonly kind: MemoryKind;
@@ -16,6 +18,8 @@ export interface WriteFacts {
   readonly sensitivity: Sensitivity;
   readonly detections: readonly Detection[];
   readonly marks: readonly WriteMark[];
+  /** The subject written to; absent (a bare evaluation): no namespace condition holds. */
+  readonly subject?: string;
 }
 
 /** `p.*` matches the key p and every key under it; `*` matches any key. */
@@ -40,5 +44,7 @@ export function conditionHolds(condition: RuleCondition, facts: WriteFacts): boo
   if (condition.detections && selectedDetections(condition, facts.detections).length === 0) return false;
   if (condition.marks && !condition.marks.some((mark) => facts.marks.includes(mark))) return false;
   if (condition.keys && !condition.keys.some((pattern) => keyMatches(facts.key, pattern))) return false;
+  if (condition.namespaces && !condition.namespaces.some((p) => facts.subject !== undefined && matchesPattern(p, facts.subject)))
+    return false;
   return true;
 }

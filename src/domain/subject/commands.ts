@@ -9,9 +9,10 @@ import { DEMOTION_REASONS } from '../lifecycle/plan.js';
 import { manifestSchema } from '../events/manifest.js';
 import { deletionReceiptIssuedSchema, refPatternSchema } from '../events/subject-events.js';
 import { gateRecordSchema } from '../events/write-gate-events.js';
+import { promotionOriginSchema, promotionSchema } from '../events/promotion-events.js';
 import { recallIdSchema } from '../events/recall-events.js';
 import { FEEDBACK_SOURCES, FEEDBACK_TYPES } from '../usage/usage.js';
-import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema } from '../values/ids.js';
+import { artifactIdSchema, conflictIdSchema, memoryIdSchema, receiptIdSchema, subjectIdSchema } from '../values/ids.js';
 import { instantSchema } from '../values/instant-schema.js';
 
 const now = instantSchema;
@@ -35,6 +36,8 @@ export const recordMemorySchema = z.strictObject({
   /** A reviewer accepting a candidate: its memory id (then equal to memoryId). */
   proposal: memoryIdSchema.optional(),
   refines: refinesSchema,
+  /** An accepted promotion's origin, recorded on the entry. */
+  promotedFrom: promotionOriginSchema.optional(),
   now,
 });
 
@@ -58,6 +61,18 @@ export const proposeMemorySchema = z.strictObject({
   entry: sealedEntrySchema,
   gate: gateRecordSchema,
   expiresAt: instantSchema,
+  promotion: promotionSchema.optional(),
+  now,
+});
+
+/** On the source stream: a promotion of one of its active entries into a shared namespace was asked for. */
+export const promoteMemorySchema = z.strictObject({
+  type: z.literal('PromoteMemory'),
+  memoryId: memoryIdSchema,
+  to: subjectIdSchema,
+  as: memoryIdSchema,
+  reason: clearTextSchema,
+  requestedBy: clearTextSchema.optional(),
   now,
 });
 
@@ -222,6 +237,7 @@ export const subjectCommandSchema = z.discriminatedUnion('type', [
   sweepLifecycleSchema,
   restoreMemorySchema,
   giveFeedbackSchema,
+  promoteMemorySchema,
 ]);
 
 export type SubjectCommand = z.output<typeof subjectCommandSchema>;

@@ -10,6 +10,7 @@ import { decideEraseMemories, decideEraseSubject, decideExpireByRetention, decid
 import { decideExpire, decideForgetMemory, decideForgetSubject, decideRetract } from './lifecycle.js';
 import { decideExpireProposals, decidePropose, decideRejectProposal } from './proposals.js';
 import { decideFeedback } from './feedback.js';
+import { decidePromote } from './promotion.js';
 import type { SubjectState } from './state.js';
 import { decideChangeTrust, decideEscalateTaint } from './trust-policy.js';
 import { decideRecord, decideSupersede } from './write-decision.js';
@@ -56,6 +57,8 @@ export function decide(state: SubjectState, command: SubjectCommand): DecideResu
       return decideRestore(state, command);
     case 'GiveFeedback':
       return decideFeedback(state, command);
+    case 'PromoteMemory':
+      return decidePromote(state, command);
     default:
       return unhandled(command);
   }

@@ -80,6 +80,7 @@ function apply(state: SubjectState, event: SubjectEvent): SubjectState {
         alias: { artifactId: event.data.artifactId, sourceEpoch: event.data.sourceEpoch, coversThrough: event.data.coversThrough },
       };
     case 'DeletionReceiptIssued':
+    case 'MemoryPromoted': // the link is read by an erasure from the stream (reads/erasure/history.ts), not a decision's input
       return state;
     case 'MemoryProposed':
       return proposed(state, event.data);

@@ -20,6 +20,7 @@ export function decidePropose(state: SubjectState, command: SubjectCommandOf<'Pr
     gate: command.gate,
     proposedAt: command.now,
     expiresAt: command.expiresAt,
+    ...(command.promotion !== undefined ? { promotion: command.promotion } : {}),
   };
   return accept([{ type: 'MemoryProposed', data }]);
 }
@@ -87,10 +88,13 @@ export function proposalEnded(
   return { ...state, proposals: state.proposals.set(memoryId, ended) };
 }
 
-/** A proposal erased by its memory id (MemoryForgotten naming it: its key is destroyed); an accepted one is the entry's to forget. */
+/**
+ * A proposal erased by its memory id (MemoryForgotten naming it: its key is destroyed). One accepted as a new entry is the
+ * entry's to forget (same id); one accepted as a DUPLICATE only corroborated another entry, so its own sealed copy is forgotten here.
+ */
 export function proposalForgotten(state: SubjectState, memoryId: string): SubjectState {
   const proposal = state.proposals.get(memoryId);
-  if (!proposal || proposal.status === 'forgotten' || proposal.status === 'accepted') return state;
+  if (!proposal || proposal.status === 'forgotten' || (proposal.status === 'accepted' && proposal.acceptedAs === memoryId)) return state;
   return { ...state, proposals: state.proposals.set(memoryId, { ...proposal, status: 'forgotten' }) };
 }
 

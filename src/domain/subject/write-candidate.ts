@@ -18,6 +18,8 @@ export interface Candidate {
   readonly audit: Pick<SubjectEventData<'MemoryRecorded'>, 'gate' | 'proposal'>;
   /** Entries of the slot the new value refines (the command's word, see commands.ts). */
   readonly refines: ReadonlySet<string>;
+  /** Only a new entry records it (a duplicate stays the entry it was). */
+  readonly promotedFrom?: SubjectEventData<'MemoryRecorded'>['promotedFrom'];
   readonly validFrom: Instant;
   readonly trust: TrustLevel;
   readonly slot: string;
@@ -28,7 +30,7 @@ export function candidate(
   memoryId: string,
   entry: SealedEntry,
   now: Instant,
-  audit: Candidate['audit'] & { readonly refines?: readonly string[] } = {},
+  audit: Candidate['audit'] & Pick<Candidate, 'promotedFrom'> & { readonly refines?: readonly string[] } = {},
 ): Candidate {
   return {
     refines: new Set(audit.refines ?? []),
@@ -38,6 +40,7 @@ export function candidate(
       ...(audit.gate !== undefined ? { gate: audit.gate } : {}),
       ...(audit.proposal !== undefined ? { proposal: audit.proposal } : {}),
     },
+    ...(audit.promotedFrom !== undefined ? { promotedFrom: audit.promotedFrom } : {}),
     validFrom: entry.validFrom ?? now,
     trust: effectiveTrust(state, entry.source),
     slot: slotOf(entry.key, entry.scopes),

@@ -36,6 +36,7 @@ function recordedEvent(state: SubjectState, c: Candidate, refined: readonly stri
     ...(entry.consentRef !== undefined ? { consentRef: entry.consentRef } : {}),
     ...(entry.purposes !== undefined ? { purposes: entry.purposes } : {}),
     ...c.audit,
+    ...(c.promotedFrom !== undefined ? { promotedFrom: c.promotedFrom } : {}),
     ...(refined.length > 0 ? { refines: [...refined] } : {}),
     decision,
   };

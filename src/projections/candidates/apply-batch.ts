@@ -102,6 +102,7 @@ function applyOne(changes: PendingChanges, { tenant, subject, event }: SubjectSt
     case 'MemoryRestored':
     case 'MemoryArchived':
     case 'MemoryFeedbackGiven': // a memory under review after harmful feedback does not expire: a reviewer decides
+    case 'MemoryPromoted': // the candidate is the target's MemoryProposed
       return;
     default: {
       const never: never = event;

@@ -50,6 +50,7 @@ export function memoryTables(db: ProjectionsKysely, schema: string): TableStatem
       .addColumn('opened_by', 'uuid', (c) => c.notNull())
       .addColumn('opened_by_type', 'text', (c) => c.notNull())
       .addColumn('closed_by', 'uuid')
+      .addColumn('promoted_from', 'jsonb')
       .addPrimaryKeyConstraint('memory_versions_pk', ['tenant', 'subject', 'memory_id', 'version'])
       .addCheckConstraint(
         'memory_versions_status',

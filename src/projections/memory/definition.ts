@@ -26,7 +26,8 @@ export const memoryProjection: ProjectionDefinition = {
   // (counts, lastReinforcedAt, under review); rebuild a v4 schema.
   // v6: memory_versions.purposes (the entry's purpose labels, recall's
   // purpose filter) and memory_versions.refines (REFINEMENT lineage) (issue
-  // 17); rebuild a v5 schema.
+  // 17), and memory_versions.promoted_from, an accepted promotion's origin
+  // (issue 19: the private memory a shared one copies); rebuild a v5 schema.
   version: 6,
   description:
     'bitemporal memory versions, subject clocks, corroborations, feedback usage, taint escalations, summary aliases, artifacts, lineage and STALE sets',

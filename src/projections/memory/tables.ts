@@ -2,6 +2,7 @@
 // query of the projection goes through Kysely<MemoryProjectionDb>.
 //
 // Column conventions: runtime/column-types.ts.
+import type { PromotionOrigin } from '../../domain/events/promotion-events.js';
 import type { Sealed } from '../../domain/events/sealed.js';
 import type { Instant, Int8, Json, NullableInstant, NullableInt8, NullableJson } from '../runtime/column-types.js';
 import type { RuntimeDb } from '../runtime/registry.js';
@@ -63,6 +64,8 @@ export interface MemoryVersionsTable {
   opened_by: string;
   opened_by_type: string;
   closed_by: string | null;
+  /** An accepted promotion's origin (issue 19): the private memory this one copies, ids only. */
+  promoted_from: NullableJson<PromotionOrigin>;
 }
 
 /** Statements that repeated an entry (DUPLICATE): one row per MemoryCorroborated. */

@@ -7,6 +7,7 @@ import { claimText } from '../../domain/consolidation/statements.js';
 import { normaliseScopes, type Scopes } from '../../domain/entry/scopes.js';
 import { trustRank, type TrustLevel } from '../../domain/entry/source.js';
 import type { RetrievalExplanation } from '../../domain/retrieval/index.js';
+import type { PromotionOrigin } from '../../domain/events/promotion-events.js';
 import type { Value } from '../../domain/values/value.js';
 import type { FilterReason } from './hard-filters.js';
 import type { CurrentVersion } from './subject-view-shape.js';
@@ -20,6 +21,8 @@ export interface MemoryProvenance {
   readonly consentRef: string | null;
   readonly recordedAt: string;
   readonly recordedBy: { readonly eventId: string; readonly type: string };
+  /** A promoted memory's lineage (issue 19): the private memory it was copied from, and its version then. */
+  readonly promotedFrom?: PromotionOrigin;
 }
 
 interface ItemBase {
@@ -139,6 +142,7 @@ export function provenanceOf(v: CurrentVersion): MemoryProvenance {
     consentRef: v.consent_ref,
     recordedAt: v.tx_from.toISOString(),
     recordedBy: { eventId: v.opened_by, type: v.opened_by_type },
+    ...(v.promoted_from !== null ? { promotedFrom: v.promoted_from } : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import { normaliseScopes, scopesSchema, type Scopes } from '../../domain/entry/s
 import { sensitivitySchema, type Sensitivity } from '../../domain/entry/vocabulary.js';
 import { purposeSchema } from '../../domain/entry/purposes.js';
 import { DEFAULT_TOP_K, retrievalQuerySchema, type RetrievalQuery } from '../../domain/retrieval/index.js';
-import { namespaceOf, isShared } from '../../domain/namespace/namespace.js';
+import { sharedNamespaceSchema } from '../../domain/namespace/promotion-request.js';
 import { InvalidInput, invalidInputFromZod } from '../../domain/validation/invalid-input.js';
 import { subjectIdSchema, tenantIdSchema } from '../../domain/values/ids.js';
 import { instantSchema } from '../../domain/values/instant-schema.js';
@@ -37,10 +37,7 @@ export const recallOptionsSchema = z.strictObject({
   minScore: question.minScore,
   /** Shared namespaces (team:…, project:…) whose memories join the subject's, each item saying where it came from (issue 19). */
   shared: z
-    .array(
-      subjectIdSchema.refine((s) => isShared(namespaceOf(s)), { error: 'must be a shared namespace (team:<id> or project:<id>)' }),
-      { error: 'must be a list of shared namespaces' },
-    )
+    .array(sharedNamespaceSchema, { error: 'must be a list of shared namespaces' })
     .max(MAX_SHARED, { error: `must name at most ${MAX_SHARED} namespaces` })
     .optional(),
   /** Also serve memories the lifecycle demoted (issue 18); archived ones are never served. */

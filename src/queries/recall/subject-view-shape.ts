@@ -1,6 +1,7 @@
 // What recall holds of one subject, as read by readSubjectView
 // (subject-view.ts) in one statement: the shapes, apart from the SQL.
 import type { TrustLevel } from '../../domain/entry/source.js';
+import type { PromotionOrigin } from '../../domain/events/promotion-events.js';
 import type { Sealed } from '../../domain/events/sealed.js';
 import type { MemoryUsage } from '../../domain/usage/usage.js';
 import type { ProjectionFault } from '../../projections/runtime/faults.js';
@@ -32,6 +33,8 @@ export interface CurrentVersion {
   readonly tx_from: Date;
   readonly opened_by: string;
   readonly opened_by_type: string;
+  /** An accepted promotion's origin (issue 19); null: not promoted. */
+  readonly promoted_from: PromotionOrigin | null;
   /** What feedback said about the memory (memory_usage); null: none yet. */
   readonly usage: MemoryUsage | null;
 }

@@ -37,6 +37,7 @@ const VERSION_COLUMNS = [
   'tx_from',
   'opened_by',
   'opened_by_type',
+  'promoted_from',
 ] as const;
 
 export function readSubjectView(

@@ -96,6 +96,7 @@ export function foldVersions(events: Iterable<TimedEvent>): Map<string, FoldedVe
       case 'ProposalRejected':
       case 'ProposalExpired':
       case 'MemoryFeedbackGiven': // usage, not a version (memory_usage)
+      case 'MemoryPromoted': // the source's version stays; the copy is the target's
         break;
       default:
         unhandled(event);

@@ -7,6 +7,7 @@ import type { SubjectEventData } from '../../domain/events/subject-events.js';
 import type { EventStore } from '../../infrastructure/event-store/port.js';
 
 const PAGE = 4096;
+const READ = new Set(['MemoryRecorded', 'MemoryExpired', 'DeletionReceiptIssued', 'MemoryPromoted']);
 
 export interface StoredReceipt {
   readonly data: SubjectEventData<'DeletionReceiptIssued'>;
@@ -31,6 +32,8 @@ export interface ErasureHistory {
   /** True when a subject-wide receipt was issued. */
   readonly subjectReceipted: boolean;
   readonly receipts: readonly StoredReceipt[];
+  /** Copies proposed in shared namespaces (MemoryPromoted), by the source memory id: an erasure of the source reaches them. */
+  readonly promotions: ReadonlyMap<string, ReadonlyArray<{ readonly to: string; readonly as: string }>>;
 }
 
 export async function readErasureHistory(store: EventStore, stream: string): Promise<ErasureHistory> {
@@ -38,12 +41,17 @@ export async function readErasureHistory(store: EventStore, stream: string): Pro
   const expiredDueAt = new Map<string, string>();
   const receipted = new Set<string>();
   const receipts: StoredReceipt[] = [];
+  const promotions = new Map<string, Array<{ to: string; as: string }>>();
   let subjectReceipted = false;
   for (let from = 0; ; from += PAGE) {
     const page = await store.readStream(stream, { fromRevision: from, maxCount: PAGE });
     for (const stored of page) {
-      if (stored.type !== 'MemoryRecorded' && stored.type !== 'MemoryExpired' && stored.type !== 'DeletionReceiptIssued') continue;
+      if (!READ.has(stored.type)) continue;
       const event = decodeStoredEvent(stored);
+      if (event.type === 'MemoryPromoted') {
+        const copies = promotions.get(event.data.memoryId) ?? [];
+        promotions.set(event.data.memoryId, [...copies, { to: event.data.to, as: event.data.as }]);
+      }
       if (event.type === 'MemoryRecorded') recordedAt.set(event.data.memoryId, stored.recordedAt.toISOString());
       if (event.type === 'MemoryExpired') expiredDueAt.set(event.data.memoryId, event.data.expiresAt);
       if (event.type === 'DeletionReceiptIssued') {
@@ -54,5 +62,5 @@ export async function readErasureHistory(store: EventStore, stream: string): Pro
     }
     if (page.length < PAGE) break;
   }
-  return { recordedAt, expiredDueAt, receipted, subjectReceipted, receipts };
+  return { recordedAt, expiredDueAt, receipted, subjectReceipted, receipts, promotions };
 }

@@ -48,6 +48,8 @@ const DESCRIBE: Readonly<Record<SubjectEventType, (d: Data) => string>> = {
     `${str(d.source)} says ${str(d.memoryId)} was ${str(d.type)}${d.recallId ? ` (recall ${str(d.recallId)})` : ''}${
       d.review === 'opened' ? ': under review' : d.review === 'closed' ? ': reinstated by a reviewer' : ''
     }`,
+  MemoryPromoted: (d) =>
+    `${str(d.memoryId)} proposed to ${str(d.to)} as candidate ${str(d.as)}${d.requestedBy ? ` by ${str(d.requestedBy)}` : ''}: ${str(d.reason)}`,
 };
 
 export function describeEvent(event: DecodedEvent): string {

@@ -46,6 +46,7 @@ function applyOne(records: ConflictsAndTrust, { tenant, subject, event, at }: Su
     case 'ProposalRejected':
     case 'ProposalExpired':
     case 'MemoryFeedbackGiven':
+    case 'MemoryPromoted':
       return;
     default: {
       const never: never = event;

@@ -83,6 +83,7 @@ function applyOne({ memories, clocks, records, graph, usage }: BatchChanges, rou
     case 'MemoryProposed':
     case 'ProposalRejected':
     case 'ProposalExpired':
+    case 'MemoryPromoted': // the source stays as it was; the copy is the target's (a candidate there)
       return;
     case 'MemoryFeedbackGiven':
       return usage.feedback(tenant, subject, event.data);

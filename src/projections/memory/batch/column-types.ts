@@ -54,6 +54,7 @@ export const MEMORY_VERSION_TYPES: ColumnTypes<Insertable<MemoryVersionsTable>> 
   opened_by: 'uuid',
   opened_by_type: 'text',
   closed_by: 'uuid',
+  promoted_from: 'jsonb',
 };
 
 export const CLOCK_TYPES: ColumnTypes<Insertable<SubjectClockTable>> = {

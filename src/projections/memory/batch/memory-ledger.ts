@@ -86,6 +86,7 @@ export class MemoryLedger {
       refines: data.refines ?? null,
       validFrom: data.validFrom,
       supersededBy: null,
+      promotedFrom: data.promotedFrom ?? null,
       ...opened(at),
     };
     this.#write(key, v);

@@ -1,6 +1,7 @@
 // A memory_versions row as the batch holds it in memory, and the conversions
 // to and from the table's columns.
 import type { Insertable, Selectable } from 'kysely';
+import type { PromotionOrigin } from '../../../domain/events/promotion-events.js';
 import type { Sealed } from '../../../domain/events/sealed.js';
 import type { MemoryStatus, MemoryVersionsTable } from '../tables.js';
 
@@ -43,6 +44,8 @@ export interface MemoryVersion {
   closedBy: string | null;
   readonly openedBy: string;
   readonly openedByType: string;
+  /** An accepted promotion's origin (issue 19); every version of the memory keeps it. */
+  readonly promotedFrom: PromotionOrigin | null;
 }
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
@@ -86,6 +89,7 @@ export function fromRow(row: Selectable<MemoryVersionsTable>): MemoryVersion {
     closedBy: row.closed_by,
     openedBy: row.opened_by,
     openedByType: row.opened_by_type,
+    promotedFrom: row.promoted_from,
   };
 }
 
@@ -130,5 +134,6 @@ export function toRow(v: MemoryVersion): Insertable<MemoryVersionsTable> {
     opened_by: v.openedBy,
     opened_by_type: v.openedByType,
     closed_by: v.closedBy,
+    promoted_from: json(v.promotedFrom),
   };
 }

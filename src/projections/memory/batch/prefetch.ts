@@ -106,6 +106,7 @@ export function planPrefetch(events: readonly RoutedEvent[]): PrefetchPlan {
       case 'MemoryProposed':
       case 'ProposalRejected':
       case 'ProposalExpired':
+      case 'MemoryPromoted':
         break;
       // Usage rows of the memories it names (memory_usage).
       case 'MemoryFeedbackGiven':
