@@ -200,6 +200,8 @@ export const httpLoadBench: Bench = {
       await waitHealthy(url, () => exited);
       const writer = (await keys.create({ tenant: 'bench', role: 'writer', now: new Date() })).key;
       const reader = (await keys.create({ tenant: 'bench', role: 'reader', now: new Date() })).key;
+      // The imported history holds the user's own words (user_assertion): only a user-channel key may claim them.
+      const importer = (await keys.create({ tenant: 'bench', role: 'writer', channel: 'user', now: new Date() })).key;
       print(`loopback ${url}, concurrency ${CONNECTIONS}, ${seconds} s per phase, ${SUBJECTS} subjects`);
       const raw = await rawInserts(databaseUrl, seconds);
       print(
@@ -244,7 +246,7 @@ export const httpLoadBench: Bench = {
       for (let i = 0; i < QUERY_SUBJECTS; i++) {
         const answer = await fetch(`${url}/v1/subjects/bench-q${i}/memories:import`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${importer}`, 'content-type': 'application/json' },
           body: JSON.stringify({ entries: measured.entries }),
         });
         if (!answer.ok) throw new Error(`import into bench-q${i} answered ${answer.status}: ${await answer.text()}`);
