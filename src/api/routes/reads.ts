@@ -64,7 +64,7 @@ export function readRoutes(services: ApiServices): RouteSpec[] {
     const { actor } = call.commandContext(subject);
     const request = requireRecallRequest({ tenant, subject }, options);
     for (const namespace of request.shared) call.requireAccess(namespace, 'shared');
-    await services.readYourWritesThrough(await subjectsHead(ledger.eventStore, tenant, [subject, ...request.shared]));
+    await services.readYourWritesThrough(await subjectsHead(ledger, tenant, subject, request.shared));
     const answer = await answerRecall(read, request, actor);
     services.metrics.recallSource.inc({ source: answer.source, reason: answer.reason });
     return { status: 200, body: answer };

@@ -4,7 +4,7 @@
 import type { Ledger } from '../../commands/ledger.js';
 import type { LoadedSubject } from '../../commands/subject/loaded-subject.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
-import { comparePositions, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
+import { comparePositions, type Position } from '../../infrastructure/event-store/port.js';
 import { problemError } from '../problem.js';
 
 const notFound = (subject: string) => problemError(404, 'subject_not_found', `subject ${subject} does not exist`, { field: 'subject' });
@@ -17,19 +17,18 @@ export async function requireSubject(ledger: Ledger, tenant: string, subject: st
 
 /**
  * What a read of these subjects must reflect (read your own writes): the
- * latest of their streams' last positions, each read in one statement; 404
- * when the first subject has no events (the others are shared namespaces the
- * key may read, which may be empty).
+ * latest of their streams' last positions. The first subject is loaded as
+ * requireSubject does (404 without events; an event that does not decode is
+ * named); the others are shared namespaces the key may read, which may be
+ * empty: their last event only is read.
  */
-export async function subjectsHead(store: EventStore, tenant: string, subjects: readonly [string, ...string[]]): Promise<Position> {
-  const lasts = await Promise.all(
-    subjects.map(
-      async (subject) => (await store.readStream(subjectStreamName(tenant, subject), { direction: 'backwards', maxCount: 1 }))[0],
+export async function subjectsHead(ledger: Ledger, tenant: string, subject: string, shared: readonly string[]): Promise<Position> {
+  const [own, ...lasts] = await Promise.all([
+    requireSubject(ledger, tenant, subject),
+    ...shared.map(
+      async (namespace) =>
+        (await ledger.eventStore.readStream(subjectStreamName(tenant, namespace), { direction: 'backwards', maxCount: 1 }))[0]?.position,
     ),
-  );
-  if (!lasts[0]) throw notFound(subjects[0]);
-  return lasts.reduce<Position>(
-    (latest, last) => (last && comparePositions(last.position, latest) > 0 ? last.position : latest),
-    lasts[0].position,
-  );
+  ]);
+  return lasts.reduce<Position>((latest, last) => (last && comparePositions(last, latest) > 0 ? last : latest), own.position!);
 }
