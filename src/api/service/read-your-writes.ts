@@ -11,8 +11,9 @@
 // A read of one subject (recall) needs less: every event of the subject's
 // stream (the CLI's and MCP's read your writes, catchUpWith). Its stream
 // shows each committed event at once, so the target is the stream's last
-// position, read in one statement, and the wait is on the projector alone:
-// no polling of the log's horizon while other transactions are in flight.
+// position, known from the load that checks the subject exists, and the
+// wait is on the projector alone: no polling of the log's horizon while
+// other transactions are in flight (awaitPosition).
 import {
   comparePositions,
   LogHorizonTimeout,
