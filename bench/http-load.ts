@@ -200,8 +200,8 @@ export const httpLoadBench: Bench = {
       await waitHealthy(url, () => exited);
       const writer = (await keys.create({ tenant: 'bench', role: 'writer', now: new Date() })).key;
       const reader = (await keys.create({ tenant: 'bench', role: 'reader', now: new Date() })).key;
-      // The imported history holds the user's own words (user_assertion): only a user-channel key may claim them.
-      const importer = (await keys.create({ tenant: 'bench', role: 'writer', channel: 'user', now: new Date() })).key;
+      // The imported history holds the user's own words and reviewed facts: only a user-channel admin key may claim both.
+      const importer = (await keys.create({ tenant: 'bench', role: 'admin', channel: 'user', now: new Date() })).key;
       print(`loopback ${url}, concurrency ${CONNECTIONS}, ${seconds} s per phase, ${SUBJECTS} subjects`);
       const raw = await rawInserts(databaseUrl, seconds);
       print(
