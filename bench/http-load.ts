@@ -2,20 +2,32 @@
 // process on the bench database (API, projector, consolidation worker, TTL
 // sweeper, as deployed) and autocannon drives it from this process at
 // concurrency 32: record for D seconds, then recall for D seconds
-// (MEMLEDGER_BENCH_HTTP_SECONDS, default 30). Prints requests/s, latency
+// (MEMLEDGER_BENCH_HTTP_SECONDS, default 30), then recall with a query (top
+// 20) for D seconds on QUERY_SUBJECTS subjects of 1,000 memories each
+// (imported over HTTP first, from bench/recall-query's customer history;
+// each subject's index is built by one recall before the phase). Prints requests/s, latency
 // p50/p99, errors and non-2xx answers per phase, and the projection lag
 // (events, seconds) sampled from /metrics once a second during each phase.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { ApiKeyStore } from '../src/infrastructure/api-keys/api-key-store.js';
+import { measuredSubject } from './recall-query/subject.js';
 import type { Bench } from './run.js';
 
 const CONNECTIONS = 32;
 const SUBJECTS = 64;
+const QUERY_SUBJECTS = 4;
+const QUERY_MEMORIES = 1_000;
+/** The machine's load (1, 5, 15 minutes): figures are only comparable at a like load. */
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const CLI = fileURLToPath(new URL('../bin/memledger.mjs', import.meta.url));
 
 function durationSeconds(): number {
@@ -152,7 +164,7 @@ async function phase(
   const samples = await lag.stop();
   print(
     `${name}: ${result.requests.average.toFixed(0)} req/s (${result.requests.total} requests), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +
-      `errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}`,
+      `errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}; load average ${load()}`,
   );
   print(`${name}: ${summarize(samples)}`);
   const metrics = await (await fetch(`${url}/metrics`)).text();
@@ -188,10 +200,12 @@ export const httpLoadBench: Bench = {
       await waitHealthy(url, () => exited);
       const writer = (await keys.create({ tenant: 'bench', role: 'writer', now: new Date() })).key;
       const reader = (await keys.create({ tenant: 'bench', role: 'reader', now: new Date() })).key;
+      // The imported history holds the user's own words and reviewed facts: only a user-channel admin key may claim both.
+      const importer = (await keys.create({ tenant: 'bench', role: 'admin', channel: 'user', now: new Date() })).key;
       print(`loopback ${url}, concurrency ${CONNECTIONS}, ${seconds} s per phase, ${SUBJECTS} subjects`);
       const raw = await rawInserts(databaseUrl, seconds);
       print(
-        `raw single-row INSERT + COMMIT, ${CONNECTIONS} clients (pg): ${raw.perSecond.toFixed(0)} rows/s, p99 ${raw.p99.toFixed(1)} ms`,
+        `raw single-row INSERT + COMMIT, ${CONNECTIONS} clients (pg): ${raw.perSecond.toFixed(0)} rows/s, p99 ${raw.p99.toFixed(1)} ms; load average ${load()}`,
       );
 
       let n = 0;
@@ -217,12 +231,44 @@ export const httpLoadBench: Bench = {
 
       print(`record / raw insert: ${(recorded / raw.perSecond).toFixed(3)}x`);
 
+      const perSubject = Math.round(recorded * seconds) / SUBJECTS;
       let m = 0;
-      await phase(print, url, 'recall', seconds, {
+      await phase(print, url, `recall without a query (~${perSubject.toFixed(0)} memories per subject)`, seconds, {
         method: 'GET',
         setupRequest: (req) => {
           m++;
           return { ...req, path: `/v1/subjects/bench-s${m % SUBJECTS}/recall?budget=2000`, headers: { authorization: `Bearer ${reader}` } };
+        },
+      });
+
+      const measured = measuredSubject(QUERY_MEMORIES);
+      const imported = Date.now();
+      for (let i = 0; i < QUERY_SUBJECTS; i++) {
+        const answer = await fetch(`${url}/v1/subjects/bench-q${i}/memories:import`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${importer}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ entries: measured.entries }),
+        });
+        if (!answer.ok) throw new Error(`import into bench-q${i} answered ${answer.status}: ${await answer.text()}`);
+        const warm = await fetch(`${url}/v1/subjects/bench-q${i}/recall?query=orders&topK=20`, {
+          headers: { authorization: `Bearer ${reader}` },
+        });
+        if (!warm.ok) throw new Error(`the first recall of bench-q${i} answered ${warm.status}`);
+      }
+      print(
+        `imported ${QUERY_SUBJECTS} subjects of ${QUERY_MEMORIES} memories and built their indexes in ${((Date.now() - imported) / 1000).toFixed(1)} s`,
+      );
+      let q = 0;
+      await phase(print, url, `recall with a query (${QUERY_MEMORIES} memories per subject, top 20)`, seconds, {
+        method: 'GET',
+        setupRequest: (req) => {
+          q++;
+          const query = encodeURIComponent(measured.queries[q % measured.queries.length]!);
+          return {
+            ...req,
+            path: `/v1/subjects/bench-q${q % QUERY_SUBJECTS}/recall?query=${query}&topK=20&budget=2000`,
+            headers: { authorization: `Bearer ${reader}` },
+          };
         },
       });
     } finally {

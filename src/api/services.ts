@@ -3,6 +3,7 @@
 // its health probe. Built by the service (service/start-service.ts) or a test.
 import type { ConsolidationServices } from '../commands/consolidation/services.js';
 import type { Ledger } from '../commands/ledger.js';
+import type { Position } from '../infrastructure/event-store/port.js';
 import type { ReadSide } from '../queries/read-side.js';
 import type { DatabaseState } from './service/database-watch.js';
 import type { ServiceMetrics } from './metrics.js';
@@ -40,6 +41,8 @@ export interface ApiServices {
   readonly read: ReadSide;
   /** Resolves once every projection has applied the log up to its head at the call. */
   readonly readYourWrites: () => Promise<void>;
+  /** Resolves once every projection has applied the log through this position (a read of one subject: its stream's last event). */
+  readonly readYourWritesThrough: (target: Position) => Promise<void>;
   readonly consolidation: ConsolidationServices;
   readonly metrics: ServiceMetrics;
   readonly health: HealthProbe;

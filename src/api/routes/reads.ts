@@ -12,7 +12,7 @@ import { staleSet } from '../../queries/stale-set.js';
 import { defineRoute, type RouteCall, type RouteSpec } from '../route.js';
 import { subjectParams } from '../schemas/common.js';
 import type { ApiServices } from '../services.js';
-import { requireSubject } from './subject-exists.js';
+import { requireSubject, subjectsHead } from './subject-exists.js';
 
 const SCOPE_PARAM = /^scope\.(.*)$/s;
 
@@ -57,15 +57,14 @@ const RECALL_DESCRIPTION =
 
 export function readRoutes(services: ApiServices): RouteSpec[] {
   const { ledger, read } = services;
-  /** Parses the options once (the recall schema), checks the subject and each shared namespace asked for, reads your writes, answers. */
+  /** Parses the options once (the recall schema), checks the subject and each shared namespace asked for, reads your writes (of their streams), answers. */
   const recallRoute = async (call: RouteCall<{ subject: string }, unknown, unknown>, options: unknown) => {
     const { tenant } = call.principal!;
     const { subject } = call.params;
     const { actor } = call.commandContext(subject);
     const request = requireRecallRequest({ tenant, subject }, options);
     for (const namespace of request.shared) call.requireAccess(namespace, 'shared');
-    await requireSubject(ledger, tenant, subject);
-    await services.readYourWrites();
+    await services.readYourWritesThrough(await subjectsHead(ledger, tenant, subject, request.shared));
     const answer = await answerRecall(read, request, actor);
     services.metrics.recallSource.inc({ source: answer.source, reason: answer.reason });
     return { status: 200, body: answer };

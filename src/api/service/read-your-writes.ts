@@ -8,6 +8,12 @@
 // polling. When this process's projector is not the one applying (another
 // process owns the projection) or has not reported yet, fall back to the
 // runtime's catch-up, which applies or waits for the owner.
+// A read of one subject (recall) needs less: every event of the subject's
+// stream (the CLI's and MCP's read your writes, catchUpWith). Its stream
+// shows each committed event at once, so the target is the stream's last
+// position, known from the load that checks the subject exists, and the
+// wait is on the projector alone: no polling of the log's horizon while
+// other transactions are in flight (awaitPosition).
 import {
   comparePositions,
   LogHorizonTimeout,
@@ -18,6 +24,9 @@ import {
 import { catchUpProjections, type ProjectionDefinition } from '../../projections/index.js';
 import type { BatchProgress } from '../../projections/runtime/apply-loop.js';
 import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';
+
+/** How often the fallback catch-up looks again for a target the log does not show yet. */
+const CATCH_UP_POLL_MS = 25;
 
 interface Waiter {
   readonly target: Position;
@@ -66,6 +75,23 @@ export class ReadYourWrites {
     }
     for (const result of await catchUpProjections(this.store, this.db)) {
       if (result.checkpoint) this.#advance(result.projection, parsePosition(result.checkpoint));
+    }
+  }
+
+  /** Resolves once every projection has applied the log through `target` (or commitWaitMs passed: the query goes on with what it has). */
+  async awaitPosition(target: Position): Promise<void> {
+    const low = this.#lowest();
+    if (low !== undefined && !this.#standby) {
+      if (comparePositions(low, target) >= 0) return;
+      if (await this.#waitFor(target)) return;
+    }
+    const started = Date.now();
+    for (;;) {
+      const results = await catchUpProjections(this.store, this.db);
+      for (const result of results) if (result.checkpoint) this.#advance(result.projection, parsePosition(result.checkpoint));
+      if (results.every((r) => r.checkpoint !== null && comparePositions(parsePosition(r.checkpoint), target) >= 0)) return;
+      if (Date.now() - started >= this.commitWaitMs) return;
+      await new Promise((resolve) => setTimeout(resolve, CATCH_UP_POLL_MS));
     }
   }
 

@@ -119,7 +119,15 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const freshness = new ReadYourWrites(ledger.eventStore, projections.db, PROJECTIONS);
     const ownKeys = new OwnRequestKeys();
     app = buildApi(
-      { ledger: measured, read, readYourWrites: () => freshness.awaitHead(), consolidation, metrics, health },
+      {
+        ledger: measured,
+        read,
+        readYourWrites: () => freshness.awaitHead(),
+        readYourWritesThrough: (target) => freshness.awaitPosition(target),
+        consolidation,
+        metrics,
+        health,
+      },
       { keys, keyCacheMs: config.apiKeyCacheMs, logger, ownKeys, ...(config.consoleDir ? { consoleDir: config.consoleDir } : {}) },
     );
     const api = app;

@@ -11,13 +11,12 @@ import { sealEntryField } from '../../reads/opened/entry-field.js';
 export type EntrySealing = { readonly status: 'sealed'; readonly entry: SealedEntry } | { readonly status: 'subject_forgotten' };
 
 export async function sealEntry(keys: KeyStore, ref: SubjectRef, memoryId: string, entry: MemoryEntry): Promise<EntrySealing> {
-  const subjectKeys = await keys.subjectKeys(ref, { create: true });
-  const memoryKey = await keys.memoryKey(ref, memoryId, { create: true });
-  if (subjectKeys.status !== 'found' || memoryKey.status !== 'found') return { status: 'subject_forgotten' };
-  const { key, keyId } = memoryKey.key;
-  const hashKey = subjectKeys.key.hashKey;
+  const sealing = await keys.sealingKeys(ref, memoryId);
+  if (sealing.status !== 'found') return { status: 'subject_forgotten' };
+  const { key, keyId } = sealing.memory;
+  const hashKey = sealing.subject.hashKey;
   const place = { ...ref, memoryId };
-  const sealing = {
+  const fields = {
     value: sealEntryField('value', entry.value, key, keyId, place),
     valueHash: keyedHash(hashKey, canonicalValueJson(entry.value)),
     ...(entry.content !== undefined
@@ -30,5 +29,5 @@ export async function sealEntry(keys: KeyStore, ref: SubjectRef, memoryId: strin
       ? { anticipatedQueries: sealEntryField('anticipatedQueries', entry.anticipatedQueries, key, keyId, place) }
       : {}),
   };
-  return { status: 'sealed', entry: toSealedEntry(entry, sealing) };
+  return { status: 'sealed', entry: toSealedEntry(entry, fields) };
 }

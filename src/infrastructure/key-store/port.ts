@@ -26,6 +26,12 @@ export interface MemoryKey {
   readonly key: Buffer;
 }
 
+export interface SealingKeys {
+  readonly status: 'found';
+  readonly subject: SubjectKeys;
+  readonly memory: MemoryKey;
+}
+
 export interface KeyFound<K> {
   readonly status: 'found';
   readonly key: K;
@@ -107,6 +113,14 @@ export interface KeyStore {
   /** With `create`, makes the memory's key (and the subject's, if needed); a forgotten memory or subject stays forgotten. */
   memoryKey(ref: SubjectRef, memoryId: string, options: { readonly create: true }): Promise<KeyFound<MemoryKey> | KeyForgotten>;
   memoryKey(ref: SubjectRef, memoryId: string, options?: { readonly create?: boolean }): Promise<KeyLookup<MemoryKey>>;
+
+  /**
+   * What a record seals a new memory with: the subject's keys (its hash key
+   * for the keyed hashes) and the memory's key, both made if there are none,
+   * reading the subject's row once; a forgotten memory or subject stays
+   * forgotten.
+   */
+  sealingKeys(ref: SubjectRef, memoryId: string): Promise<SealingKeys | KeyForgotten>;
 
   /** Reads many memory keys of one subject in one round trip (never creates). */
   memoryKeys(ref: SubjectRef, memoryIds: readonly string[]): Promise<ReadonlyMap<string, KeyLookup<MemoryKey>>>;

@@ -18,6 +18,7 @@ import type {
   KeyLookup,
   KeyStore,
   MemoryKey,
+  SealingKeys,
   SubjectKeyIds,
   SubjectKeys,
   SubjectRef,
@@ -108,6 +109,28 @@ export class PostgresKeyStore implements KeyStore {
     return this.inTransaction((client) =>
       makeMemoryKeyInTransaction(client, this.masterKeys, valid, id, () => this.createSubject(client, valid)),
     );
+  }
+
+  async sealingKeys(ref: SubjectRef, memoryId: string): Promise<SealingKeys | KeyForgotten> {
+    const valid = validSubjectRef(ref);
+    const id = validMemoryId(memoryId);
+    let row = await selectSubject(this.pool, valid);
+    if (row === undefined) {
+      await this.createSubject(this.pool, valid);
+      row = await selectSubject(this.pool, valid);
+    }
+    const live = openSubjectRow(this.masterKeys, valid, row);
+    if (live.status === 'live') {
+      const made = await makeMemoryKeyAtOnce(this.pool, this.masterKeys, valid, id, live);
+      if (made?.status === 'forgotten') return made;
+      const subject = { keyId: live.keyId, dataKey: dataKeyOf(live.secret), hashKey: hashKeyOf(live.secret) };
+      if (made !== undefined) return { status: 'found', subject, memory: made.key };
+    }
+    // The subject forgotten or re-keyed meanwhile: each key on its own, the memory's in the transaction that handles every case.
+    const [subject, memory] = [await this.subjectKeys(valid, { create: true }), await this.memoryKey(valid, id, { create: true })];
+    if (subject.status !== 'found') return subject;
+    if (memory.status !== 'found') return memory;
+    return { status: 'found', subject: subject.key, memory: memory.key };
   }
 
   async memoryKeys(ref: SubjectRef, memoryIds: readonly string[]): Promise<ReadonlyMap<string, KeyLookup<MemoryKey>>> {

@@ -68,6 +68,15 @@ export async function openMemoryFields(
   ref: SubjectRef,
   rows: readonly SealedFields[],
 ): Promise<Map<string, PersonalFields>> {
+  return (await openMemoryFieldsWithKeys(keys, ref, rows)).fields;
+}
+
+/** openMemoryFields, with the keys it looked up (for a caller that seals under them in the same call: never to keep). */
+export async function openMemoryFieldsWithKeys(
+  keys: KeyStore,
+  ref: SubjectRef,
+  rows: readonly SealedFields[],
+): Promise<{ fields: Map<string, PersonalFields>; lookups: Map<string, KeyLookup<MemoryKey>> }> {
   const readable = rows.filter((r) => r.value !== null);
   const lookups =
     readable.length > 0
@@ -77,7 +86,7 @@ export async function openMemoryFields(
           readable.map((r) => r.memoryId),
         )
       : new Map<string, KeyLookup<MemoryKey>>();
-  const opened = new Map<string, PersonalFields>();
-  for (const row of rows) opened.set(row.memoryId, openFields(ref, row, lookups.get(row.memoryId)));
-  return opened;
+  const fields = new Map<string, PersonalFields>();
+  for (const row of rows) fields.set(row.memoryId, openFields(ref, row, lookups.get(row.memoryId)));
+  return { fields, lookups };
 }

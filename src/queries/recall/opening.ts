@@ -4,9 +4,11 @@
 // one call. A reused memory's key is not looked up before ranking; the keys
 // of what recall serves are, after (servedKeysLive): an erasure destroys
 // keys before its tombstones reach the projection, and a memory whose key
-// is gone is never served from memory.
-import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
-import { memoryKeysOf, openMemoryFields, type PersonalFields } from '../opened/memory-fields.js';
+// is gone is never served from memory. The keys either lookup read are
+// handed on, within this recall only, to seal its question's shares
+// (recall-records.ts): no memory's key is read twice in one recall.
+import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
+import { memoryKeysOf, openMemoryFieldsWithKeys, type PersonalFields } from '../opened/memory-fields.js';
 import type { RecallItem } from './items.js';
 import type { OpenedCorpora, OpenedCorpus, OpenedMemory } from './retrieval/opened-corpus.js';
 import type { CurrentVersion, SubjectView } from './subject-view-shape.js';
@@ -20,6 +22,8 @@ export interface OpenedPassing {
   readonly unreadable: readonly string[];
   /** Memories taken from the corpus without a key lookup in this recall. */
   readonly reused: ReadonlySet<string>;
+  /** The keys this recall looked up (of the memories it opened), never kept beyond it. */
+  readonly keys: ReadonlyMap<string, KeyLookup<MemoryKey>>;
 }
 
 export async function openPassing(
@@ -40,16 +44,18 @@ export async function openPassing(
     } else toOpen.push(v);
   }
   const fields = new Map<string, PersonalFields>();
+  const lookups = new Map<string, KeyLookup<MemoryKey>>();
   for (let i = 0; i < toOpen.length; i += OPEN_CHUNK) {
     // A cold subject of thousands opens for seconds: in chunks, letting the process answer other requests (and its pools' timers) between them.
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
     const chunk = toOpen.slice(i, i + OPEN_CHUNK);
-    const opened = await openMemoryFields(
+    const opened = await openMemoryFieldsWithKeys(
       keys,
       ref,
       chunk.map((v) => ({ memoryId: v.memory_id, value: v.value, content: v.content, anticipatedQueries: v.anticipated_queries })),
     );
-    for (const [id, f] of opened) fields.set(id, f);
+    for (const [id, f] of opened.fields) fields.set(id, f);
+    for (const [id, lookup] of opened.lookups) lookups.set(id, lookup);
   }
   const unreadable: string[] = [];
   for (const v of toOpen) {
@@ -57,7 +63,7 @@ export async function openPassing(
     if (f.status === 'readable') opened.set(v.memory_id, { version: v, fields: f, keyId: v.value!.keyId });
     else unreadable.push(v.memory_id);
   }
-  return { opened, unreadable, reused };
+  return { opened, unreadable, reused, keys: lookups };
 }
 
 /** The memories an item shows the fields of. */
@@ -74,20 +80,28 @@ function shownMemories(item: RecallItem): string[] {
   }
 }
 
-/** True when every reused memory among the served items still has the key its fields were opened with. */
+export interface ServedKeys {
+  /** True when every reused memory among the served items still has the key its fields were opened with. */
+  readonly live: boolean;
+  /** The served memories' keys as this recall read them (opened, or checked here). */
+  readonly keys: ReadonlyMap<string, KeyLookup<MemoryKey>>;
+}
+
+/** Checks the keys of the reused memories among the served items; returns them with the keys the opening read. */
 export async function servedKeysLive(
   keys: KeyStore,
   ref: SubjectRef,
   items: readonly RecallItem[],
   opened: OpenedPassing,
-): Promise<boolean> {
+): Promise<ServedKeys> {
   const ids = [...new Set(items.flatMap(shownMemories))].filter((id) => opened.reused.has(id));
-  if (ids.length === 0) return true;
+  if (ids.length === 0) return { live: true, keys: opened.keys };
   const lookups = await memoryKeysOf(keys, ref, ids);
-  return ids.every((id) => {
+  const live = ids.every((id) => {
     const lookup = lookups.get(id);
     return lookup?.status === 'found' && lookup.key.keyId === opened.opened.get(id)!.keyId;
   });
+  return { live, keys: new Map([...opened.keys, ...lookups]) };
 }
 
 /**

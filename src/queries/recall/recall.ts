@@ -23,7 +23,7 @@ import {
   type ItemMemo,
   type RecallItem,
 } from './items.js';
-import { keepCorpus, openPassing, servedKeysLive } from './opening.js';
+import { keepCorpus, openPassing, servedKeysLive, type ServedKeys } from './opening.js';
 import { pack } from './packing.js';
 import type { OpenedCorpora } from './retrieval/opened-corpus.js';
 import { SubjectProjectionFaulted } from '../projection-faulted.js';
@@ -94,18 +94,17 @@ export async function answerRecall(
   request: RecallRequest,
   actor?: string,
 ): Promise<RecallAnswer | MergedRecallAnswer> {
-  const composed =
-    request.shared.length === 0
-      ? await composeRecall(read, request)
-      : mergeRecallAnswers(
-          await Promise.all([request.subject, ...request.shared].map((subject) => composeRecall(read, { ...request, subject }))),
-          request.budget,
-        );
+  // The own subject's served keys as it read them: the question's shares are sealed under them without reading them again.
+  const [own, ...shared] = await Promise.all([
+    composeWithKeys(read, request),
+    ...request.shared.map((subject) => composeRecall(read, { ...request, subject })),
+  ]);
+  const composed = shared.length === 0 ? own.answer : mergeRecallAnswers([own.answer, ...shared], request.budget);
   const recallId = newRecallId();
   const ref = { tenant: request.tenant, subject: request.subject };
   const record = recallRecord(recallId, composed, request, read.clock().toISOString());
   const query = request.retrieval
-    ? await sealRecallQuery(read.keyStore, ref, recallId, request.retrieval.query, servedMemoryIds(record))
+    ? await sealRecallQuery(read.keyStore, ref, recallId, request.retrieval.query, servedMemoryIds(record), own.keys)
     : undefined;
   await appendRecall(read.eventStore, ref, query ? { ...record, parameters: { ...record.parameters, query } } : record, actor);
   return { recallId, ...composed };
@@ -113,19 +112,27 @@ export async function answerRecall(
 
 /** What recall serves for one subject, recording nothing. */
 export async function composeRecall(read: RecallReadSide, request: RecallRequest): Promise<ComposedRecall> {
+  return (await composeWithKeys(read, request)).answer;
+}
+
+async function composeWithKeys(
+  read: RecallReadSide,
+  request: RecallRequest,
+): Promise<{ answer: ComposedRecall; keys: ServedKeys['keys'] }> {
   const corpora = read.retrievalIndexes?.corpora;
   const first = await answerFrom(read, request, corpora);
-  if (first.servedKeysLive) return first.answer;
+  if (first.served.live) return { answer: first.answer, keys: first.served.keys };
   // A key destroyed under what the corpus opened (an erasure under way): drop it, open everything again with its keys.
   read.retrievalIndexes!.dropSubject({ tenant: request.tenant, subject: request.subject });
-  return (await answerFrom(read, request, undefined)).answer;
+  const again = await answerFrom(read, request, undefined);
+  return { answer: again.answer, keys: again.served.keys };
 }
 
 async function answerFrom(
   read: RecallReadSide,
   request: RecallRequest,
   corpora: OpenedCorpora | undefined,
-): Promise<{ answer: ComposedRecall; servedKeysLive: boolean }> {
+): Promise<{ answer: ComposedRecall; served: ServedKeys }> {
   const now = request.now ?? read.clock().toISOString();
   const ref = { tenant: request.tenant, subject: request.subject };
   const held = corpora?.current(ref);
@@ -237,7 +244,7 @@ async function answerFrom(
     notice: RECALL_NOTICE,
   };
   const served = packed.included.map((p) => p.item);
-  return { answer, servedKeysLive: await servedKeysLive(read.keyStore, ref, served, opening) };
+  return { answer, served: await servedKeysLive(read.keyStore, ref, served, opening) };
 }
 
 /** Open conflicts that still have two active members and apply to the reader's scopes. */

@@ -15,7 +15,7 @@ import { recallStreamName } from '../../domain/events/stream-names.js';
 import { SealBroken } from '../../infrastructure/cipher/errors.js';
 import { open, seal } from '../../infrastructure/cipher/seal.js';
 import type { EventStore, StoredEvent } from '../../infrastructure/event-store/port.js';
-import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
+import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
 
 const TEXT_FIELD = 'recall.query';
 const SHARE_FIELD = 'recall.query.share';
@@ -31,23 +31,33 @@ const shareContext = (ref: SubjectRef, recallId: string, memoryId?: string) => (
   field: memoryId ? `${SHARE_FIELD}:${recallId}` : SHARE_FIELD,
 });
 
-/** The question sealed as above; undefined when the subject has no key (nothing recorded yet, or forgotten). */
+/**
+ * The question sealed as above; undefined when the subject has no key
+ * (nothing recorded yet, or forgotten). `known`: served memories' keys the
+ * recall read already (only the others are looked up).
+ */
 export async function sealRecallQuery(
   keys: KeyStore,
   ref: SubjectRef,
   recallId: string,
   query: string,
   servedMemoryIds: readonly string[],
+  known: ReadonlyMap<string, KeyLookup<MemoryKey>> = new Map(),
 ): Promise<SealedQuery | undefined> {
-  const subject = await keys.subjectKeys(ref);
+  const ids = [...new Set(servedMemoryIds)].sort();
+  const missing = ids.filter((id) => !known.has(id));
+  const [subject, looked] = await Promise.all([
+    keys.subjectKeys(ref),
+    missing.length > 0 ? keys.memoryKeys(ref, missing) : new Map<string, KeyLookup<MemoryKey>>(),
+  ]);
   if (subject.status !== 'found') return undefined;
-  const memoryKeys = await keys.memoryKeys(ref, [...new Set(servedMemoryIds)].sort());
+  const memoryKeys = ids.map((id): [string, KeyLookup<MemoryKey> | undefined] => [id, known.get(id) ?? looked.get(id)]);
   const recallKey = randomBytes(32);
   let rest: Buffer = recallKey;
   const shares: SealedQuery['shares'] = [];
   for (const [memoryId, found] of memoryKeys) {
     // A memory without a live key was not served (it could not be opened): it has no share.
-    if (found.status !== 'found') continue;
+    if (found?.status !== 'found') continue;
     const share = randomBytes(32);
     rest = xor(rest, share);
     shares.push({ memoryId, share: seal(share.toString('base64'), found.key.key, found.key.keyId, shareContext(ref, recallId, memoryId)) });

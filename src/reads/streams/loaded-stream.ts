@@ -6,7 +6,7 @@
 import { decodeStoredEvent } from '../../domain/events/decode.js';
 import type { DomainEvent } from '../../domain/events/catalog.js';
 import { PersistentMap } from '../../domain/persistent-map/persistent-map.js';
-import type { StoredEvent } from '../../infrastructure/event-store/port.js';
+import type { Position, StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { StreamKind } from './stream-kind.js';
 
 /** How many recent commands a retry is recognised within, per stream. */
@@ -22,6 +22,8 @@ export interface LoadedStream<State> {
   readonly state: State;
   /** Revision of the last event folded; -1 when the stream does not exist. */
   readonly revision: number;
+  /** Log position of the last event folded (what a read of the stream's state must reflect); undefined when the stream does not exist. */
+  readonly position?: Position;
   /** Recent commands by idempotency key (causationId), oldest first. */
   readonly commands: ReadonlyMap<string, CommandSpan>;
   /** Every command of the stream: its first event's id (which request it was: command-ids.ts), by idempotency key. */
@@ -46,6 +48,7 @@ export function foldInto<State, Command, Event extends DomainEvent, Decision>(
   const commands = new Map(loaded.commands);
   let firstEvents = loaded.firstEvents;
   let revision = loaded.revision;
+  let position = loaded.position;
   for (const stored of events) {
     if (stored.streamRevision !== revision + 1) {
       throw new Error(`${loaded.stream}: expected revision ${revision + 1}, read ${stored.streamRevision}`);
@@ -53,6 +56,7 @@ export function foldInto<State, Command, Event extends DomainEvent, Decision>(
     const event = decodeStoredEvent(stored);
     if (kind.owns(event)) state = kind.decider.evolve(state, event);
     revision = stored.streamRevision;
+    position = stored.position;
     const commandId = stored.metadata.causationId;
     if (commandId) {
       const span = commands.get(commandId);
@@ -64,5 +68,5 @@ export function foldInto<State, Command, Event extends DomainEvent, Decision>(
       }
     }
   }
-  return { stream: loaded.stream, state, revision, commands, firstEvents };
+  return { stream: loaded.stream, state, revision, ...(position ? { position } : {}), commands, firstEvents };
 }
