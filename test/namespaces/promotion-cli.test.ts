@@ -29,7 +29,7 @@ describe('memledger promote and recall --shared', () => {
     const source = ok(await recordMemory(world.ledger, user, fact('editor.theme', 'solarized dark')));
     ok(await recordMemory(world.ledger, { tenant: 'acme', subject: 'project:p-1' }, fact('project.language', 'typescript')));
     const events = (await world.ledger.eventStore.readAll()).length;
-    const bad = await cli([
+    const promote = (to: string, reason: string) => [
       'promote',
       '--tenant',
       'acme',
@@ -38,27 +38,16 @@ describe('memledger promote and recall --shared', () => {
       '--memory',
       source.memoryId,
       '--to',
-      'user:u-8',
+      to,
       '--reason',
-      'x',
-    ]);
+      reason,
+    ];
+    const bad = await cli(promote('user:u-8', 'x'));
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr)).toMatchObject({ error: 'invalid_input', field: 'to' });
     expect((await world.ledger.eventStore.readAll()).length).toBe(events);
 
-    const promoted = await json([
-      'promote',
-      '--tenant',
-      'acme',
-      '--subject',
-      'user:u-7',
-      '--memory',
-      source.memoryId,
-      '--to',
-      'team:t-1',
-      '--reason',
-      'team default',
-    ]);
+    const promoted = await json(promote('team:t-1', 'team default'));
     expect(promoted).toMatchObject({ decision: 'CANDIDATE', to: 'team:t-1' });
     const shared = ['recall', '--tenant', 'acme', '--subject', 'user:u-7', '--shared', 'team:t-1', '--shared', 'project:p-1'];
     const before = (await json(shared)).items as Array<{ namespace: string; memoryId?: string }>;

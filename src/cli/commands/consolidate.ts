@@ -88,11 +88,25 @@ function pauseHook(): RunHooks | undefined {
 const artifactSchema = z.object({ tenant: opt.text, subject: opt.optionalText, artifact: opt.text });
 const RECORD_OPTIONS = { through: opt.optionalText, fromRaw: opt.flag, reason: opt.optionalText, runId: opt.optionalText };
 
-/** `--reason` and `--run-id` as prepare takes them (prepare validates both, naming the option). */
-function boundaryOf(o: { reason?: string | undefined; runId?: string | undefined }): Pick<PrepareOptions, 'trigger' | 'runId'> {
+/**
+ * prepare's and run's options: the subject, what to cover, and the compaction
+ * record's boundary and run (`--reason` and `--run-id` are validated by
+ * prepare, naming the option).
+ */
+function compactionRequest(flags: unknown): {
+  context: ReturnType<typeof contextOf>;
+  options: Pick<PrepareOptions, 'through' | 'fromRaw' | 'trigger' | 'runId'>;
+} {
+  const o = optionsOf(subjectSchema.extend(RECORD_OPTIONS), flags);
+  const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
   return {
-    ...(o.reason !== undefined ? { trigger: o.reason as CompactionTrigger } : {}),
-    ...(o.runId !== undefined ? { runId: o.runId } : {}),
+    context: contextOf(o),
+    options: {
+      ...(through !== undefined ? { through } : {}),
+      ...(o.fromRaw ? { fromRaw: true } : {}),
+      ...(o.reason !== undefined ? { trigger: o.reason as CompactionTrigger } : {}),
+      ...(o.runId !== undefined ? { runId: o.runId } : {}),
+    },
   };
 }
 
@@ -120,15 +134,9 @@ export function registerConsolidateCommands(program: Command): void {
     'build from raw entries even when the current summary could serve as parent',
   ).action((flags) =>
     run(async (ledger) => {
-      const o = optionsOf(subjectSchema.extend(RECORD_OPTIONS), flags);
-      const context = contextOf(o);
-      const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
+      const { context, options } = compactionRequest(flags);
       const services = await consolidationServicesFromEnv(process.env);
-      const outcome = await prepareConsolidation(await ledger(), services, context, {
-        ...(through !== undefined ? { through } : {}),
-        ...(o.fromRaw ? { fromRaw: true } : {}),
-        ...boundaryOf(o),
-      });
+      const outcome = await prepareConsolidation(await ledger(), services, context, options);
       return settle(outcome, artifactVerdict);
     }),
   );
@@ -158,17 +166,10 @@ export function registerConsolidateCommands(program: Command): void {
     'forward recovery: rebuild from the raw valid inputs',
   ).action((flags) =>
     run(async (ledger) => {
-      const o = optionsOf(subjectSchema.extend(RECORD_OPTIONS), flags);
-      const context = contextOf(o);
-      const through = wholeNumber('through', o.through, 1, Number.MAX_SAFE_INTEGER);
+      const { context, options } = compactionRequest(flags);
       const services = await consolidationServicesFromEnv(process.env);
       const hooks = pauseHook();
-      const outcome = await runConsolidation(await ledger(), services, context, {
-        ...(through !== undefined ? { through } : {}),
-        ...(o.fromRaw ? { fromRaw: true } : {}),
-        ...boundaryOf(o),
-        ...(hooks ? { hooks } : {}),
-      });
+      const outcome = await runConsolidation(await ledger(), services, context, { ...options, ...(hooks ? { hooks } : {}) });
       return settle(outcome, (result) =>
         'publish' in result ? publishVerdict(result.publish) : 'prepare' in result ? artifactVerdict(result.prepare) : undefined,
       );
