@@ -57,8 +57,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      // The two programs, built once each: the project service opened a project per file it met,
-      // a third more CPU for the same rules (109 s against 85 s of CPU over the whole tree).
+      // The two programs, built once each (a little less CPU than the project service: 86 s against 91 s).
       parserOptions: { project: ['./tsconfig.json', './console/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
     },
     rules: rulesAt('error'),
