@@ -28,7 +28,12 @@ describe('memledger promote and recall --shared', () => {
     const user = { tenant: 'acme', subject: 'user:u-7' };
     const source = ok(await recordMemory(world.ledger, user, fact('editor.theme', 'solarized dark')));
     ok(await recordMemory(world.ledger, { tenant: 'acme', subject: 'project:p-1' }, fact('project.language', 'typescript')));
-    const events = (await world.ledger.eventStore.readAll()).length;
+    // The log shows a commit once no earlier transaction is in flight: count what it holds after both writes.
+    const logLength = async () => {
+      await world.ledger.eventStore.awaitCommitted();
+      return (await world.ledger.eventStore.readAll()).length;
+    };
+    const events = await logLength();
     const promote = (to: string, reason: string) => [
       'promote',
       '--tenant',
@@ -45,7 +50,7 @@ describe('memledger promote and recall --shared', () => {
     const bad = await cli(promote('user:u-8', 'x'));
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr)).toMatchObject({ error: 'invalid_input', field: 'to' });
-    expect((await world.ledger.eventStore.readAll()).length).toBe(events);
+    expect(await logLength()).toBe(events);
 
     const promoted = await json(promote('team:t-1', 'team default'));
     expect(promoted).toMatchObject({ decision: 'CANDIDATE', to: 'team:t-1' });

@@ -29,7 +29,11 @@ const teamTexts = async () => {
   await world.catchUp(team);
   return (await recall(world.read, { ...team, maxSensitivity: 'restricted' })).items.map((i) => i.text);
 };
-const eventCount = async () => (await world.ledger.eventStore.readAll()).length;
+/** What the log holds once it shows every earlier commit (a write just made may be behind a transaction in flight). */
+const eventCount = async () => {
+  await world.ledger.eventStore.awaitCommitted();
+  return (await world.ledger.eventStore.readAll()).length;
+};
 
 describe('PromoteMemory', () => {
   it("changes nothing in the team's recall until a reviewer accepts; accepted, the team recalls it with its lineage", async () => {
