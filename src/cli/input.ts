@@ -54,3 +54,12 @@ export function asFlags<T>(flagOf: Readonly<Record<string, string>>, action: () 
     throw new InvalidInput([flagOf[head!] ?? head!, ...rest].join('.'), error.reason);
   });
 }
+
+/** A whole-number option from min to max, or undefined when absent. */
+export function wholeNumber(option: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max)
+    throw new InvalidInput(option, `must be a whole number from ${min} to ${max}`);
+  return n;
+}

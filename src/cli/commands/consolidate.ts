@@ -13,7 +13,7 @@ import type { Result } from '../../domain/result/result.js';
 import { runConsolidation, type RunHooks } from '../../commands/consolidation/run.js';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
 import { runWorker } from '../../commands/consolidation/worker.js';
-import { InvalidInput } from '../../domain/validation/invalid-input.js';
+import { wholeNumber } from '../input.js';
 import { requireId } from '../../domain/values/ids.js';
 import { ANSWERS } from '../../answers/answer-table.js';
 import { opt, optionsOf, subjectSchema } from '../options.js';
@@ -22,14 +22,6 @@ import { contextOf, run } from '../session.js';
 
 /** Test hook: pause after the artifact write, before publication, so a test can kill the process there. */
 export const PAUSE_AFTER_ARTIFACT = 'MEMLEDGER_CONSOLIDATE_PAUSE_AFTER_ARTIFACT';
-
-function wholeNumber(option: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max)
-    throw new InvalidInput(option, `must be a whole number from ${min} to ${max}`);
-  return n;
-}
 
 /** Prints the domain's refusal as the CLI's error and sets the exit code; returns the result to print on stdout. */
 function settle<R>(outcome: Result<R>, judge: (result: R) => { code: RejectionCode; message: string } | undefined): R | undefined {

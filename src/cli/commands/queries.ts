@@ -3,7 +3,7 @@
 // projections up, so a user reads their own writes; replay reads the event
 // stream alone. verify exits 3 when a summary loses a fact or states a false
 // new one, or a STALE summary is visible through recall (the report still
-// goes to stdout).
+// goes to stdout). recall is its own module (recall.ts), registered here.
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
@@ -15,43 +15,18 @@ import { asOf } from '../../queries/as-of.js';
 import { assess } from '../../queries/assess/assess.js';
 import { lineage } from '../../queries/lineage/lineage.js';
 import { toProvJson } from '../../queries/lineage/prov-json.js';
-import { artifactStreams, catchUp, catchUpWith, openReadSide, type OpenReadSide } from '../../queries/read-side.js';
-import { answerRecall } from '../../queries/recall/recall.js';
-import { optionsFromText, requireRecallRequest, type RecallRequest } from '../../queries/recall/request.js';
+import { artifactStreams } from '../../queries/read-side.js';
 import { replay } from '../../queries/replay/replay.js';
 import { staleSet } from '../../queries/stale-set.js';
 import { requireTimeQuery, type TimeQueryInput } from '../../queries/time-query.js';
 import { verify } from '../../queries/verify/verify.js';
 import { EXIT } from '../../answers/answer-table.js';
-import { optionalInstant } from '../input.js';
+import { optionalInstant, wholeNumber } from '../input.js';
 import { opt, optionsOf, subjectSchema } from '../options.js';
 import { printError } from '../output.js';
+import { withReadSide } from '../read-command.js';
 import { contextOf, run } from '../session.js';
-
-interface ReadOptions<T> {
-  readonly tokenizer?: boolean;
-  /** The streams the answer must reflect (read your own writes); absent: the log's stable head. */
-  readonly streams?: (read: OpenReadSide, input: T) => Promise<readonly string[]> | readonly string[];
-}
-
-/** Validates first (bad input opens nothing), then opens the read side, catches the projections up and answers. */
-function withReadSide<T>(
-  validate: () => T,
-  answer: (read: OpenReadSide, input: T) => Promise<unknown>,
-  options: ReadOptions<T> = {},
-): Promise<void> {
-  return run(async (ledger) => {
-    const input = validate();
-    const read = await openReadSide(await ledger(), { tokenizer: options.tokenizer ?? false });
-    try {
-      if (options.streams) await catchUpWith(read, await options.streams(read, input));
-      else await catchUp(read);
-      return await answer(read, input);
-    } finally {
-      await read.close();
-    }
-  });
-}
+import { registerRecallCommand } from './recall.js';
 
 /** The time query of as-of and replay, checked the way the queries check it. */
 function timeQuery(o: { tenant?: string; subject?: string; validTime?: string }, systemTime: string | undefined): TimeQueryInput {
@@ -61,99 +36,11 @@ function timeQuery(o: { tenant?: string; subject?: string; validTime?: string },
   return query;
 }
 
-function wholeNumber(option: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max)
-    throw new InvalidInput(option, `must be a whole number from ${min} to ${max}`);
-  return n;
-}
-
-function scopesOf(pairs: readonly string[]): Record<string, string> {
-  const scopes: Record<string, string> = {};
-  for (const pair of pairs) {
-    const m = /^([^=]+)=(.+)$/.exec(pair);
-    if (!m) throw new InvalidInput('scope', `must be key=value, e.g. project=shop-a (got "${pair}")`);
-    if (scopes[m[1]!] !== undefined) throw new InvalidInput('scope', `names ${m[1]} twice`);
-    scopes[m[1]!] = m[2]!;
-  }
-  return scopes;
-}
-
-const collect = (value: string, previous: string[]) => [...previous, value];
-
-/** What recall declares: --scope is collected into a list (none: []). */
-const recallSchema = subjectSchema.extend({
-  scope: z.array(opt.text),
-  shared: z.array(opt.text),
-  budget: opt.optionalText,
-  maxSensitivity: opt.optionalText,
-  purpose: opt.optionalText,
-  now: opt.optionalText,
-  query: opt.optionalText,
-  topK: opt.optionalText,
-  key: opt.optionalText,
-  kind: opt.optionalText,
-  minScore: opt.optionalText,
-  includeDemoted: z.boolean().optional(),
-});
-
 export function registerQueryCommands(program: Command): void {
   const subject = (cmd: Command) =>
     cmd.requiredOption('--tenant <tenant>', 'tenant id').requiredOption('--subject <subject>', 'subject id');
 
-  subject(
-    program
-      .command('recall')
-      .description('what an agent may put in its context now: hard filters, then the current summary or raw entries, with provenance'),
-  )
-    .option('--budget <tokens>', 'pack whole items into this many tokens (cl100k_base), by priority; open conflicts always')
-    .option('--scope <key=value>', "the reader's scope (team, project, thread, agent); repeatable", collect, [])
-    .option(
-      '--shared <namespace>',
-      'a shared namespace (team:<id>, project:<id>) whose memories join, each item naming it; repeatable',
-      collect,
-      [],
-    )
-    .option('--max-sensitivity <level>', 'highest sensitivity returned: public, normal, personal (default), confidential, restricted')
-    .option('--purpose <label>', 'what the answer is for: entries that list purposes are served only for one of them')
-    .option('--now <instant>', 'judge validity and expiry at this time (default: now)')
-    .option('--query <text>', 'a question: items in relevance order, each with retrieval {score, rank, reasons}')
-    .option('--top-k <n>', 'with --query: at most this many items, 1..200 (default 20), before the budget')
-    .option('--key <pattern>', 'with --query: only keys matching, e.g. notification.preference or notification.*')
-    .option('--kind <kind>', 'with --query: only this kind (episodic, semantic, profile, procedural, constraint, permission)')
-    .option('--min-score <x>', 'with --query: leave out items scoring below x (open conflicts on matched keys still show)')
-    .option('--include-demoted', 'also serve memories the lifecycle demoted (counted in excluded.demoted otherwise)')
-    .action((flags) =>
-      withReadSide(
-        (): RecallRequest => {
-          const o = optionsOf(recallSchema, flags);
-          const context = contextOf(o);
-          const scopes = scopesOf(o.scope);
-          const given = {
-            budget: o.budget,
-            maxSensitivity: o.maxSensitivity,
-            purpose: o.purpose,
-            now: o.now,
-            query: o.query,
-            topK: o.topK,
-            key: o.key,
-            kind: o.kind,
-            minScore: o.minScore,
-            includeDemoted: o.includeDemoted,
-            ...(Object.keys(scopes).length > 0 ? { scopes } : {}),
-            ...(o.shared.length > 0 ? { shared: o.shared } : {}),
-          };
-          const options = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-          return requireRecallRequest({ tenant: context.tenant, subject: context.subject }, optionsFromText(options));
-        },
-        (read, request) => answerRecall(read, request, 'cli'),
-        {
-          tokenizer: true,
-          streams: (_read, request) => [request.subject, ...(request.shared ?? [])].map((s) => subjectStreamName(request.tenant, s)),
-        },
-      ),
-    );
+  registerRecallCommand(program, subject);
 
   subject(program.command('as-of').description('what the system believed at system time T about business time V (from memory_versions)'))
     .requiredOption('--system-time <instant>', 'T: everything committed at or before it')
