@@ -90,15 +90,23 @@ async function writeEntry(
     ...(options.marks && options.marks.length > 0 ? { marks: [...options.marks].sort() } : {}),
   };
   const { gate } = gated;
-  const refined = gated.status === 'candidate' ? [] : await refinedEntries(ledger, context, stream, entry);
+  // Loaded once: the refinement check reads this fold, and the command's first attempt decides against it.
+  const loaded = await ledger.subjects.load(stream);
+  const refined = gated.status === 'candidate' ? [] : await refinedEntries(ledger, context, loaded, entry);
   const refines = refined.length > 0 ? { refines: refined } : {};
-  const outcome = await executeSubjectCommand(ledger, { stream, commandId, request, ...actorOf(context) }, (_loaded, now) => {
-    if (gated.status === 'candidate')
-      return { type: 'ProposeMemory', memoryId, entry: sealed.entry, gate, expiresAt: gated.expiresAt, now };
-    return replaces === undefined
-      ? { type: 'RecordMemory', memoryId, conflictId, entry: sealed.entry, gate, ...refines, now }
-      : { type: 'SupersedeMemory', memoryId: replaces, newMemoryId: memoryId, conflictId, entry: sealed.entry, gate, ...refines, now };
-  });
+  const envelope = { stream, commandId, request, ...actorOf(context) };
+  const outcome = await executeSubjectCommand(
+    ledger,
+    envelope,
+    (_loaded, now) => {
+      if (gated.status === 'candidate')
+        return { type: 'ProposeMemory', memoryId, entry: sealed.entry, gate, expiresAt: gated.expiresAt, now };
+      return replaces === undefined
+        ? { type: 'RecordMemory', memoryId, conflictId, entry: sealed.entry, gate, ...refines, now }
+        : { type: 'SupersedeMemory', memoryId: replaces, newMemoryId: memoryId, conflictId, entry: sealed.entry, gate, ...refines, now };
+    },
+    loaded,
+  );
   if (!outcome.ok) return outcome;
   const result = recordResultOf(outcome.result);
   if (!result.replayed) ledger.onWriteGated?.(gated.status === 'candidate' ? 'candidate' : 'accepted', gated.verdict.ruleId);

@@ -42,15 +42,23 @@ export async function handleCommand<State, Command, Event extends DomainEvent, D
   deps: StreamDeps,
   envelope: CommandEnvelope,
   build: (loaded: LoadedStream<State>, now: Instant) => Command,
+  /** The stream as the caller has just loaded it (handleCommands' `first`). */
+  first?: LoadedStream<State>,
 ): Promise<Result<CommandEffect<State, Decision>>> {
-  const { outcomes, loaded, appended } = await handleCommands(repository, deps, envelope, (l, now) => [
-    {
-      commandId: envelope.commandId,
-      command: build(l, now),
-      ...(envelope.request !== undefined ? { requestHash: requestHashOf(envelope.request) } : {}),
-      ...(envelope.givenKey ? { givenKey: envelope.givenKey } : {}),
-    },
-  ]);
+  const { outcomes, loaded, appended } = await handleCommands(
+    repository,
+    deps,
+    envelope,
+    (l, now) => [
+      {
+        commandId: envelope.commandId,
+        command: build(l, now),
+        ...(envelope.request !== undefined ? { requestHash: requestHashOf(envelope.request) } : {}),
+        ...(envelope.givenKey ? { givenKey: envelope.givenKey } : {}),
+      },
+    ],
+    first,
+  );
   const outcome = outcomes[0]!;
   switch (outcome.status) {
     case 'rejected':

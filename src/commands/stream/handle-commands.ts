@@ -76,10 +76,16 @@ export async function handleCommands<State, Command, Event extends DomainEvent, 
   deps: StreamDeps,
   target: CommandTarget,
   build: (loaded: LoadedStream<State>, now: Instant) => readonly CommandItem<Command>[],
+  /**
+   * The stream as the caller has just loaded it (to prepare the command): the
+   * first attempt decides against it instead of reading the stream again. An
+   * outdated one costs nothing but a retry: the append expects its revision.
+   */
+  first?: LoadedStream<State>,
 ): Promise<BatchEffect<State, Decision>> {
   const { decider, eventIds } = repository.kind;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const loaded = await repository.load(target.stream);
+    const loaded = attempt === 1 && first?.stream === target.stream ? first : await repository.load(target.stream);
     let state = loaded.state;
     const outcomes: ItemOutcome<Decision>[] = [];
     const batch: NewEvent[] = [];

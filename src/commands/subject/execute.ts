@@ -23,8 +23,10 @@ export function executeSubjectCommand(
   deps: SubjectCommandDeps,
   envelope: CommandEnvelope,
   build: (loaded: LoadedSubject, now: Instant) => SubjectCommand,
+  /** The subject as the caller has just loaded it: the first attempt decides against it (handleCommands' `first`). */
+  first?: LoadedSubject,
 ): Promise<Result<SubjectEffect>> {
-  return handleCommand(deps.subjects, deps, envelope, (loaded, now) => requireCommand(build(loaded, now)));
+  return handleCommand(deps.subjects, deps, envelope, (loaded, now) => requireCommand(build(loaded, now)), first);
 }
 
 /**

@@ -11,15 +11,16 @@ import { REFINABLE_VALUE_TYPES, refines } from '../../domain/subject/refinement.
 import { activeEntriesInSlot } from '../../domain/subject/state.js';
 import { openEntries } from '../../reads/opened/opened-entries.js';
 import type { CommandContext, Ledger } from '../ledger.js';
+import type { LoadedSubject } from './loaded-subject.js';
 
+/** `loaded`: the subject as the write loaded it (the command decides against the same fold). */
 export async function refinedEntries(
-  ledger: Pick<Ledger, 'eventStore' | 'keyStore' | 'subjects'>,
+  ledger: Pick<Ledger, 'eventStore' | 'keyStore'>,
   context: Pick<CommandContext, 'tenant' | 'subject'>,
-  stream: string,
+  loaded: LoadedSubject,
   entry: MemoryEntry,
 ): Promise<string[]> {
   if (!REFINABLE_VALUE_TYPES.has(entry.value.type)) return [];
-  const loaded = await ledger.subjects.load(stream);
   const comparable = activeEntriesInSlot(loaded.state, slotOf(entry.key, entry.scopes)).filter(
     (e) => e.valueType === entry.value.type && e.polarity === entry.polarity,
   );
@@ -29,7 +30,7 @@ export async function refinedEntries(
     ledger.eventStore,
     ledger.keyStore,
     ref,
-    stream,
+    loaded.stream,
     loaded.revision,
     new Set(comparable.map((e) => e.memoryId)),
   );

@@ -155,5 +155,12 @@ export interface KeyStore {
   /** Ids and states of a subject's keys, never key material (for audit and deletion receipts). */
   listKeyIds(ref: SubjectRef): Promise<SubjectKeyIds>;
 
+  /**
+   * How many unwrapped keys this process still holds in memory of the subject
+   * (`'subject'`: any of its keys) or of these memories: the erasure check's
+   * count, 0 once a forget went through this store. Absent: it holds none.
+   */
+  unwrappedKeysHeld?(ref: SubjectRef, of: 'subject' | readonly string[]): number;
+
   close(): Promise<void>;
 }

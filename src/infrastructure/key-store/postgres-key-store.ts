@@ -44,6 +44,7 @@ import {
 import { rewrapUnderCurrentMaster, type RewrapResult } from './postgres-rewrap.js';
 import { lockSubjectForMaking } from './postgres-subject-lock.js';
 import { makeMemoryKeyAtOnce, makeMemoryKeyInTransaction } from './postgres-memory-key-making.js';
+import { UnwrappedKeys } from './unwrapped-keys.js';
 import { masterById, openMemoryRow, openSubjectRow, type MemoryKeyOpeners } from './postgres-opened-rows.js';
 
 export interface PostgresKeyStoreOptions {
@@ -58,6 +59,8 @@ export interface PostgresKeyStoreOptions {
    * when the caller forgets in bulk and calls rewriteKeyTables() at the end.
    */
   readonly rewriteAfterForget?: boolean;
+  /** Unwrapped keys kept in memory, found again only by their very rows (unwrapped-keys.ts); 0 unwraps every read. Default 100,000. */
+  readonly unwrappedKeys?: number;
 }
 
 export class PostgresKeyStore implements KeyStore {
@@ -65,6 +68,7 @@ export class PostgresKeyStore implements KeyStore {
   private readonly ownsPool: boolean;
   private readonly masterKeys: MasterKeyring;
   private readonly rewriteAfterForget: boolean;
+  private readonly unwrapped: UnwrappedKeys;
 
   constructor(options: PostgresKeyStoreOptions) {
     if (options.pool) {
@@ -78,6 +82,7 @@ export class PostgresKeyStore implements KeyStore {
     }
     this.masterKeys = options.masterKeys;
     this.rewriteAfterForget = options.rewriteAfterForget ?? true;
+    this.unwrapped = new UnwrappedKeys(options.unwrappedKeys ?? 100_000);
   }
 
   subjectKeys(ref: SubjectRef, options: { readonly create: true }): Promise<KeyFound<SubjectKeys> | KeyForgotten>;
@@ -90,7 +95,7 @@ export class PostgresKeyStore implements KeyStore {
       created = await this.createSubject(this.pool, valid);
       row = await selectSubject(this.pool, valid);
     }
-    const opened = openSubjectRow(this.masterKeys, valid, row);
+    const opened = openSubjectRow(this.masterKeys, valid, row, this.unwrapped);
     if (opened.status !== 'live') return opened;
     return { status: 'found', created, key: { keyId: opened.keyId, dataKey: dataKeyOf(opened.secret), hashKey: hashKeyOf(opened.secret) } };
   }
@@ -101,7 +106,7 @@ export class PostgresKeyStore implements KeyStore {
     const valid = validSubjectRef(ref);
     const id = validMemoryId(memoryId);
     if (!options.create) return (await this.readMemoryKeys(valid, [id])).get(id)!;
-    const live = openSubjectRow(this.masterKeys, valid, await selectSubject(this.pool, valid));
+    const live = openSubjectRow(this.masterKeys, valid, await selectSubject(this.pool, valid), this.unwrapped);
     if (live.status === 'live') {
       const made = await makeMemoryKeyAtOnce(this.pool, this.masterKeys, valid, id, live);
       if (made !== undefined) return made;
@@ -119,7 +124,7 @@ export class PostgresKeyStore implements KeyStore {
       await this.createSubject(this.pool, valid);
       row = await selectSubject(this.pool, valid);
     }
-    const live = openSubjectRow(this.masterKeys, valid, row);
+    const live = openSubjectRow(this.masterKeys, valid, row, this.unwrapped);
     if (live.status === 'live') {
       const made = await makeMemoryKeyAtOnce(this.pool, this.masterKeys, valid, id, live);
       if (made?.status === 'forgotten') return made;
@@ -149,6 +154,7 @@ export class PostgresKeyStore implements KeyStore {
       const done = await tombstoneMemories(client, valid, ids);
       return { done, artifacts: await tombstoneArtifactsDerivedFrom(client, valid, ids) };
     });
+    this.unwrapped.dropSubject(valid);
     if (this.rewriteAfterForget)
       await this.rewriteKeyTables([
         'key_store_memories',
@@ -168,6 +174,8 @@ export class PostgresKeyStore implements KeyStore {
       const done = await tombstoneSubject(client, valid);
       return { done, artifacts: await tombstoneAllArtifacts(client, valid) };
     });
+    // After the commit: a read from now on finds no row, so nothing puts the keys back.
+    this.unwrapped.dropSubject(valid);
     if (this.rewriteAfterForget) await this.rewriteKeyTables();
     return {
       forgottenNow: done.changed || artifacts.destroyedKeyIds.length > 0,
@@ -192,7 +200,7 @@ export class PostgresKeyStore implements KeyStore {
     const id = validArtifactId(artifactId);
     const master = (masterId: string) => masterById(this.masterKeys, masterId);
     if (!options.create) {
-      const subject = openSubjectRow(this.masterKeys, valid, await selectSubject(this.pool, valid));
+      const subject = openSubjectRow(this.masterKeys, valid, await selectSubject(this.pool, valid), this.unwrapped);
       if (subject.status !== 'live') return subject;
       const row = await selectArtifact(this.pool, valid, id);
       return row === undefined ? { status: 'absent' } : openArtifactRow(valid, subject, row, master);
@@ -216,6 +224,10 @@ export class PostgresKeyStore implements KeyStore {
 
   async listArtifactKeyIds(ref: SubjectRef): Promise<readonly ArtifactKeyEntry[]> {
     return allArtifacts(this.pool, validSubjectRef(ref));
+  }
+
+  unwrappedKeysHeld(ref: SubjectRef, of: 'subject' | readonly string[]): number {
+    return this.unwrapped.held(validSubjectRef(ref), of);
   }
 
   async listKeyIds(ref: SubjectRef): Promise<SubjectKeyIds> {
@@ -258,7 +270,7 @@ export class PostgresKeyStore implements KeyStore {
 
   private async readMemoryKeys(ref: SubjectRef, ids: readonly string[]): Promise<Map<string, KeyLookup<MemoryKey>>> {
     const read = await selectSubjectWithMemories(this.pool, ref, ids);
-    const subject = openSubjectRow(this.masterKeys, ref, read.subject);
+    const subject = openSubjectRow(this.masterKeys, ref, read.subject, this.unwrapped);
     const rows = read.memories;
     const openers: MemoryKeyOpeners = new Map();
     return new Map(
@@ -266,7 +278,7 @@ export class PostgresKeyStore implements KeyStore {
         if (subject.status === 'forgotten') return [id, subject];
         const row = rows.get(id);
         if (row === undefined) return [id, { status: 'absent' }];
-        return [id, openMemoryRow(this.masterKeys, ref, subject, row, openers)];
+        return [id, openMemoryRow(this.masterKeys, ref, subject, row, openers, this.unwrapped)];
       }),
     );
   }

@@ -7,6 +7,7 @@ import { MasterKeyUnknown } from './errors.js';
 import type { MasterKey, MasterKeyring } from './master-key.js';
 import type { KeyForgotten, KeyFound, MemoryKey, SubjectRef } from './port.js';
 import type { MemoryRow, SubjectRow } from './postgres-rows.js';
+import type { UnwrappedKeys } from './unwrapped-keys.js';
 
 /** A subject row opened: its secret in memory, or why there is none. */
 export type OpenedSubject =
@@ -34,13 +35,22 @@ export function masterById(keys: MasterKeyring, id: string): MasterKey {
   return found;
 }
 
-export function openSubjectRow(keys: MasterKeyring, ref: SubjectRef, row: SubjectRow | undefined): OpenedSubject {
+/** `unwrapped`: keys this process unwrapped before, found again only by this very row (unwrapped-keys.ts). */
+export function openSubjectRow(
+  keys: MasterKeyring,
+  ref: SubjectRef,
+  row: SubjectRow | undefined,
+  unwrapped?: UnwrappedKeys,
+): OpenedSubject {
   if (row === undefined) return { status: 'absent' };
   if (row.forgotten_at !== null || row.wrapped_secret === null || row.key_id === null || row.master_key_id === null) {
     return forgotten('subject', row.forgotten_at);
   }
   const master = masterById(keys, row.master_key_id);
-  return { status: 'live', keyId: row.key_id, master, secret: unwrapSubjectSecret(master, ref, row.key_id, row.wrapped_secret) };
+  const { key_id: keyId, wrapped_secret: wrapped } = row;
+  const unwrap = () => unwrapSubjectSecret(master, ref, keyId, wrapped);
+  const secret = unwrapped ? unwrapped.open(ref, `s\u0000${keyId}\u0000${master.id}`, wrapped, unwrap) : unwrap();
+  return { status: 'live', keyId, master, secret };
 }
 
 export function openMemoryRow(
@@ -49,6 +59,7 @@ export function openMemoryRow(
   subject: OpenedSubject,
   row: MemoryRow,
   openers: MemoryKeyOpeners = new Map(),
+  unwrapped?: UnwrappedKeys,
 ): KeyFound<MemoryKey> | KeyForgotten {
   if (
     row.forgotten_at !== null ||
@@ -61,12 +72,19 @@ export function openMemoryRow(
   }
   if (subject.status === 'forgotten') return subject;
   if (subject.status !== 'live') throw new Error(`key store: memory ${row.memory_id} has a key but its subject has none`);
-  // The memory's wrapping key derives from the master key named on its own row (they differ only mid-rotation).
-  let open = openers.get(row.master_key_id);
-  if (open === undefined) {
-    open = memoryKeyOpener(masterById(keys, row.master_key_id), subject.secret);
-    openers.set(row.master_key_id, open);
-  }
+  const { master_key_id: masterId, wrapped_key: wrapped } = row;
   const place = { ref, memoryId: row.memory_id, keyId: row.key_id, subjectKeyId: row.subject_key_id };
-  return { status: 'found', created: false, key: { keyId: row.key_id, memoryId: row.memory_id, key: open(place, row.wrapped_key) } };
+  const unwrap = () => {
+    // The memory's wrapping key derives from the master key named on its own row (they differ only mid-rotation).
+    let open = openers.get(masterId);
+    if (open === undefined) {
+      open = memoryKeyOpener(masterById(keys, masterId), subject.secret);
+      openers.set(masterId, open);
+    }
+    return open(place, wrapped);
+  };
+  // Named by everything the unwrap depends on: the ids in its associated data, the subject's secret and the master key.
+  const name = `m\u0000${place.memoryId}\u0000${place.keyId}\u0000${place.subjectKeyId}\u0000${subject.keyId}\u0000${masterId}`;
+  const key = unwrapped ? unwrapped.open(ref, name, wrapped, unwrap) : unwrap();
+  return { status: 'found', created: false, key: { keyId: row.key_id, memoryId: row.memory_id, key } };
 }

@@ -4,41 +4,14 @@
 // the lifecycle's demotions and the current active versions. Retracted,
 // superseded, expired, archived and forgotten
 // versions are never read: the status filter is in the SQL.
-import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { SourceType, TrustLevel } from '../../domain/entry/source.js';
 import type { MemoryUsage } from '../../domain/usage/usage.js';
 import { overriddenTrust } from '../../domain/subject/trust.js';
 import { faultFromRow, type ProjectionFault } from '../../projections/runtime/faults.js';
-import { readActiveStatement, streamFaults, type ActiveReadModels } from '../active-schema.js';
+import { readActiveStatement } from '../active-schema.js';
+import { readSubjectRow, type SubjectRow } from './subject-statement.js';
 import type { KnownVersions, SubjectView } from './subject-view-shape.js';
 import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';
-
-const VERSION_COLUMNS = [
-  'memory_id',
-  'version',
-  'sequence',
-  'kind',
-  'key',
-  'scopes',
-  'value',
-  'content',
-  'anticipated_queries',
-  'polarity',
-  'source_type',
-  'source_refs',
-  'trust',
-  'confidence',
-  'sensitivity',
-  'consent_ref',
-  'purposes',
-  'valid_from',
-  'valid_to',
-  'expires_at',
-  'tx_from',
-  'opened_by',
-  'opened_by_type',
-  'promoted_from',
-] as const;
 
 export function readSubjectView(
   projections: ProjectionsKysely,
@@ -51,7 +24,7 @@ export function readSubjectView(
     const schema = models.schemas.memory;
     const held = known?.(schema);
     const revision = held?.schema === schema ? held.revision : undefined;
-    const row = await subjectStatement(models, tenant, subject, revision).executeTakeFirstOrThrow();
+    const row = await readSubjectRow(models, tenant, subject, revision);
     const view = toView(row, schema);
     return {
       result: { ...view, versionsKnown: revision !== undefined && view.clock?.revision === revision },
@@ -59,126 +32,6 @@ export function readSubjectView(
     };
   });
 }
-
-function subjectStatement(
-  { memory: tables, conflictsTrust, faults, schemaState }: ActiveReadModels,
-  tenant: string,
-  subject: string,
-  knownRevision?: number,
-) {
-  return tables.selectNoFrom((eb) => [
-    jsonObjectFrom(
-      eb
-        .selectFrom('subject_clock')
-        .select(['input_epoch', 'high_water_mark', 'forgotten', 'stream_revision'])
-        .where('tenant', '=', tenant)
-        .where('subject', '=', subject),
-    ).as('clock'),
-    jsonObjectFrom(
-      eb
-        .selectFrom('summary_alias as a')
-        .leftJoin('artifacts as r', 'r.artifact_id', 'a.artifact_id')
-        .leftJoin('stale_artifacts as s', 's.artifact_id', 'a.artifact_id')
-        .select([
-          'a.artifact_id',
-          'a.source_epoch',
-          'a.covers_through',
-          'r.artifact_id as artifact_row',
-          'r.tenant as artifact_tenant',
-          'r.subject as artifact_subject',
-          'r.status as artifact_status',
-          'r.output',
-          'r.output_erased',
-          's.cause_type',
-          's.cause_event_id',
-          's.cause_memory_id',
-          's.via_artifact_id',
-        ])
-        .where('a.tenant', '=', tenant)
-        .where('a.subject', '=', subject),
-    ).as('alias'),
-    jsonArrayFrom(
-      eb
-        .selectFrom('taint_escalations')
-        .select(['ref_patterns', 'source_types'])
-        .where('tenant', '=', tenant)
-        .where('subject', '=', subject),
-    ).as('taint'),
-    jsonArrayFrom(
-      conflictsTrust
-        .selectFrom('trust_overrides')
-        .select(['source_ref', 'level'])
-        .where('tenant', '=', tenant)
-        .where('subject', '=', subject),
-    ).as('trust'),
-    jsonArrayFrom(
-      conflictsTrust
-        .selectFrom('conflicts')
-        .select(['conflict_id', 'key', 'scopes', 'memory_ids'])
-        .where('tenant', '=', tenant)
-        .where('subject', '=', subject)
-        .where('status', '=', 'open')
-        .orderBy('conflict_id'),
-    ).as('conflicts'),
-    jsonArrayFrom(
-      eb
-        .selectFrom('memory_demotions')
-        .select(['memory_id', 'demoted'])
-        .where('tenant', '=', tenant)
-        .where('subject', '=', subject)
-        .orderBy('commit')
-        .orderBy('prepare'),
-    ).as('demotions'),
-    jsonArrayFrom(
-      eb
-        .selectFrom('memory_versions')
-        .select((v) => [
-          ...VERSION_COLUMNS,
-          jsonObjectFrom(
-            v
-              .selectFrom('memory_usage as u')
-              .select([
-                'u.used_count',
-                'u.confirmed_count',
-                'u.ignored_count',
-                'u.harmful_count',
-                'u.corrected_count',
-                'u.last_reinforced_at',
-                'u.under_review',
-              ])
-              .whereRef('u.tenant', '=', 'memory_versions.tenant')
-              .whereRef('u.subject', '=', 'memory_versions.subject')
-              .whereRef('u.memory_id', '=', 'memory_versions.memory_id'),
-          ).as('usage'),
-        ])
-        .where('tenant', '=', tenant)
-        .where('subject', '=', subject)
-        .where('tx_to', 'is', null)
-        .where('status', '=', 'active')
-        // Same snapshot as the clock read beside it: at the revision the caller holds, the versions are the ones it has.
-        .$if(knownRevision !== undefined, (qb) =>
-          qb.where((w) =>
-            w.not(
-              w.exists(
-                w
-                  .selectFrom('subject_clock')
-                  .select('subject')
-                  .where('tenant', '=', tenant)
-                  .where('subject', '=', subject)
-                  .where('stream_revision', '=', String(knownRevision)),
-              ),
-            ),
-          ),
-        )
-        .orderBy('sequence'),
-    ).as('versions'),
-    streamFaults(faults.memory, tenant, subject).as('faults'),
-    streamFaults(faults.conflictsTrust, tenant, subject).as('conflicts_trust_faults'),
-    schemaState.as('schema_state'),
-  ]);
-}
-
-type SubjectRow = Awaited<ReturnType<ReturnType<typeof subjectStatement>['executeTakeFirstOrThrow']>>;
 
 /** JSON carries instants as text: back to Date, as the typed tables have them. */
 const date = (text: string | null): Date | null => (text === null ? null : new Date(text));

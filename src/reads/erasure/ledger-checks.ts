@@ -1,6 +1,7 @@
 // The checks an erasure can run with the ledger alone (no projections):
 //   keys       every key of the erased entries and of the artifacts deriving
-//              from them is destroyed;
+//              from them is destroyed, and this process keeps none of them
+//              unwrapped in memory;
 //   event_log  the raw subject stream and the subject's artifact streams hold
 //              neither the plaintext nor an unkeyed hash of it (they hold
 //              ciphertext, and keyed hashes: see DESIGN section 8 and
@@ -46,7 +47,9 @@ export function keysCheck(keys: KeyStore): ErasureCheck {
         ...artifacts.filter((a) => derived.has(a.artifactId)).map((a) => a.state),
       ];
       const missing = target.memoryIds.filter((id) => !listed.memories.some((m) => m.memoryId === id)).length;
-      return passedOrFailed(states.length + missing, states.filter((s) => s === 'live').length);
+      // Keys this process unwrapped and keeps in memory (the key store's own cache): none of the erased may be left.
+      const held = keys.unwrappedKeysHeld?.(target.ref, target.scope === 'subject' ? 'subject' : target.memoryIds) ?? 0;
+      return passedOrFailed(states.length + missing, states.filter((s) => s === 'live').length + held);
     },
   };
 }

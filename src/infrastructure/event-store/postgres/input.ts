@@ -76,6 +76,12 @@ const positionSchema = z.object({
 const prefixes = z.array(z.string().min(1)).optional();
 const filterSchema = z.object({ streamPrefixes: prefixes, eventTypePrefixes: prefixes }).optional();
 const maxCount = z.number().int().positive().optional();
+// Built once: a zod schema made per call costs more to build and compile than the read it checks.
+const readStreamSchema = z
+  .object({ fromRevision: revision.optional(), direction: z.enum(['forwards', 'backwards']).optional(), maxCount })
+  .optional();
+const readAllSchema = z.object({ after: positionSchema.optional(), maxCount, filter: filterSchema }).optional();
+const subscribeAllSchema = z.object({ after: positionSchema.optional(), filter: filterSchema }).optional();
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
   const result = schema.safeParse(value);
@@ -104,18 +110,13 @@ export function parseAppend(stream: unknown, events: unknown, options: unknown):
 }
 
 export function parseReadStream(stream: unknown, options: unknown): { stream: string; options: ReadStreamOptions } {
-  const schema = z
-    .object({ fromRevision: revision.optional(), direction: z.enum(['forwards', 'backwards']).optional(), maxCount })
-    .optional();
-  return { stream: parse(streamName, stream, 'stream'), options: parse(schema, options, '') ?? {} };
+  return { stream: parse(streamName, stream, 'stream'), options: parse(readStreamSchema, options, '') ?? {} };
 }
 
 export function parseReadAll(options: unknown): ReadAllOptions {
-  const schema = z.object({ after: positionSchema.optional(), maxCount, filter: filterSchema }).optional();
-  return parse(schema, options, '') ?? {};
+  return parse(readAllSchema, options, '') ?? {};
 }
 
 export function parseSubscribeAll(options: unknown): { after?: Position; filter?: ReadAllOptions['filter'] } {
-  const schema = z.object({ after: positionSchema.optional(), filter: filterSchema }).optional();
-  return parse(schema, options, '') ?? {};
+  return parse(subscribeAllSchema, options, '') ?? {};
 }
