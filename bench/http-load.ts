@@ -9,6 +9,7 @@
 // p50/p99, errors and non-2xx answers per phase, and the projection lag
 // (events, seconds) sampled from /metrics once a second during each phase.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
@@ -152,16 +153,38 @@ async function rawInserts(databaseUrl: string, seconds: number): Promise<{ perSe
   }
 }
 
+/**
+ * CPU seconds (user + system) the service process has used so far, from
+ * /proc (Linux): per request, the one figure a busy machine does not skew
+ * much, as requests/s does. Undefined where /proc is not there.
+ */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 async function phase(
   print: (line: string) => void,
   url: string,
   name: string,
   seconds: number,
   request: autocannon.Request,
+  service: number | undefined,
 ): Promise<number> {
   const lag = sampleLag(url);
+  const cpuBefore = cpuSeconds(service);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request] });
+  const cpuAfter = cpuSeconds(service);
   const samples = await lag.stop();
+  if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0)
+    print(
+      `${name}: the service used ${(cpuAfter - cpuBefore).toFixed(1)} s of CPU, ${((1000 * (cpuAfter - cpuBefore)) / result.requests.total).toFixed(2)} ms per request (projector and workers included)`,
+    );
   print(
     `${name}: ${result.requests.average.toFixed(0)} req/s (${result.requests.total} requests), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +
       `errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}; load average ${load()}`,
@@ -209,37 +232,55 @@ export const httpLoadBench: Bench = {
       );
 
       let n = 0;
-      const recorded = await phase(print, url, 'record', seconds, {
-        method: 'POST',
-        setupRequest: (req) => {
-          n++;
-          const body = {
-            kind: 'semantic',
-            key: `order.o${n % 500}`,
-            value: { type: 'text', text: `status ${n}` },
-            content: `Order o${n % 500} changed status (${n}).`,
-            source: { type: 'verified_tool_fact', refs: [`tool://orders/${n}`] },
-          };
-          return {
-            ...req,
-            path: `/v1/subjects/bench-s${n % SUBJECTS}/memories`,
-            headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
-            body: JSON.stringify(body),
-          };
+      const recorded = await phase(
+        print,
+        url,
+        'record',
+        seconds,
+        {
+          method: 'POST',
+          setupRequest: (req) => {
+            n++;
+            const body = {
+              kind: 'semantic',
+              key: `order.o${n % 500}`,
+              value: { type: 'text', text: `status ${n}` },
+              content: `Order o${n % 500} changed status (${n}).`,
+              source: { type: 'verified_tool_fact', refs: [`tool://orders/${n}`] },
+            };
+            return {
+              ...req,
+              path: `/v1/subjects/bench-s${n % SUBJECTS}/memories`,
+              headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            };
+          },
         },
-      });
+        child.pid,
+      );
 
       print(`record / raw insert: ${(recorded / raw.perSecond).toFixed(3)}x`);
 
       const perSubject = Math.round(recorded * seconds) / SUBJECTS;
       let m = 0;
-      await phase(print, url, `recall without a query (~${perSubject.toFixed(0)} memories per subject)`, seconds, {
-        method: 'GET',
-        setupRequest: (req) => {
-          m++;
-          return { ...req, path: `/v1/subjects/bench-s${m % SUBJECTS}/recall?budget=2000`, headers: { authorization: `Bearer ${reader}` } };
+      await phase(
+        print,
+        url,
+        `recall without a query (~${perSubject.toFixed(0)} memories per subject)`,
+        seconds,
+        {
+          method: 'GET',
+          setupRequest: (req) => {
+            m++;
+            return {
+              ...req,
+              path: `/v1/subjects/bench-s${m % SUBJECTS}/recall?budget=2000`,
+              headers: { authorization: `Bearer ${reader}` },
+            };
+          },
         },
-      });
+        child.pid,
+      );
 
       const measured = measuredSubject(QUERY_MEMORIES);
       const imported = Date.now();
@@ -259,18 +300,25 @@ export const httpLoadBench: Bench = {
         `imported ${QUERY_SUBJECTS} subjects of ${QUERY_MEMORIES} memories and built their indexes in ${((Date.now() - imported) / 1000).toFixed(1)} s`,
       );
       let q = 0;
-      await phase(print, url, `recall with a query (${QUERY_MEMORIES} memories per subject, top 20)`, seconds, {
-        method: 'GET',
-        setupRequest: (req) => {
-          q++;
-          const query = encodeURIComponent(measured.queries[q % measured.queries.length]!);
-          return {
-            ...req,
-            path: `/v1/subjects/bench-q${q % QUERY_SUBJECTS}/recall?query=${query}&topK=20&budget=2000`,
-            headers: { authorization: `Bearer ${reader}` },
-          };
+      await phase(
+        print,
+        url,
+        `recall with a query (${QUERY_MEMORIES} memories per subject, top 20)`,
+        seconds,
+        {
+          method: 'GET',
+          setupRequest: (req) => {
+            q++;
+            const query = encodeURIComponent(measured.queries[q % measured.queries.length]!);
+            return {
+              ...req,
+              path: `/v1/subjects/bench-q${q % QUERY_SUBJECTS}/recall?query=${query}&topK=20&budget=2000`,
+              headers: { authorization: `Bearer ${reader}` },
+            };
+          },
         },
-      });
+        child.pid,
+      );
     } finally {
       await keys.close();
       child.kill('SIGTERM');
