@@ -25,20 +25,43 @@ function derive(secret: Buffer, salt: Buffer, info: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, salt, info, KEY_BYTES));
 }
 
+// Keys derived from a subject's secret, per secret object: the key store hands
+// out the same secret object for the same row while it keeps it unwrapped
+// (unwrapped-keys.ts), so a record does not run three HKDFs again; an entry
+// goes when its secret object does.
+const derivedFromSecret = new WeakMap<Buffer, Map<string, Buffer>>();
+
+function deriveFromSecret(secret: Buffer, salt: Buffer, saltName: string, info: string): Buffer {
+  let derived = derivedFromSecret.get(secret);
+  if (derived === undefined) {
+    derived = new Map();
+    derivedFromSecret.set(secret, derived);
+  }
+  const name = `${info}\u0000${saltName}`;
+  let key = derived.get(name);
+  if (key === undefined) {
+    key = derive(secret, salt, info);
+    derived.set(name, key);
+  }
+  return key;
+}
+
 export function newKeyId(prefix: 'sk' | 'mk' | 'ak'): string {
   return `${prefix}_${randomBytes(16).toString('base64url')}`;
 }
 
+const NO_SALT = Buffer.alloc(0);
+
 export function dataKeyOf(secret: Buffer): Buffer {
-  return derive(secret, Buffer.alloc(0), 'memledger/v1/subject-data-key');
+  return deriveFromSecret(secret, NO_SALT, '', 'memledger/v1/subject-data-key');
 }
 
 export function hashKeyOf(secret: Buffer): Buffer {
-  return derive(secret, Buffer.alloc(0), 'memledger/v1/subject-hash-key');
+  return deriveFromSecret(secret, NO_SALT, '', 'memledger/v1/subject-hash-key');
 }
 
 function memoryWrappingKey(secret: Buffer, master: MasterKey): Buffer {
-  return derive(secret, master.bytes, 'memledger/v1/memory-key-wrap');
+  return deriveFromSecret(secret, master.bytes, master.id, 'memledger/v1/memory-key-wrap');
 }
 
 function subjectSecretAad(ref: SubjectRef, keyId: string): Buffer {
@@ -82,7 +105,7 @@ export function memoryKeyOpener(master: MasterKey, secret: Buffer): MemoryKeyOpe
 }
 
 function artifactWrappingKey(secret: Buffer, master: MasterKey): Buffer {
-  return derive(secret, master.bytes, 'memledger/v1/artifact-key-wrap');
+  return deriveFromSecret(secret, master.bytes, master.id, 'memledger/v1/artifact-key-wrap');
 }
 
 /** The HMAC key of an artifact's output hash: destroyed with the artifact's key, so the hash cannot be tested against guesses afterwards. */
