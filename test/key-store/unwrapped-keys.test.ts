@@ -5,6 +5,8 @@
 // memory, which the erasure check counts.
 import { describe, expect, it } from 'vitest';
 import { KeyUnwrapFailed } from '../../src/infrastructure/cipher/errors.js';
+import { randomBytes } from 'node:crypto';
+import { masterKey } from '../../src/infrastructure/key-store/master-key.js';
 import { PostgresKeyStore } from '../../src/infrastructure/key-store/postgres-key-store.js';
 import { keysCheck } from '../../src/reads/erasure/ledger-checks.js';
 import type { ErasureTarget } from '../../src/reads/erasure/verification.js';
@@ -40,6 +42,8 @@ describe('unwrapped keys', () => {
       [ref.tenant, ref.subject],
     );
     await expect(store.memoryKey(ref, 'm-1')).rejects.toBeInstanceOf(KeyUnwrapFailed);
+    // A master key rotation below re-wraps every live key of the database: this altered one would stop it.
+    await store.forgetSubject(ref);
   });
 
   it('a forget leaves none of the keys in memory, and the erasure check counts any that stay', async () => {
@@ -66,6 +70,26 @@ describe('unwrapped keys', () => {
 
     await store.forgetSubject(ref);
     expect(store.unwrappedKeysHeld(ref, 'subject')).toBe(0);
+  });
+
+  it('a record after another process re-keyed the subject (master rotation) reads the row again, never writing under the old master', async () => {
+    const masterB = masterKey(randomBytes(32));
+    const ref = newSubject();
+    const store = storeWith(masterA, [masterB]);
+    const first = await store.sealingKeys(ref, 'm-1');
+    expect(first.status).toBe('found');
+    expect(store.unwrappedKeysHeld(ref, 'subject')).toBeGreaterThanOrEqual(1);
+    // Another service rotated to B and re-wrapped the subject's secret under it.
+    await storeWith(masterB, [masterA]).rewrapUnderCurrentMaster();
+    expect(await store.sealingKeys(ref, 'm-2')).toMatchObject({ status: 'found' });
+    const masterOf = async (memoryId: string) =>
+      (
+        await admin().query<{ master_key_id: string }>(
+          'SELECT master_key_id FROM key_store_memories WHERE tenant = $1 AND subject = $2 AND memory_id = $3',
+          [ref.tenant, ref.subject, memoryId],
+        )
+      ).rows[0]!.master_key_id;
+    expect(await masterOf('m-2')).toBe(masterB.id);
   });
 
   it('with no room kept, every read unwraps and nothing is held', async () => {

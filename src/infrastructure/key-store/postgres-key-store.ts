@@ -1,12 +1,13 @@
 // The key store in the app's PostgreSQL (tables: see the key store migration).
 // Keys are wrapped by the master key (key-hierarchy.ts), so the database alone
-// never holds a usable key. No key material is cached between calls: a key
-// forgotten by another process is gone here at the next call.
+// never holds a usable key. Unwrapped keys are kept in memory, but found only
+// by their rows read again (unwrapped-keys.ts): a key forgotten by another
+// process is gone here at the next call.
 import pg from 'pg';
 import { Pool } from '../postgres/pool.js';
 import { newKey } from '../cipher/key-material.js';
 import { validArtifactId, validDerivation, validMemoryId, validMemoryIds, validSubjectRef } from './input.js';
-import { dataKeyOf, hashKeyOf, newKeyId, wrapSubjectSecret } from './key-hierarchy.js';
+import { newKeyId, wrapSubjectSecret } from './key-hierarchy.js';
 import type { MasterKeyring } from './master-key.js';
 import type {
   ArtifactDerivation,
@@ -45,7 +46,7 @@ import { rewrapUnderCurrentMaster, type RewrapResult } from './postgres-rewrap.j
 import { lockSubjectForMaking } from './postgres-subject-lock.js';
 import { makeMemoryKeyAtOnce, makeMemoryKeyInTransaction } from './postgres-memory-key-making.js';
 import { UnwrappedKeys } from './unwrapped-keys.js';
-import { masterById, openMemoryRow, openSubjectRow, type MemoryKeyOpeners } from './postgres-opened-rows.js';
+import { masterById, openMemoryRow, openSubjectRow, subjectKeysOf, type MemoryKeyOpeners } from './postgres-opened-rows.js';
 
 export interface PostgresKeyStoreOptions {
   /** A pool the caller owns (close() leaves it open)… */
@@ -97,7 +98,7 @@ export class PostgresKeyStore implements KeyStore {
     }
     const opened = openSubjectRow(this.masterKeys, valid, row, this.unwrapped);
     if (opened.status !== 'live') return opened;
-    return { status: 'found', created, key: { keyId: opened.keyId, dataKey: dataKeyOf(opened.secret), hashKey: hashKeyOf(opened.secret) } };
+    return { status: 'found', created, key: subjectKeysOf(opened) };
   }
 
   memoryKey(ref: SubjectRef, memoryId: string, options: { readonly create: true }): Promise<KeyFound<MemoryKey> | KeyForgotten>;
@@ -119,6 +120,14 @@ export class PostgresKeyStore implements KeyStore {
   async sealingKeys(ref: SubjectRef, memoryId: string): Promise<SealingKeys | KeyForgotten> {
     const valid = validSubjectRef(ref);
     const id = validMemoryId(memoryId);
+    const known = this.unwrapped.liveSubject(valid);
+    if (known) {
+      // The statement confirms the subject is still live under this key and master key, or answers undefined.
+      const made = await makeMemoryKeyAtOnce(this.pool, this.masterKeys, valid, id, known);
+      if (made?.status === 'found') return { status: 'found', subject: subjectKeysOf(known), memory: made.key };
+      if (made?.status === 'forgotten') return made;
+      this.unwrapped.dropSubject(valid);
+    }
     let row = await selectSubject(this.pool, valid);
     if (row === undefined) {
       await this.createSubject(this.pool, valid);
@@ -128,8 +137,10 @@ export class PostgresKeyStore implements KeyStore {
     if (live.status === 'live') {
       const made = await makeMemoryKeyAtOnce(this.pool, this.masterKeys, valid, id, live);
       if (made?.status === 'forgotten') return made;
-      const subject = { keyId: live.keyId, dataKey: dataKeyOf(live.secret), hashKey: hashKeyOf(live.secret) };
-      if (made !== undefined) return { status: 'found', subject, memory: made.key };
+      if (made !== undefined) {
+        this.unwrapped.rememberLive(valid, live);
+        return { status: 'found', subject: subjectKeysOf(live), memory: made.key };
+      }
     }
     // The subject forgotten or re-keyed meanwhile: each key on its own, the memory's in the transaction that handles every case.
     const [subject, memory] = [await this.subjectKeys(valid, { create: true }), await this.memoryKey(valid, id, { create: true })];

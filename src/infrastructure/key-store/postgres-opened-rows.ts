@@ -2,10 +2,10 @@
 // key its row names, a memory row's key unwrapped under the subject's secret
 // (or why there is none: forgotten, absent). Pure over the rows and the
 // master keyring; the store (postgres-key-store.ts) reads the rows.
-import { memoryKeyOpener, unwrapSubjectSecret, type MemoryKeyOpener } from './key-hierarchy.js';
+import { dataKeyOf, hashKeyOf, memoryKeyOpener, unwrapSubjectSecret, type MemoryKeyOpener } from './key-hierarchy.js';
 import { MasterKeyUnknown } from './errors.js';
 import type { MasterKey, MasterKeyring } from './master-key.js';
-import type { KeyForgotten, KeyFound, MemoryKey, SubjectRef } from './port.js';
+import type { KeyForgotten, KeyFound, MemoryKey, SubjectKeys, SubjectRef } from './port.js';
 import type { MemoryRow, SubjectRow } from './postgres-rows.js';
 import type { UnwrappedKeys } from './unwrapped-keys.js';
 
@@ -51,6 +51,11 @@ export function openSubjectRow(
   const unwrap = () => unwrapSubjectSecret(master, ref, keyId, wrapped);
   const secret = unwrapped ? unwrapped.open(ref, `s\u0000${keyId}\u0000${master.id}`, wrapped, unwrap) : unwrap();
   return { status: 'live', keyId, master, secret };
+}
+
+/** A live subject's keys for sealing and keyed hashes. */
+export function subjectKeysOf(subject: { readonly keyId: string; readonly secret: Buffer }): SubjectKeys {
+  return { keyId: subject.keyId, dataKey: dataKeyOf(subject.secret), hashKey: hashKeyOf(subject.secret) };
 }
 
 export function openMemoryRow(

@@ -13,6 +13,7 @@ import { memoryVectorsMigration } from './0007-memory-vectors.js';
 import { reviewerRoleMigration } from './0008-reviewer-role.js';
 import { keyScopesMigration } from './0009-key-scopes.js';
 import { memoryKeyMakingMigration } from './0010-memory-key-making.js';
+import { memoryKeyMasterCheckMigration } from './0011-memory-key-master-check.js';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_event_store': eventStoreMigration,
@@ -25,4 +26,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0008_reviewer_role': reviewerRoleMigration,
   '0009_key_scopes': keyScopesMigration,
   '0010_memory_key_making': memoryKeyMakingMigration,
+  '0011_memory_key_master_check': memoryKeyMasterCheckMigration,
 };
