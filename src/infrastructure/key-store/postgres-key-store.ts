@@ -33,20 +33,13 @@ import {
   tombstoneArtifactsDerivedFrom,
 } from './postgres-artifact-keys.js';
 import { rewriteTables, tombstoneMemories, tombstoneSubject, type KeyTable } from './postgres-forget.js';
-import {
-  insertSubject,
-  selectAllMemories,
-  selectSubjectWithMemories,
-  selectSubject,
-  type MemoryRow,
-  type Queryable,
-  type SubjectRow,
-} from './postgres-rows.js';
+import { insertSubject, selectSubject, type Queryable } from './postgres-rows.js';
 import { rewrapUnderCurrentMaster, type RewrapResult } from './postgres-rewrap.js';
 import { lockSubjectForMaking } from './postgres-subject-lock.js';
 import { makeMemoryKeyAtOnce, makeMemoryKeyInTransaction } from './postgres-memory-key-making.js';
 import { UnwrappedKeys } from './unwrapped-keys.js';
-import { masterById, openMemoryRow, openSubjectRow, subjectKeysOf, type MemoryKeyOpeners } from './postgres-opened-rows.js';
+import { listKeyIds, readMemoryKeys } from './postgres-key-reads.js';
+import { masterById, openSubjectRow, subjectKeysOf } from './postgres-opened-rows.js';
 
 export interface PostgresKeyStoreOptions {
   /** A pool the caller owns (close() leaves it open)… */
@@ -106,7 +99,7 @@ export class PostgresKeyStore implements KeyStore {
   async memoryKey(ref: SubjectRef, memoryId: string, options: { readonly create?: boolean } = {}): Promise<KeyLookup<MemoryKey>> {
     const valid = validSubjectRef(ref);
     const id = validMemoryId(memoryId);
-    if (!options.create) return (await this.readMemoryKeys(valid, [id])).get(id)!;
+    if (!options.create) return (await readMemoryKeys(this.pool, this.masterKeys, this.unwrapped, valid, [id])).get(id)!;
     const live = openSubjectRow(this.masterKeys, valid, await selectSubject(this.pool, valid), this.unwrapped);
     if (live.status === 'live') {
       const made = await makeMemoryKeyAtOnce(this.pool, this.masterKeys, valid, id, live);
@@ -150,7 +143,7 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   async memoryKeys(ref: SubjectRef, memoryIds: readonly string[]): Promise<ReadonlyMap<string, KeyLookup<MemoryKey>>> {
-    return this.readMemoryKeys(validSubjectRef(ref), validMemoryIds(memoryIds));
+    return readMemoryKeys(this.pool, this.masterKeys, this.unwrapped, validSubjectRef(ref), validMemoryIds(memoryIds));
   }
 
   async forgetMemory(ref: SubjectRef, memoryId: string): Promise<ForgetResult> {
@@ -237,24 +230,12 @@ export class PostgresKeyStore implements KeyStore {
     return allArtifacts(this.pool, validSubjectRef(ref));
   }
 
-  unwrappedKeysHeld(ref: SubjectRef, of: 'subject' | readonly string[]): number {
-    return this.unwrapped.held(validSubjectRef(ref), of);
+  async listKeyIds(ref: SubjectRef): Promise<SubjectKeyIds> {
+    return listKeyIds(this.pool, validSubjectRef(ref));
   }
 
-  async listKeyIds(ref: SubjectRef): Promise<SubjectKeyIds> {
-    const valid = validSubjectRef(ref);
-    const subject = await selectSubject(this.pool, valid);
-    const memories = await selectAllMemories(this.pool, valid);
-    const entry = (row: SubjectRow | MemoryRow) => ({
-      keyId: row.key_id,
-      state: row.forgotten_at === null ? ('live' as const) : ('forgotten' as const),
-      createdAt: row.created_at,
-      forgottenAt: row.forgotten_at,
-    });
-    return {
-      ...(subject !== undefined ? { subject: entry(subject) } : {}),
-      memories: memories.map((row) => ({ memoryId: row.memory_id, ...entry(row) })),
-    };
+  unwrappedKeysHeld(ref: SubjectRef, of: 'subject' | readonly string[]): number {
+    return this.unwrapped.held(validSubjectRef(ref), of);
   }
 
   /** VACUUM FULL: see rewriteAfterForget and the key store migration's note on residue. */
@@ -277,21 +258,6 @@ export class PostgresKeyStore implements KeyStore {
     const keyId = newKeyId('sk');
     const master = this.masterKeys.current;
     return insertSubject(db, ref, keyId, master.id, wrapSubjectSecret(master, ref, keyId, newKey()));
-  }
-
-  private async readMemoryKeys(ref: SubjectRef, ids: readonly string[]): Promise<Map<string, KeyLookup<MemoryKey>>> {
-    const read = await selectSubjectWithMemories(this.pool, ref, ids);
-    const subject = openSubjectRow(this.masterKeys, ref, read.subject, this.unwrapped);
-    const rows = read.memories;
-    const openers: MemoryKeyOpeners = new Map();
-    return new Map(
-      ids.map((id): [string, KeyLookup<MemoryKey>] => {
-        if (subject.status === 'forgotten') return [id, subject];
-        const row = rows.get(id);
-        if (row === undefined) return [id, { status: 'absent' }];
-        return [id, openMemoryRow(this.masterKeys, ref, subject, row, openers, this.unwrapped)];
-      }),
-    );
   }
 
   private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
