@@ -9,7 +9,7 @@
 // p50/p99, errors and non-2xx answers per phase, and the projection lag
 // (events, seconds) sampled from /metrics once a second during each phase.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
@@ -154,15 +154,25 @@ async function rawInserts(databaseUrl: string, seconds: number): Promise<{ perSe
 }
 
 /**
- * CPU seconds (user + system) the service process has used so far, from
- * /proc (Linux): per request, the one figure a busy machine does not skew
- * much, as requests/s does. Undefined where /proc is not there.
+ * CPU seconds (user + system) the service has used so far (its process and,
+ * with `serve --workers N`, its worker processes), from /proc (Linux): per
+ * request, the one figure a busy machine does not skew much, as requests/s
+ * does. Undefined where /proc is not there.
  */
 function cpuSeconds(pid: number | undefined): number | undefined {
+  // Fields after the command's closing parenthesis: ppid is the 2nd, utime and stime the 12th and 13th.
+  const statOf = (id: string) => readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1]!.split(' ');
   try {
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    let total = 0;
+    for (const id of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        const fields = statOf(id);
+        if (id === String(pid) || fields[1] === String(pid)) total += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // a process that ended meanwhile
+      }
+    }
+    return total / 100;
   } catch {
     return undefined;
   }
