@@ -49,6 +49,8 @@ export default tseslint.config(
       'coverage/',
       '.memledger/',
       'bin/',
+      // Plain JavaScript run by node at build time, outside both TypeScript programs (as bin/ is).
+      'scripts/',
       'eslint.config.js',
       'test/fixtures/consumer/',
     ],

@@ -79,6 +79,9 @@ describe('the built package', () => {
   it('has JavaScript and type declarations in dist/, and its CLI answers without tsx', async () => {
     expect(existsSync(join(pkg, 'dist/cli/main.js'))).toBe(true);
     expect(existsSync(join(pkg, 'dist/cli/main.d.ts'))).toBe(true);
+    // The CLI's bundle, what bin/memledger.mjs runs when it is there (scripts/bundle-cli.mjs), with the reaper's entry beside it.
+    expect(existsSync(join(pkg, 'dist/bundle/main.js'))).toBe(true);
+    expect(existsSync(join(pkg, 'dist/bundle/reaper-main.js'))).toBe(true);
     expect(existsSync(join(pkg, 'node_modules/tsx'))).toBe(false);
 
     const version = await cli(['--version']);

@@ -1,4 +1,5 @@
-// `tsc -p tsconfig.build.json` of this test run's sources, made once and
+// `tsc -p tsconfig.build.json` of this test run's sources and its CLI bundle
+// (scripts/bundle-cli.mjs), made once and
 // shared by the tests that need the production build (test/build, the packed
 // tarball): the compile is ~30 s of CPU, and those files run side by side.
 // The first caller builds (a folder made with mkdir is the lock) and the
@@ -40,6 +41,7 @@ async function freshBuild(): Promise<string> {
       '--incremental',
       'false',
     ]);
+    await exec(process.execPath, [join(ROOT, 'scripts/bundle-cli.mjs'), dist]);
     await writeFile(join(home, 'done'), '');
     return dist;
   } catch (error) {
