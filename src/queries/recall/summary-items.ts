@@ -2,8 +2,9 @@
 // (seed 001 E): every source passed the hard filters and was read, none is
 // a side of an open conflict (conflicts are shown as conflicts). Sources of
 // anything left out come back as raw entries.
-import type { Claim, OpenItem, SummarizerOutput } from '../../domain/consolidation/output.js';
+import type { Claim, OpenItem } from '../../domain/consolidation/output.js';
 import { claimItem, OPEN_ITEM_WEIGHT, openItemItem, rankOf, type ItemMemo, type Rank, type RecallItem } from './items.js';
+import { renderedOnce, type OpenedSummary } from './published-summary.js';
 import type { CurrentVersion } from './subject-view-shape.js';
 
 export type SummaryEntry =
@@ -16,9 +17,9 @@ export interface ShownSummaryEntry {
   readonly rank: Rank;
 }
 
+/** The entries' texts are rendered once per opened summary (published-summary.ts); their sources and provenance are this read's. */
 export function summaryEntries(
-  artifactId: string,
-  output: SummarizerOutput,
+  summary: OpenedSummary,
   readable: ReadonlyMap<string, { version: CurrentVersion }>,
   conflictMembers: ReadonlySet<string>,
   memo: ItemMemo,
@@ -29,6 +30,8 @@ export function summaryEntries(
     if (ids.some((id) => !readable.has(id) || conflictMembers.has(id))) return undefined;
     return ids.map((id) => readable.get(id)!.version);
   };
+  const { artifactId, output } = summary;
+  const rendering = renderedOnce(summary);
   const out: ShownSummaryEntry[] = [];
   output.claims.forEach((claim, index) => {
     if (claim.conflictIds && claim.conflictIds.length > 0) return;
@@ -36,7 +39,7 @@ export function summaryEntries(
     if (!sources) return;
     out.push({
       entry: { type: 'claim', index, claim, sources },
-      item: claimItem(artifactId, index, claim, sources, memo),
+      item: claimItem(artifactId, index, claim, sources, memo, rendering),
       rank: rankOf(sources),
     });
   });
@@ -45,7 +48,7 @@ export function summaryEntries(
     if (!sources) return;
     out.push({
       entry: { type: 'open_item', index, openItem, sources },
-      item: openItemItem(artifactId, index, openItem, sources, memo),
+      item: openItemItem(artifactId, index, openItem, sources, memo, rendering),
       rank: rankOf(sources, OPEN_ITEM_WEIGHT),
     });
   });

@@ -9,6 +9,7 @@
 // Never written anywhere; dropped with the subject's indexes by the erasure
 // check; bounded, least recently used subjects first.
 import type { RetrievalDocument } from '../../../domain/retrieval/index.js';
+import type { OpenedSummary } from '../published-summary.js';
 import type { ReadableMemory } from '../readable.js';
 import type { CurrentVersion, KnownVersions } from '../subject-view-shape.js';
 
@@ -24,6 +25,8 @@ export interface OpenedCorpus extends KnownVersions {
   readonly opened: ReadonlyMap<string, OpenedMemory>;
   /** memory id -> its retrieval document, with what it was made from (version, conflicts, labels, vector). */
   readonly documents: Map<string, { readonly made: string; readonly document: RetrievalDocument }>;
+  /** The published summary the last recall served, opened, with its entries' renderings (published-summary.ts). */
+  readonly summary?: OpenedSummary;
 }
 
 const subjectKeyOf = (ref: { tenant: string; subject: string }) => `${ref.tenant}\u0000${ref.subject}`;

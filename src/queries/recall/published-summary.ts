@@ -1,0 +1,66 @@
+// The published summary a recall serves, opened once per artifact and key
+// (issue 20, speed): the opened output and each entry's rendered text,
+// labels and token count (they depend on the artifact alone) are kept with
+// the subject's opened corpus, in memory only. The output's key is looked
+// up on every recall all the same: a summary whose key an erasure destroyed
+// is never served from memory (only the decryption and the rendering are
+// reused, while the key is the one it was opened with). Another artifact,
+// or the same one sealed again, is opened anew.
+import type { SummarizerOutput } from '../../domain/consolidation/output.js';
+import type { Sealed } from '../../domain/events/sealed.js';
+import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
+import { openPublishedOutput } from '../opened/artifact-output.js';
+
+/** A summary entry's text, labels and token count: they depend on the artifact alone (a claim's sources are its distinct derivedFrom). */
+export interface RenderedEntry {
+  readonly text: string;
+  readonly labels: readonly string[];
+  readonly tokens: number;
+}
+
+/** Where a summary entry's rendering is remembered: made on first use. */
+export type Rendering = (identity: string, make: () => RenderedEntry) => RenderedEntry;
+
+export interface OpenedSummary {
+  readonly artifactId: string;
+  /** The key the output was opened with. */
+  readonly keyId: string;
+  /** The envelope's nonce and length: a new sealing of the same artifact is another output. */
+  readonly iv: string;
+  readonly ctLength: number;
+  readonly output: SummarizerOutput;
+  /** Entry identity (`c:<artifact>:<i>`, `o:<artifact>:<i>`) -> its rendering, made on first use. */
+  readonly rendered: Map<string, RenderedEntry>;
+}
+
+/** True while the key the output is sealed under still exists (an `sk_` output: the subject's data key; otherwise the artifact's). */
+async function keyLive(keys: KeyStore, ref: SubjectRef, artifactId: string, keyId: string): Promise<boolean> {
+  const found = keyId.startsWith('sk_') ? await keys.subjectKeys(ref) : await keys.artifactKey(ref, artifactId);
+  return found.status === 'found' && found.key.keyId === keyId;
+}
+
+const sameEnvelope = (held: OpenedSummary, artifactId: string, sealed: Sealed) =>
+  held.artifactId === artifactId && held.keyId === sealed.keyId && held.iv === sealed.iv && held.ctLength === sealed.ct.length;
+
+/** The artifact's output, reused from `held` when it is the same envelope and its key is still there; undefined when the key is gone. */
+export async function openSummary(
+  keys: KeyStore,
+  ref: SubjectRef,
+  artifactId: string,
+  sealed: Sealed,
+  held: OpenedSummary | undefined,
+): Promise<OpenedSummary | undefined> {
+  if (held && sameEnvelope(held, artifactId, sealed)) return (await keyLive(keys, ref, artifactId, sealed.keyId)) ? held : undefined;
+  const output = await openPublishedOutput(keys, ref, artifactId, sealed);
+  if (!output) return undefined;
+  return { artifactId, keyId: sealed.keyId, iv: sealed.iv, ctLength: sealed.ct.length, output, rendered: new Map() };
+}
+
+/** The rendering of one of the summary's entries, made once. */
+export function renderedOnce(summary: OpenedSummary): Rendering {
+  return (identity, make) => {
+    let known = summary.rendered.get(identity);
+    if (!known) summary.rendered.set(identity, (known = make()));
+    return known;
+  };
+}
