@@ -66,6 +66,25 @@ describe('a warm recall from a summary', () => {
     }
   });
 
+  it('tokenizes each text once: concurrent cold recalls share the counts, a warm recall counts nothing', async () => {
+    const s = 'sw-tokens';
+    await summarised(s);
+    let counted: string[] = [];
+    const read = {
+      ...withCache(),
+      countTokens: (text: string) => (counted.push(text), world.read.countTokens(text)),
+    };
+    const ask = () => recall(read, { tenant: 'acme', subject: s });
+    const answers = await Promise.all([ask(), ask(), ask(), ask()]);
+    expect(answers.every((a) => a.source === 'summary')).toBe(true);
+    // Conflict items are counted per recall (they are few and change with every side); this subject has none.
+    const served = answers[0]!.items.filter((i) => i.type !== 'conflict').map((i) => i.text);
+    expect([...counted].sort()).toEqual([...served].sort());
+    counted = [];
+    expect(withoutId(await ask())).toEqual(withoutId(answers[0]!));
+    expect(counted).toEqual([]);
+  });
+
   it('serves nothing of the summary once its key is destroyed, before any tombstone reaches the projection', async () => {
     const s = 'sw-key';
     await summarised(s);
