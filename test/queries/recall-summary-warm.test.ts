@@ -12,7 +12,9 @@ import { recordMemory } from '../../src/commands/record.js';
 import { readSideErasureChecks } from '../../src/queries/erasure/index.js';
 import { INDEX_CACHE_PATH, retrievalIndexCheck } from '../../src/queries/erasure/index-cache-check.js';
 import { recall, type RecallAnswer } from '../../src/queries/recall/recall.js';
+import { openSummary, type SummaryOpenings } from '../../src/queries/recall/published-summary.js';
 import { RetrievalIndexCache } from '../../src/queries/recall/retrieval/index-cache.js';
+import { readSubjectView } from '../../src/queries/recall/subject-view.js';
 import type { ErasureTarget } from '../../src/reads/erasure/verification.js';
 import { consolidationServices } from './support/services.js';
 import { ctx, ok, openReadWorld, type ReadWorld } from './support/read-world.js';
@@ -83,6 +85,24 @@ describe('a warm recall from a summary', () => {
     counted = [];
     expect(withoutId(await ask())).toEqual(withoutId(answers[0]!));
     expect(counted).toEqual([]);
+  });
+
+  it('opens a newly published summary once for concurrent recalls, each still checking its key', async () => {
+    const s = 'sw-flight';
+    await summarised(s);
+    const view = await readSubjectView(world.read.projections, 'acme', s);
+    const { artifactId, artifact } = view.alias!;
+    const openings: SummaryOpenings = new Map();
+    const open = () => openSummary(world.read.keyStore, ctx(s), artifactId, artifact!.output!, undefined, openings);
+    const [first, ...others] = await Promise.all([open(), open(), open(), open()]);
+    expect(first?.output.claims.length).toBeGreaterThan(0);
+    for (const other of others) expect(other).toBe(first);
+    expect(openings.size).toBe(0);
+    // Apart, each opening is its own; with the key destroyed, neither a held nor a concurrent one is served.
+    expect(await open()).not.toBe(first);
+    await world.t.ledger.keyStore.forgetMemories(ctx(s), first!.output.claims[0]!.derivedFrom);
+    expect(await openSummary(world.read.keyStore, ctx(s), artifactId, artifact!.output!, first, openings)).toBeUndefined();
+    expect(await Promise.all([open(), open()])).toEqual([undefined, undefined]);
   });
 
   it('serves nothing of the summary once its key is destroyed, before any tombstone reaches the projection', async () => {

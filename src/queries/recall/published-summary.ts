@@ -23,11 +23,8 @@ export type Rendering = (identity: string, make: () => RenderedEntry) => Rendere
 
 export interface OpenedSummary {
   readonly artifactId: string;
-  /** The key the output was opened with. */
-  readonly keyId: string;
-  /** The envelope's nonce and length: a new sealing of the same artifact is another output. */
-  readonly iv: string;
-  readonly ctLength: number;
+  /** The artifact, key id, nonce and length of the envelope: a new sealing of the same artifact is another output. */
+  readonly envelope: string;
   readonly output: SummarizerOutput;
   /** Entry identity (`c:<artifact>:<i>`, `o:<artifact>:<i>`) -> its rendering, made on first use. */
   readonly rendered: Map<string, RenderedEntry>;
@@ -39,21 +36,40 @@ async function keyLive(keys: KeyStore, ref: SubjectRef, artifactId: string, keyI
   return found.status === 'found' && found.key.keyId === keyId;
 }
 
-const sameEnvelope = (held: OpenedSummary, artifactId: string, sealed: Sealed) =>
-  held.artifactId === artifactId && held.keyId === sealed.keyId && held.iv === sealed.iv && held.ctLength === sealed.ct.length;
+const envelopeOf = (artifactId: string, sealed: Sealed) => `${artifactId}\u0000${sealed.keyId}\u0000${sealed.iv}\u0000${sealed.ct.length}`;
 
-/** The artifact's output, reused from `held` when it is the same envelope and its key is still there; undefined when the key is gone. */
+/** Openings under way, by subject: concurrent recalls of a newly published summary open and render it once. */
+export type SummaryOpenings = Map<string, { readonly envelope: string; readonly opening: Promise<OpenedSummary | undefined> }>;
+
+/**
+ * The artifact's output, reused from `held` (or from a concurrent recall's
+ * opening) when it is the same envelope and its key is still there;
+ * undefined when the key is gone.
+ */
 export async function openSummary(
   keys: KeyStore,
   ref: SubjectRef,
   artifactId: string,
   sealed: Sealed,
   held: OpenedSummary | undefined,
+  openings?: SummaryOpenings,
 ): Promise<OpenedSummary | undefined> {
-  if (held && sameEnvelope(held, artifactId, sealed)) return (await keyLive(keys, ref, artifactId, sealed.keyId)) ? held : undefined;
-  const output = await openPublishedOutput(keys, ref, artifactId, sealed);
-  if (!output) return undefined;
-  return { artifactId, keyId: sealed.keyId, iv: sealed.iv, ctLength: sealed.ct.length, output, rendered: new Map() };
+  const envelope = envelopeOf(artifactId, sealed);
+  const live = async (summary: OpenedSummary | undefined) =>
+    summary && (await keyLive(keys, ref, artifactId, sealed.keyId)) ? summary : undefined;
+  if (held?.envelope === envelope) return await live(held);
+  const subjectKey = `${ref.tenant}\u0000${ref.subject}`;
+  const pending = openings?.get(subjectKey);
+  if (pending?.envelope === envelope) return await live(await pending.opening);
+  const opening = openPublishedOutput(keys, ref, artifactId, sealed).then((output) =>
+    output ? { artifactId, envelope, output, rendered: new Map() } : undefined,
+  );
+  openings?.set(subjectKey, { envelope, opening });
+  try {
+    return await opening;
+  } finally {
+    if (openings?.get(subjectKey)?.opening === opening) openings.delete(subjectKey);
+  }
 }
 
 /** The rendering of one of the summary's entries, made once. */
