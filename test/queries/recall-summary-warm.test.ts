@@ -61,8 +61,13 @@ describe('a warm recall from a summary', () => {
       const kept = held(read, s);
       expect(kept?.artifactId).toBe(cold.alias!.artifactId);
       expect(kept!.rendered.size).toBeGreaterThan(0);
+      // With a query, the entries' retrieval documents too: the same objects next time (the index sees nothing changed).
+      const documents = [...kept!.documents.values()].map((d) => d.document);
+      expect(documents.length).toBe('query' in extra ? kept!.rendered.size : 0);
       const warm = await ask();
       expect(held(read, s)).toBe(kept);
+      expect([...kept!.documents.values()].map((d) => d.document)).toEqual(documents);
+      for (const [i, d] of [...kept!.documents.values()].entries()) expect(d.document).toBe(documents[i]);
       expect(withoutId(warm)).toEqual(withoutId(cold));
       expect(withoutId(first)).toEqual(withoutId(cold));
     }

@@ -53,10 +53,11 @@ export function retrievalIndexCheck(read: ReadSide): ErasureCheck {
         }
         // The opened summary it served and its entries' texts (published-summary.ts).
         if (corpus.summary) {
-          const { output, rendered } = corpus.summary;
+          const { output, rendered, documents } = corpus.summary;
           for (const entry of [...output.claims, ...output.openItems]) findings += entry.derivedFrom.filter((id) => erased.has(id)).length;
           findings += findNeedles(JSON.stringify(output), target.needles);
           for (const entry of rendered.values()) findings += findNeedles(entry.text, target.needles);
+          for (const { document } of documents.values()) findings += findNeedles(JSON.stringify(document), target.needles);
         }
       }
       return passedOrFailed(searched, findings);

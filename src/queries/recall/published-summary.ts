@@ -1,6 +1,7 @@
 // The published summary a recall serves, opened once per artifact and key
-// (issue 20, speed): the opened output and each entry's rendered text,
-// labels and token count (they depend on the artifact alone) are kept with
+// (issue 20, speed): the opened output, each entry's rendered text, labels
+// and token count (they depend on the artifact alone) and its retrieval
+// document (remade when its sources' versions or trust move) are kept with
 // the subject's opened corpus, in memory only. The output's key is looked
 // up on every recall all the same: a summary whose key an erasure destroyed
 // is never served from memory (only the decryption and the rendering are
@@ -10,6 +11,7 @@ import type { SummarizerOutput } from '../../domain/consolidation/output.js';
 import type { Sealed } from '../../domain/events/sealed.js';
 import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
 import { openPublishedOutput } from '../opened/artifact-output.js';
+import type { DocumentMemo } from './retrieval/documents.js';
 
 /** A summary entry's text, labels and token count: they depend on the artifact alone (a claim's sources are its distinct derivedFrom). */
 export interface RenderedEntry {
@@ -28,6 +30,8 @@ export interface OpenedSummary {
   readonly output: SummarizerOutput;
   /** Entry identity (`c:<artifact>:<i>`, `o:<artifact>:<i>`) -> its rendering, made on first use. */
   readonly rendered: Map<string, RenderedEntry>;
+  /** The entries' retrieval documents (retrieval/documents.ts), by document id. */
+  readonly documents: DocumentMemo;
 }
 
 /** True while the key the output is sealed under still exists (an `sk_` output: the subject's data key; otherwise the artifact's). */
@@ -62,7 +66,7 @@ export async function openSummary(
   const pending = openings?.get(subjectKey);
   if (pending?.envelope === envelope) return await live(await pending.opening);
   const opening = openPublishedOutput(keys, ref, artifactId, sealed).then((output) =>
-    output ? { artifactId, envelope, output, rendered: new Map() } : undefined,
+    output ? { artifactId, envelope, output, rendered: new Map(), documents: new Map() } : undefined,
   );
   openings?.set(subjectKey, { envelope, opening });
   try {

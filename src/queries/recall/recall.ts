@@ -188,7 +188,11 @@ async function answerFrom(
   const conflictMembers = new Set(conflicts.flatMap((c) => c.members));
   const summary =
     choice.source === 'summary' && published
-      ? { artifactId: published.artifactId, entries: summaryEntries(published, readable, conflictMembers, memo) }
+      ? {
+          artifactId: published.artifactId,
+          entries: summaryEntries(published, readable, conflictMembers, memo),
+          documents: published.documents,
+        }
       : undefined;
   const conflictItems = conflicts.map((c) => ({
     item: conflictItem(c, sidesOf(c.members, readable, reasons), read.countTokens),

@@ -26,8 +26,7 @@ import { LifecyclePolicyReader } from '../../../reads/lifecycle/lifecycle-policy
 import { semanticInputs } from '../../semantic/semantic-inputs.js';
 import { memoryItem, memoryLabels, type ConflictItem, type ItemMemo, type RecallItem } from '../items.js';
 import type { ReadableMemory } from '../readable.js';
-import type { ShownSummaryEntry } from '../summary-items.js';
-import { recallDocuments, summaryDocumentId, type DocumentMemo } from './documents.js';
+import { recallDocuments, summaryDocumentId, type DocumentMemo, type SummaryToIndex } from './documents.js';
 
 export interface RelevanceInput {
   readonly ref: SubjectRef;
@@ -37,7 +36,7 @@ export interface RelevanceInput {
   readonly readable: ReadonlyMap<string, ReadableMemory>;
   /** The reader's open conflicts, as recall shows them. */
   readonly conflicts: ReadonlyArray<{ readonly item: ConflictItem; readonly members: readonly string[] }>;
-  readonly summary: { readonly artifactId: string; readonly entries: readonly ShownSummaryEntry[] } | undefined;
+  readonly summary: SummaryToIndex | undefined;
   readonly memo: ItemMemo;
   /** The subject corpus's documents, remembered across recalls (absent: made for this recall only). */
   readonly documents?: DocumentMemo;
