@@ -13,8 +13,20 @@ export type SummaryEntry =
 
 export interface ShownSummaryEntry {
   readonly entry: SummaryEntry;
+  /** Made on first use: a query shows only its hits. */
   readonly item: RecallItem;
   readonly rank: Rank;
+}
+
+function shown(entry: SummaryEntry, rank: Rank, make: () => RecallItem): ShownSummaryEntry {
+  let item: RecallItem | undefined;
+  return {
+    entry,
+    rank,
+    get item() {
+      return (item ??= make());
+    },
+  };
 }
 
 /** The entries' texts are rendered once per opened summary (published-summary.ts); their sources and provenance are this read's. */
@@ -37,20 +49,18 @@ export function summaryEntries(
     if (claim.conflictIds && claim.conflictIds.length > 0) return;
     const sources = sourcesOf(claim.derivedFrom);
     if (!sources) return;
-    out.push({
-      entry: { type: 'claim', index, claim, sources },
-      item: claimItem(artifactId, index, claim, sources, memo, rendering),
-      rank: rankOf(sources),
-    });
+    out.push(
+      shown({ type: 'claim', index, claim, sources }, rankOf(sources), () => claimItem(artifactId, index, claim, sources, memo, rendering)),
+    );
   });
   output.openItems.forEach((openItem, index) => {
     const sources = sourcesOf(openItem.derivedFrom);
     if (!sources) return;
-    out.push({
-      entry: { type: 'open_item', index, openItem, sources },
-      item: openItemItem(artifactId, index, openItem, sources, memo, rendering),
-      rank: rankOf(sources, OPEN_ITEM_WEIGHT),
-    });
+    out.push(
+      shown({ type: 'open_item', index, openItem, sources }, rankOf(sources, OPEN_ITEM_WEIGHT), () =>
+        openItemItem(artifactId, index, openItem, sources, memo, rendering),
+      ),
+    );
   });
   return out;
 }

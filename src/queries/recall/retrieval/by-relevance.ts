@@ -88,7 +88,7 @@ export async function byRelevance(
   const policy = withLifecycleHalfLives(DEFAULT_RETRIEVAL_POLICY, lifecycle.policy);
   const answer = retrieve(index, query, { now: input.now, policy, ...(ready ? { queryVector: ready.queryVector } : {}) });
 
-  const summaryItems = new Map((input.summary?.entries ?? []).map((s) => [summaryDocumentId(input.summary!.artifactId, s.entry), s.item]));
+  const summaryEntries = new Map((input.summary?.entries ?? []).map((s) => [summaryDocumentId(input.summary!.artifactId, s.entry), s]));
   const conflictItems = new Map(input.conflicts.map((c) => [c.item.conflictId, c.item]));
   const items: RecallItem[] = [];
   const shown = new Set<string>();
@@ -107,7 +107,7 @@ export async function byRelevance(
       for (const id of conflictIds) if (conflictItems.has(id)) show(`conflict:${id}`, conflictItems.get(id)!, hit.retrieval);
     } else if (hit.type === 'memory') {
       const memory = input.readable.get(hit.id);
-      show(hit.id, summaryItems.get(hit.id) ?? memoryItem(memory!.version, memory!.fields, input.memo), hit.retrieval);
+      show(hit.id, summaryEntries.get(hit.id)?.item ?? memoryItem(memory!.version, memory!.fields, input.memo), hit.retrieval);
     }
   }
   const matchesKey = query.key === undefined ? () => false : keyMatcher(query.key);
