@@ -9,6 +9,7 @@ import {
   DEFAULT_RETRIEVAL_POLICY,
   requireRetrievalQuery,
   retrieve,
+  retrievalIndexSteps,
   sumOfContributions,
   type RetrievalDocument,
   type RetrievalPolicy,
@@ -136,6 +137,31 @@ describe('retrieval properties', () => {
         });
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('an index built in steps answers as one built at once, yielding between chunks', () => {
+    fc.assert(
+      fc.property(subjectArb, fc.integer({ min: 1, max: 7 }), questionArb, (documents, chunk, q) => {
+        const steps = retrievalIndexSteps(documents, chunk);
+        let yields = 0;
+        let step = steps.next();
+        for (; !step.done; step = steps.next()) yields += 1;
+        const [stepped, built] = [step.value, buildRetrievalIndex(documents)];
+        expect(yields).toBeGreaterThanOrEqual(Math.ceil(documents.length / chunk));
+        expect(stepped.ids).toEqual(built.ids);
+        expect(stepped.terms).toEqual(built.terms);
+        expect(stepped.keyTerms).toEqual(built.keyTerms);
+        expect(stepped.slots).toEqual(built.slots);
+        expect(stepped.conflicts).toEqual(built.conflicts);
+        const query = requireRetrievalQuery({ query: q.query, topK: q.topK, ...(q.key !== undefined ? { key: q.key } : {}) });
+        const context = { now: NOW, ...(q.vector ? { queryVector: q.vector } : {}) };
+        const [a, b] = [retrieve(stepped, query, context), retrieve(built, query, context)];
+        expect(a.hits.map((h) => [idsOf(h), h.retrieval.rank, h.retrieval.score])).toEqual(
+          b.hits.map((h) => [idsOf(h), h.retrieval.rank, h.retrieval.score]),
+        );
+      }),
+      { numRuns: 100 },
     );
   });
 

@@ -14,7 +14,9 @@ import {
   withLifecycleHalfLives,
   keyMatcher,
   retrieve,
+  retrievalIndexSteps,
   type RetrievalAnswer,
+  type RetrievalDocument,
   type RetrievalIndex,
   type RetrievalQuery,
   updateRetrievalIndex,
@@ -62,6 +64,18 @@ export interface RetrievalReport {
   readonly belowMinScore: number;
 }
 
+/** Documents indexed between two turns of the event loop: a cold subject of thousands builds for seconds, other requests answered meanwhile. */
+const BUILD_CHUNK = 250;
+
+async function buildInTurns(documents: readonly RetrievalDocument[]): Promise<RetrievalIndex> {
+  const steps = retrievalIndexSteps(documents, BUILD_CHUNK);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 export type RelevanceDeps = Pick<ReadSide, 'keyStore' | 'retrievalIndexes' | 'retrieval' | 'eventStore' | 'lifecyclePolicies'>;
 
 export async function byRelevance(
@@ -77,13 +91,12 @@ export async function byRelevance(
   const semantic = await semanticInputs(deps, input.ref, query.query, [...input.readable.keys()]);
   const ready = semantic.status === 'ready' ? semantic : undefined;
   const { documents, fingerprint } = recallDocuments(input.readable.values(), conflictsOf, input.summary, labelsOf, ready, input.documents);
-  const build = () => buildRetrievalIndex(documents);
   // A write changes a document or a few: updating costs those, a build all of them.
   const update = (previous: RetrievalIndex) => updateRetrievalIndex(previous, documents, Math.max(64, documents.length / 4));
   const index: RetrievalIndex =
     deps.retrievalIndexes && input.revision !== null
-      ? deps.retrievalIndexes.obtain(input.ref, input.revision, fingerprint, build, update)
-      : build();
+      ? await deps.retrievalIndexes.obtainInTurns(input.ref, input.revision, fingerprint, () => buildInTurns(documents), update)
+      : buildRetrievalIndex(documents);
   const lifecycle = await (deps.lifecyclePolicies ?? new LifecyclePolicyReader(deps.eventStore)).current(input.ref.tenant);
   const policy = withLifecycleHalfLives(DEFAULT_RETRIEVAL_POLICY, lifecycle.policy);
   const answer = retrieve(index, query, { now: input.now, policy, ...(ready ? { queryVector: ready.queryVector } : {}) });
