@@ -12,6 +12,7 @@ import {
   retrievalIndexSteps,
   sumOfContributions,
   type RetrievalDocument,
+  type RetrievalIndex,
   type RetrievalPolicy,
   updateRetrievalIndex,
 } from '../../../src/domain/retrieval/index.js';
@@ -149,11 +150,7 @@ describe('retrieval properties', () => {
         for (; !step.done; step = steps.next()) yields += 1;
         const [stepped, built] = [step.value, buildRetrievalIndex(documents)];
         expect(yields).toBeGreaterThanOrEqual(Math.ceil(documents.length / chunk));
-        expect(stepped.ids).toEqual(built.ids);
-        expect(stepped.terms).toEqual(built.terms);
-        expect(stepped.keyTerms).toEqual(built.keyTerms);
-        expect(stepped.slots).toEqual(built.slots);
-        expect(stepped.conflicts).toEqual(built.conflicts);
+        expectSameStructures(stepped, built);
         const query = requireRetrievalQuery({ query: q.query, topK: q.topK, ...(q.key !== undefined ? { key: q.key } : {}) });
         const context = { now: NOW, ...(q.vector ? { queryVector: q.vector } : {}) };
         const [a, b] = [retrieve(stepped, query, context), retrieve(built, query, context)];
@@ -178,11 +175,7 @@ describe('retrieval properties', () => {
         ];
         const updated = updateRetrievalIndex(buildRetrievalIndex(before), after, Number.POSITIVE_INFINITY)!;
         const built = buildRetrievalIndex(after);
-        expect(updated.ids).toEqual(built.ids);
-        expect(updated.terms).toEqual(built.terms);
-        expect(updated.keyTerms).toEqual(built.keyTerms);
-        expect(updated.slots).toEqual(built.slots);
-        expect(updated.conflicts).toEqual(built.conflicts);
+        expectSameStructures(updated, built);
         const query = requireRetrievalQuery({ query: q.query, topK: q.topK, ...(q.key !== undefined ? { key: q.key } : {}) });
         const context = { now: NOW, ...(q.vector ? { queryVector: q.vector } : {}) };
         const [a, b] = [retrieve(updated, query, context), retrieve(built, query, context)];
@@ -193,6 +186,14 @@ describe('retrieval properties', () => {
     );
   });
 });
+
+function expectSameStructures(a: RetrievalIndex, b: RetrievalIndex): void {
+  expect(a.ids).toEqual(b.ids);
+  expect(a.terms).toEqual(b.terms);
+  expect(a.keyTerms).toEqual(b.keyTerms);
+  expect(a.slots).toEqual(b.slots);
+  expect(a.conflicts).toEqual(b.conflicts);
+}
 
 function hash(text: string, seed: number): number {
   let h = seed | 0;
