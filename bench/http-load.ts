@@ -5,7 +5,13 @@
 // (MEMLEDGER_BENCH_HTTP_SECONDS, default 30), then recall with a query (top
 // 20) for D seconds on QUERY_SUBJECTS subjects of 1,000 memories each
 // (imported over HTTP first, from bench/recall-query's customer history;
-// each subject's index is built by one recall before the phase). Prints requests/s, latency
+// each subject's index is built by one recall before the phase). The
+// consolidation worker stays on, as deployed, but the query phase waits
+// (bounded, the wait printed) until it has settled on the imported
+// subjects — their recall's revision and source unchanged between polls
+// and no summary switched meanwhile — so the phase measures recall, not
+// the first summaries of the freshly imported subjects (each moves the
+// subject's revision and makes the next recall open and index it anew). Prints requests/s, latency
 // p50/p99, errors and non-2xx answers per phase, and the projection lag
 // (events, seconds) sampled from /metrics once a second during each phase.
 import { spawn } from 'node:child_process';
@@ -102,6 +108,51 @@ function summarize(samples: readonly LagSample[]): string {
   const events = ok.map((s) => s.events);
   const seconds = ok.map((s) => s.seconds);
   return `projection lag (${ok.length} samples): events median ${median(events)}, max ${max(events)}; seconds median ${median(seconds).toFixed(2)}, max ${max(seconds).toFixed(2)}`;
+}
+
+const SETTLE_POLL_MS = 2_000;
+const SETTLE_LIMIT_MS = 180_000;
+
+/** The summaries switched so far, from /metrics. */
+async function switchedSoFar(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = /^memledger_consolidation_outcomes_total\{[^}]*outcome="switched"[^}]*\} (\S+)$/m.exec(text);
+  return Number(line?.[1] ?? 0);
+}
+
+/**
+ * Waits (at most SETTLE_LIMIT_MS) until the consolidation worker has settled
+ * on the query subjects: between two polls, each subject's recall kept its
+ * revision and source, and no summary switched anywhere.
+ */
+async function consolidationSettled(
+  url: string,
+  reader: string,
+  subjects: number,
+): Promise<{ settled: boolean; ms: number; sources: string[]; switched: number }> {
+  const started = Date.now();
+  const firstSwitched = await switchedSoFar(url);
+  const poll = async () =>
+    Promise.all(
+      Array.from({ length: subjects }, async (_, i) => {
+        const answer = await fetch(`${url}/v1/subjects/bench-q${i}/recall?query=orders&topK=1`, {
+          headers: { authorization: `Bearer ${reader}` },
+        });
+        if (!answer.ok) throw new Error(`recall of bench-q${i} answered ${answer.status} while waiting for consolidation`);
+        const body = (await answer.json()) as { revision: number | null; source: string };
+        return `${body.source}@${body.revision}`;
+      }),
+    );
+  let before = { states: await poll(), switched: firstSwitched };
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    const now = { states: await poll(), switched: await switchedSoFar(url) };
+    const ms = Date.now() - started;
+    const sources = now.states.map((s) => s.split('@')[0]!);
+    const same = now.switched === before.switched && now.states.every((state, i) => state === before.states[i]);
+    if (same || ms >= SETTLE_LIMIT_MS) return { settled: same, ms, sources, switched: now.switched - firstSwitched };
+    before = now;
+  }
 }
 
 /** p50 and p99 of a Prometheus histogram (as bucket upper bounds) from the exposition text. */
@@ -308,6 +359,11 @@ export const httpLoadBench: Bench = {
       }
       print(
         `imported ${QUERY_SUBJECTS} subjects of ${QUERY_MEMORIES} memories and built their indexes in ${((Date.now() - imported) / 1000).toFixed(1)} s`,
+      );
+      const settled = await consolidationSettled(url, reader, QUERY_SUBJECTS);
+      print(
+        `consolidation ${settled.settled ? 'settled' : `not settled within ${SETTLE_LIMIT_MS / 1000} s`} on them after ${(settled.ms / 1000).toFixed(1)} s ` +
+          `(recall source ${settled.sources.join(', ')}; ${settled.switched} summaries switched meanwhile); load average ${load()}`,
       );
       let q = 0;
       await phase(

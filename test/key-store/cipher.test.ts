@@ -84,6 +84,36 @@ describe('seal / open', () => {
     }
   });
 
+  it("refuses what is not padded standard base64, though Node's lenient decoder would read it, and still opens a padded last group with unused bits set", () => {
+    // 21 bytes of plaintext: a 37-byte body, whose base64 ends in a group with two padding characters.
+    const sealed = seal('a'.repeat(21), key, 'mk_1', context);
+    expect(sealed.ct.endsWith('==')).toBe(true);
+    const body = sealed.ct.slice(0, -2);
+    const malformed = [
+      sealed.ct.slice(0, 8) + '\n' + sealed.ct.slice(8),
+      ` ${sealed.ct}`,
+      body, // padding left out
+      sealed.ct.slice(0, 4) + '=' + sealed.ct.slice(5),
+      `${sealed.ct}AAAA`,
+      `${sealed.ct.slice(0, -4)}A===`,
+      sealed.ct.slice(0, -1),
+      `-${sealed.ct.slice(1)}`, // the URL-safe alphabet
+      `${sealed.ct.slice(0, 5)}_${sealed.ct.slice(6)}`,
+    ];
+    for (const ct of malformed) {
+      expect(Buffer.from(ct, 'base64').length).toBeGreaterThan(0);
+      expect(() => open({ ...sealed, ct }, key, context)).toThrow(
+        expect.objectContaining({ name: 'SealedMalformed', field: 'ct', message: expect.stringContaining('is not base64') as string }),
+      );
+    }
+    // The last group's unused low bits are not part of the bytes: set, the envelope is the same and opens (as it always did).
+    const last = sealed.ct.at(-3)!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const loose = `${sealed.ct.slice(0, -3)}${alphabet[alphabet.indexOf(last) | 0b1111]}==`;
+    expect(loose).not.toBe(sealed.ct);
+    expect(open({ ...sealed, ct: loose }, key, context)).toBe('a'.repeat(21));
+  });
+
   it('rejects keys that are not 32 bytes', () => {
     expect(() => seal(plaintext, randomBytes(16), 'mk_1', context)).toThrow(KeyLengthInvalid);
     expect(() => keyedHash(randomBytes(31), 'x')).toThrow(KeyLengthInvalid);

@@ -2,7 +2,7 @@
 // section 11, issue 16), pure: build an index from documents once (per
 // subject revision), then retrieve(index, query, { now }) per question.
 export type { RetrievalDocument } from './corpus/document.js';
-export { buildRetrievalIndex, type RetrievalIndex } from './corpus/retrieval-index.js';
+export { buildRetrievalIndex, retrievalIndexSteps, type RetrievalIndex } from './corpus/retrieval-index.js';
 export { updateRetrievalIndex } from './corpus/index-update.js';
 export type { ConflictHit, ConflictSideHit, MemoryHit, RetrievalAnswer, RetrievalHit } from './hits.js';
 export { DEFAULT_RETRIEVAL_POLICY, type RetrievalPolicy, type SignalName } from './ranking/policy.js';

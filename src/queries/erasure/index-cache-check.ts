@@ -2,9 +2,10 @@
 // corpora they are built from (issue 16): the erased subject's indexes and
 // corpus from before the erasure's tombstones are dropped (no recall could
 // be served from them again, but they hold the erased text), then every
-// index and corpus still cached is searched for the erased memory ids,
-// content and hashes. Runs in the process that holds the cache
-// (the service, or the CLI's own read side, whose cache starts empty).
+// index and corpus still cached (with the summary a corpus holds opened)
+// is searched for the erased memory ids, content and hashes. Runs in the
+// process that holds the cache (the service, or the CLI's own read side,
+// whose cache starts empty).
 import { findNeedles } from '../../reads/erasure/needles.js';
 import { passedOrFailed, type ErasureCheck } from '../../reads/erasure/verification.js';
 import { ProjectionNotBuilt } from '../../projections/index.js';
@@ -49,6 +50,14 @@ export function retrievalIndexCheck(read: ReadSide): ErasureCheck {
         for (const [id, { document }] of corpus.documents) {
           if (erased.has(id)) findings += 1;
           findings += findNeedles(JSON.stringify(document), target.needles);
+        }
+        // The opened summary it served and its entries' texts (published-summary.ts).
+        if (corpus.summary) {
+          const { output, rendered, documents } = corpus.summary;
+          for (const entry of [...output.claims, ...output.openItems]) findings += entry.derivedFrom.filter((id) => erased.has(id)).length;
+          findings += findNeedles(JSON.stringify(output), target.needles);
+          for (const entry of rendered.values()) findings += findNeedles(entry.text, target.needles);
+          for (const { document } of documents.values()) findings += findNeedles(JSON.stringify(document), target.needles);
         }
       }
       return passedOrFailed(searched, findings);

@@ -10,6 +10,7 @@ import type { RetrievalExplanation } from '../../domain/retrieval/index.js';
 import type { PromotionOrigin } from '../../domain/events/promotion-events.js';
 import type { Value } from '../../domain/values/value.js';
 import type { FilterReason } from './hard-filters.js';
+import type { Rendering } from './published-summary.js';
 import type { CurrentVersion } from './subject-view-shape.js';
 
 export interface MemoryProvenance {
@@ -190,11 +191,21 @@ export function memoryItem(v: CurrentVersion, opened: Opened, memo: ItemMemo): M
   };
 }
 
-export function claimItem(artifactId: string, index: number, claim: Claim, sources: readonly CurrentVersion[], memo: ItemMemo): ClaimItem {
+export function claimItem(
+  artifactId: string,
+  index: number,
+  claim: Claim,
+  sources: readonly CurrentVersion[],
+  memo: ItemMemo,
+  rendering: Rendering,
+): ClaimItem {
   const scopes = normaliseScopes(claim.scopes);
   const identity = `c:${artifactId}:${index}`;
-  const labels = memo.labels(identity, [renderValue(claim.value), ...(claim.statement !== undefined ? [claim.statement] : [])]);
-  const text = `[summary · ${sources.length} source${sources.length === 1 ? '' : 's'}${flagged(labels)}] ${claimText({ ...claim, scopes })}`;
+  const { text, labels, tokens } = rendering(identity, () => {
+    const labels = memo.labels(identity, [renderValue(claim.value), ...(claim.statement !== undefined ? [claim.statement] : [])]);
+    const text = `[summary · ${sources.length} source${sources.length === 1 ? '' : 's'}${flagged(labels)}] ${claimText({ ...claim, scopes })}`;
+    return { text, labels, tokens: memo.tokens(identity, text) };
+  });
   return {
     type: 'claim',
     key: claim.key,
@@ -204,7 +215,7 @@ export function claimItem(artifactId: string, index: number, claim: Claim, sourc
     ...(claim.statement !== undefined ? { statement: claim.statement } : {}),
     provenance: { artifactId, derivedFrom: sources.map(provenanceOf) },
     text,
-    tokens: memo.tokens(identity, text),
+    tokens,
     priority: 0,
     ...withLabels(labels),
   };
@@ -216,15 +227,19 @@ export function openItemItem(
   item: OpenItem,
   sources: readonly CurrentVersion[],
   memo: ItemMemo,
+  rendering: Rendering,
 ): OpenItemItem {
   const identity = `o:${artifactId}:${index}`;
-  const labels = memo.labels(identity, [item.text]);
-  const text = `[open item${flagged(labels)}] ${item.text}`;
+  const { text, labels, tokens } = rendering(identity, () => {
+    const labels = memo.labels(identity, [item.text]);
+    const text = `[open item${flagged(labels)}] ${item.text}`;
+    return { text, labels, tokens: memo.tokens(identity, text) };
+  });
   return {
     type: 'open_item',
     provenance: { artifactId, derivedFrom: sources.map(provenanceOf) },
     text,
-    tokens: memo.tokens(identity, text),
+    tokens,
     priority: 0,
     ...withLabels(labels),
   };

@@ -10,6 +10,7 @@
 import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
 import { memoryKeysOf, openMemoryFieldsWithKeys, type PersonalFields } from '../opened/memory-fields.js';
 import type { RecallItem } from './items.js';
+import type { OpenedSummary } from './published-summary.js';
 import type { OpenedCorpora, OpenedCorpus, OpenedMemory } from './retrieval/opened-corpus.js';
 import type { CurrentVersion, SubjectView } from './subject-view-shape.js';
 
@@ -106,8 +107,9 @@ export async function servedKeysLive(
 
 /**
  * Keeps what this recall opened, with what the corpus held of memories
- * still current at the same version (another reader's), for the next
- * recall; a forgotten subject keeps nothing. Returns the documents memo.
+ * still current at the same version (another reader's), and the summary it
+ * served (none when it served raw entries), for the next recall; a
+ * forgotten subject keeps nothing. Returns the documents memo.
  */
 export function keepCorpus(
   corpora: OpenedCorpora,
@@ -116,6 +118,7 @@ export function keepCorpus(
   held: OpenedCorpus | undefined,
   opened: ReadonlyMap<string, OpenedMemory>,
   byId: ReadonlyMap<string, CurrentVersion>,
+  summary: OpenedSummary | undefined,
 ): OpenedCorpus['documents'] | undefined {
   if (!view.clock || view.clock.forgotten) {
     corpora.drop(ref);
@@ -123,7 +126,7 @@ export function keepCorpus(
   }
   const same = held && held.schema === view.schema && held.revision === view.clock.revision;
   // Nothing opened that the corpus does not hold (the warm case): it stays as it is.
-  if (same && [...opened].every(([id, memory]) => held.opened.get(id) === memory)) return held.documents;
+  if (same && held.summary === summary && [...opened].every(([id, memory]) => held.opened.get(id) === memory)) return held.documents;
   const kept = new Map(opened);
   for (const [id, memory] of held?.opened ?? []) {
     const current = byId.get(id);
@@ -132,6 +135,13 @@ export function keepCorpus(
   const documents =
     held && held.schema === view.schema && held.revision === view.clock.revision ? held.documents : new Map(held?.documents ?? []);
   for (const id of documents.keys()) if (!kept.has(id)) documents.delete(id);
-  corpora.keep(ref, { schema: view.schema, revision: view.clock.revision, versions: view.versions, opened: kept, documents });
+  corpora.keep(ref, {
+    schema: view.schema,
+    revision: view.clock.revision,
+    versions: view.versions,
+    opened: kept,
+    documents,
+    ...(summary ? { summary } : {}),
+  });
   return documents;
 }

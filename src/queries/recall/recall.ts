@@ -9,7 +9,6 @@
 import type { Scopes } from '../../domain/entry/scopes.js';
 import { trustRank, type TrustLevel } from '../../domain/entry/source.js';
 import type { Sensitivity } from '../../domain/entry/vocabulary.js';
-import { openPublishedOutput } from '../opened/artifact-output.js';
 import type { ReadSide } from '../read-side.js';
 import { emptyFilterCounts, filterReason, inScope, type FilterReason } from './hard-filters.js';
 import {
@@ -35,6 +34,7 @@ import type { CurrentVersion, SubjectView } from './subject-view-shape.js';
 import { readSubjectView, withCurrentTrust } from './subject-view.js';
 import { mergeRecallAnswers, type MergedRecallAnswer } from './shared-recall.js';
 import { summaryEntries } from './summary-items.js';
+import { openSummary } from './published-summary.js';
 import { appendRecall, newRecallId, sealRecallQuery } from '../../reads/recalls/recall-records.js';
 import { recallRecord, servedMemoryIds } from './record.js';
 import { cachedLabels, cachedTokens } from './token-cache.js';
@@ -166,19 +166,19 @@ async function answerFrom(
   const conflicts = forgotten ? [] : openConflictsFor(view, byId, request.scopes);
 
   const summaryAlias = choice.source === 'summary' ? choice.alias : undefined;
-  const [opening, output] = await Promise.all([
+  const [opening, published] = await Promise.all([
     openPassing(read.keyStore, ref, passing, held?.opened),
     summaryAlias
-      ? openPublishedOutput(read.keyStore, ref, summaryAlias.artifactId, view.alias!.artifact!.output!)
+      ? openSummary(read.keyStore, ref, summaryAlias.artifactId, view.alias!.artifact!.output!, held?.summary, corpora?.summaryOpenings)
       : Promise.resolve(undefined),
   ]);
-  if (summaryAlias && !output) choice = unreadableSummary(summaryAlias);
+  if (summaryAlias && !published) choice = unreadableSummary(summaryAlias);
   const readable: ReadonlyMap<string, ReadableMemory> = opening.opened;
   for (const id of opening.unreadable) {
     reasons.set(id, 'unreadable');
     excluded.unreadable += 1;
   }
-  const documents = corpora ? keepCorpus(corpora, ref, view, held, opening.opened, byId) : undefined;
+  const documents = corpora ? keepCorpus(corpora, ref, view, held, opening.opened, byId, published) : undefined;
 
   const scoped = (identity: string) => `${request.tenant}\u0000${request.subject}\u0000${identity}`;
   const memo: ItemMemo = {
@@ -187,8 +187,12 @@ async function answerFrom(
   };
   const conflictMembers = new Set(conflicts.flatMap((c) => c.members));
   const summary =
-    choice.source === 'summary' && output
-      ? { artifactId: choice.alias.artifactId, entries: summaryEntries(choice.alias.artifactId, output, readable, conflictMembers, memo) }
+    choice.source === 'summary' && published
+      ? {
+          artifactId: published.artifactId,
+          entries: summaryEntries(published, readable, conflictMembers, memo),
+          documents: published.documents,
+        }
       : undefined;
   const conflictItems = conflicts.map((c) => ({
     item: conflictItem(c, sidesOf(c.members, readable, reasons), read.countTokens),

@@ -2,8 +2,9 @@
 // (seed 001 E): every source passed the hard filters and was read, none is
 // a side of an open conflict (conflicts are shown as conflicts). Sources of
 // anything left out come back as raw entries.
-import type { Claim, OpenItem, SummarizerOutput } from '../../domain/consolidation/output.js';
+import type { Claim, OpenItem } from '../../domain/consolidation/output.js';
 import { claimItem, OPEN_ITEM_WEIGHT, openItemItem, rankOf, type ItemMemo, type Rank, type RecallItem } from './items.js';
+import { renderedOnce, type OpenedSummary } from './published-summary.js';
 import type { CurrentVersion } from './subject-view-shape.js';
 
 export type SummaryEntry =
@@ -12,13 +13,25 @@ export type SummaryEntry =
 
 export interface ShownSummaryEntry {
   readonly entry: SummaryEntry;
+  /** Made on first use: a query shows only its hits. */
   readonly item: RecallItem;
   readonly rank: Rank;
 }
 
+function shown(entry: SummaryEntry, rank: Rank, make: () => RecallItem): ShownSummaryEntry {
+  let item: RecallItem | undefined;
+  return {
+    entry,
+    rank,
+    get item() {
+      return (item ??= make());
+    },
+  };
+}
+
+/** The entries' texts are rendered once per opened summary (published-summary.ts); their sources and provenance are this read's. */
 export function summaryEntries(
-  artifactId: string,
-  output: SummarizerOutput,
+  summary: OpenedSummary,
   readable: ReadonlyMap<string, { version: CurrentVersion }>,
   conflictMembers: ReadonlySet<string>,
   memo: ItemMemo,
@@ -29,25 +42,25 @@ export function summaryEntries(
     if (ids.some((id) => !readable.has(id) || conflictMembers.has(id))) return undefined;
     return ids.map((id) => readable.get(id)!.version);
   };
+  const { artifactId, output } = summary;
+  const rendering = renderedOnce(summary);
   const out: ShownSummaryEntry[] = [];
   output.claims.forEach((claim, index) => {
     if (claim.conflictIds && claim.conflictIds.length > 0) return;
     const sources = sourcesOf(claim.derivedFrom);
     if (!sources) return;
-    out.push({
-      entry: { type: 'claim', index, claim, sources },
-      item: claimItem(artifactId, index, claim, sources, memo),
-      rank: rankOf(sources),
-    });
+    out.push(
+      shown({ type: 'claim', index, claim, sources }, rankOf(sources), () => claimItem(artifactId, index, claim, sources, memo, rendering)),
+    );
   });
   output.openItems.forEach((openItem, index) => {
     const sources = sourcesOf(openItem.derivedFrom);
     if (!sources) return;
-    out.push({
-      entry: { type: 'open_item', index, openItem, sources },
-      item: openItemItem(artifactId, index, openItem, sources, memo),
-      rank: rankOf(sources, OPEN_ITEM_WEIGHT),
-    });
+    out.push(
+      shown({ type: 'open_item', index, openItem, sources }, rankOf(sources, OPEN_ITEM_WEIGHT), () =>
+        openItemItem(artifactId, index, openItem, sources, memo, rendering),
+      ),
+    );
   });
   return out;
 }

@@ -9,8 +9,10 @@ import {
   DEFAULT_RETRIEVAL_POLICY,
   requireRetrievalQuery,
   retrieve,
+  retrievalIndexSteps,
   sumOfContributions,
   type RetrievalDocument,
+  type RetrievalIndex,
   type RetrievalPolicy,
   updateRetrievalIndex,
 } from '../../../src/domain/retrieval/index.js';
@@ -139,6 +141,27 @@ describe('retrieval properties', () => {
     );
   });
 
+  it('an index built in steps answers as one built at once, yielding between chunks', () => {
+    fc.assert(
+      fc.property(subjectArb, fc.integer({ min: 1, max: 7 }), questionArb, (documents, chunk, q) => {
+        const steps = retrievalIndexSteps(documents, chunk);
+        let yields = 0;
+        let step = steps.next();
+        for (; !step.done; step = steps.next()) yields += 1;
+        const [stepped, built] = [step.value, buildRetrievalIndex(documents)];
+        expect(yields).toBeGreaterThanOrEqual(Math.ceil(documents.length / chunk));
+        expectSameStructures(stepped, built);
+        const query = requireRetrievalQuery({ query: q.query, topK: q.topK, ...(q.key !== undefined ? { key: q.key } : {}) });
+        const context = { now: NOW, ...(q.vector ? { queryVector: q.vector } : {}) };
+        const [a, b] = [retrieve(stepped, query, context), retrieve(built, query, context)];
+        expect(a.hits.map((h) => [idsOf(h), h.retrieval.rank, h.retrieval.score])).toEqual(
+          b.hits.map((h) => [idsOf(h), h.retrieval.rank, h.retrieval.score]),
+        );
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('an index updated after a write answers as one built from the same documents', () => {
     // A write: some documents stay (the same objects), some leave, some change, some are new.
     const fates = fc.array(fc.constantFrom('keep', 'drop', 'change'), { minLength: 25, maxLength: 25 });
@@ -152,11 +175,7 @@ describe('retrieval properties', () => {
         ];
         const updated = updateRetrievalIndex(buildRetrievalIndex(before), after, Number.POSITIVE_INFINITY)!;
         const built = buildRetrievalIndex(after);
-        expect(updated.ids).toEqual(built.ids);
-        expect(updated.terms).toEqual(built.terms);
-        expect(updated.keyTerms).toEqual(built.keyTerms);
-        expect(updated.slots).toEqual(built.slots);
-        expect(updated.conflicts).toEqual(built.conflicts);
+        expectSameStructures(updated, built);
         const query = requireRetrievalQuery({ query: q.query, topK: q.topK, ...(q.key !== undefined ? { key: q.key } : {}) });
         const context = { now: NOW, ...(q.vector ? { queryVector: q.vector } : {}) };
         const [a, b] = [retrieve(updated, query, context), retrieve(built, query, context)];
@@ -167,6 +186,14 @@ describe('retrieval properties', () => {
     );
   });
 });
+
+function expectSameStructures(a: RetrievalIndex, b: RetrievalIndex): void {
+  expect(a.ids).toEqual(b.ids);
+  expect(a.terms).toEqual(b.terms);
+  expect(a.keyTerms).toEqual(b.keyTerms);
+  expect(a.slots).toEqual(b.slots);
+  expect(a.conflicts).toEqual(b.conflicts);
+}
 
 function hash(text: string, seed: number): number {
   let h = seed | 0;

@@ -94,13 +94,19 @@ export function commonDimensions(documents: Iterable<IndexedDocument>): number |
   return dimensions;
 }
 
-export function buildRetrievalIndex(documents: readonly RetrievalDocument[]): RetrievalIndex {
+/**
+ * The build in steps of `chunk` documents, yielding between them (a caller
+ * may let other work run there; the domain does no I/O): the same index as
+ * buildRetrievalIndex, which runs the steps at once.
+ */
+export function* retrievalIndexSteps(documents: readonly RetrievalDocument[], chunk: number): Generator<void, RetrievalIndex, void> {
   const sorted = [...documents].sort((a, b) => compareIds(a.id, b.id));
   const indexed = new Map<string, IndexedDocument>();
   const records: LexicalRecord[] = [];
   const slots = new Map<string, string[]>();
   const conflicts = new Map<string, string[]>();
   for (const document of sorted) {
+    if (indexed.size > 0 && indexed.size % chunk === 0) yield;
     if (indexed.has(document.id)) throw new InvalidInput('documents.id', `${document.id} appears twice`);
     const { indexed: one, record } = indexDocument(document);
     records.push(record);
@@ -108,15 +114,28 @@ export function buildRetrievalIndex(documents: readonly RetrievalDocument[]): Re
     for (const conflictId of new Set(document.conflictIds ?? [])) group(conflicts, conflictId, document.id);
     indexed.set(document.id, one);
   }
+  const lexical = buildLexicalIndex([]);
+  for (let i = 0; i < records.length; i += chunk) {
+    yield;
+    lexical.addAll(records.slice(i, i + chunk));
+  }
   return {
     size: indexed.size,
     documents: indexed,
     ids: [...indexed.keys()],
-    lexical: buildLexicalIndex(records),
+    lexical,
     terms: termStatistics(records.map(recordTerms)),
     keyTerms: termStatistics([...indexed.values()].map((d) => new Set(d.keyTerms))),
     slots,
     conflicts,
     dimensions: commonDimensions(indexed.values()),
   };
+}
+
+export function buildRetrievalIndex(documents: readonly RetrievalDocument[]): RetrievalIndex {
+  const steps = retrievalIndexSteps(documents, Number.POSITIVE_INFINITY);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }

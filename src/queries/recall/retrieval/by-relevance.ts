@@ -14,7 +14,9 @@ import {
   withLifecycleHalfLives,
   keyMatcher,
   retrieve,
+  retrievalIndexSteps,
   type RetrievalAnswer,
+  type RetrievalDocument,
   type RetrievalIndex,
   type RetrievalQuery,
   updateRetrievalIndex,
@@ -26,8 +28,7 @@ import { LifecyclePolicyReader } from '../../../reads/lifecycle/lifecycle-policy
 import { semanticInputs } from '../../semantic/semantic-inputs.js';
 import { memoryItem, memoryLabels, type ConflictItem, type ItemMemo, type RecallItem } from '../items.js';
 import type { ReadableMemory } from '../readable.js';
-import type { ShownSummaryEntry } from '../summary-items.js';
-import { recallDocuments, summaryDocumentId, type DocumentMemo } from './documents.js';
+import { recallDocuments, summaryDocumentId, type DocumentMemo, type SummaryToIndex } from './documents.js';
 
 export interface RelevanceInput {
   readonly ref: SubjectRef;
@@ -37,7 +38,7 @@ export interface RelevanceInput {
   readonly readable: ReadonlyMap<string, ReadableMemory>;
   /** The reader's open conflicts, as recall shows them. */
   readonly conflicts: ReadonlyArray<{ readonly item: ConflictItem; readonly members: readonly string[] }>;
-  readonly summary: { readonly artifactId: string; readonly entries: readonly ShownSummaryEntry[] } | undefined;
+  readonly summary: SummaryToIndex | undefined;
   readonly memo: ItemMemo;
   /** The subject corpus's documents, remembered across recalls (absent: made for this recall only). */
   readonly documents?: DocumentMemo;
@@ -63,6 +64,18 @@ export interface RetrievalReport {
   readonly belowMinScore: number;
 }
 
+/** Documents indexed between two turns of the event loop: a cold subject of thousands builds for seconds, other requests answered meanwhile. */
+const BUILD_CHUNK = 250;
+
+async function buildInTurns(documents: readonly RetrievalDocument[]): Promise<RetrievalIndex> {
+  const steps = retrievalIndexSteps(documents, BUILD_CHUNK);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 export type RelevanceDeps = Pick<ReadSide, 'keyStore' | 'retrievalIndexes' | 'retrieval' | 'eventStore' | 'lifecyclePolicies'>;
 
 export async function byRelevance(
@@ -78,18 +91,17 @@ export async function byRelevance(
   const semantic = await semanticInputs(deps, input.ref, query.query, [...input.readable.keys()]);
   const ready = semantic.status === 'ready' ? semantic : undefined;
   const { documents, fingerprint } = recallDocuments(input.readable.values(), conflictsOf, input.summary, labelsOf, ready, input.documents);
-  const build = () => buildRetrievalIndex(documents);
   // A write changes a document or a few: updating costs those, a build all of them.
   const update = (previous: RetrievalIndex) => updateRetrievalIndex(previous, documents, Math.max(64, documents.length / 4));
   const index: RetrievalIndex =
     deps.retrievalIndexes && input.revision !== null
-      ? deps.retrievalIndexes.obtain(input.ref, input.revision, fingerprint, build, update)
-      : build();
+      ? await deps.retrievalIndexes.obtainInTurns(input.ref, input.revision, fingerprint, () => buildInTurns(documents), update)
+      : buildRetrievalIndex(documents);
   const lifecycle = await (deps.lifecyclePolicies ?? new LifecyclePolicyReader(deps.eventStore)).current(input.ref.tenant);
   const policy = withLifecycleHalfLives(DEFAULT_RETRIEVAL_POLICY, lifecycle.policy);
   const answer = retrieve(index, query, { now: input.now, policy, ...(ready ? { queryVector: ready.queryVector } : {}) });
 
-  const summaryItems = new Map((input.summary?.entries ?? []).map((s) => [summaryDocumentId(input.summary!.artifactId, s.entry), s.item]));
+  const summaryEntries = new Map((input.summary?.entries ?? []).map((s) => [summaryDocumentId(input.summary!.artifactId, s.entry), s]));
   const conflictItems = new Map(input.conflicts.map((c) => [c.item.conflictId, c.item]));
   const items: RecallItem[] = [];
   const shown = new Set<string>();
@@ -108,7 +120,7 @@ export async function byRelevance(
       for (const id of conflictIds) if (conflictItems.has(id)) show(`conflict:${id}`, conflictItems.get(id)!, hit.retrieval);
     } else if (hit.type === 'memory') {
       const memory = input.readable.get(hit.id);
-      show(hit.id, summaryItems.get(hit.id) ?? memoryItem(memory!.version, memory!.fields, input.memo), hit.retrieval);
+      show(hit.id, summaryEntries.get(hit.id)?.item ?? memoryItem(memory!.version, memory!.fields, input.memo), hit.retrieval);
     }
   }
   const matchesKey = query.key === undefined ? () => false : keyMatcher(query.key);

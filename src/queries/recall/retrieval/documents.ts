@@ -111,10 +111,17 @@ export interface RecallDocuments {
 /** Documents made before, by memory id, with what each was made from. */
 export type DocumentMemo = Map<string, { readonly made: string; readonly document: RetrievalDocument }>;
 
+/** The summary's entries to index, with the documents made of them by earlier recalls of the same opened summary. */
+export interface SummaryToIndex {
+  readonly artifactId: string;
+  readonly entries: readonly ShownSummaryEntry[];
+  readonly documents?: DocumentMemo;
+}
+
 export function recallDocuments(
   readable: Iterable<ReadableMemory>,
   conflictsOf: ReadonlyMap<string, readonly string[]>,
-  summary: { readonly artifactId: string; readonly entries: readonly ShownSummaryEntry[] } | undefined,
+  summary: SummaryToIndex | undefined,
   labelsOf: (r: ReadableMemory) => readonly string[],
   semantic: { readonly model: string; readonly vectors: ReadonlyMap<string, readonly number[]> } | undefined,
   memo: DocumentMemo = new Map(),
@@ -140,9 +147,16 @@ export function recallDocuments(
     hash.update(`\u0000${made}`);
   }
   for (const shown of summary?.entries ?? []) {
-    const document = summaryDocument(summary!.artifactId, shown);
-    documents.push(document);
-    hash.update(`\u0000${document.id}`);
+    // An entry's document changes with its sources' versions and trust (the rest is the artifact's): kept, it stays the object indexed before.
+    const id = summaryDocumentId(summary!.artifactId, shown.entry);
+    const made = shown.entry.sources.map((v) => `${v.memory_id}@${v.version}@${v.trust}`).join(',');
+    let known = summary!.documents?.get(id);
+    if (known?.made !== made) {
+      known = { made, document: summaryDocument(summary!.artifactId, shown) };
+      summary!.documents?.set(id, known);
+    }
+    documents.push(known.document);
+    hash.update(`\u0000${id}`);
   }
   return { documents, fingerprint: hash.digest('hex') };
 }

@@ -34,6 +34,10 @@ export class RetrievalIndexCache {
   // A Map iterates in insertion order: re-inserting on use makes the first entry the least recently used.
   readonly #entries = new Map<string, Cached>();
   #documents = 0;
+  /** Builds under way (obtainInTurns), by index key. */
+  readonly #building = new Map<string, Promise<RetrievalIndex>>();
+  /** Drops so far: a build that one overtook is not kept. */
+  #drops = 0;
   /** What the indexes are built from: the subjects' opened memories (opened-corpus.ts), under the same erasure rules. */
   readonly corpora: OpenedCorpora;
 
@@ -53,6 +57,47 @@ export class RetrievalIndexCache {
     build: () => RetrievalIndex,
     update?: (previous: RetrievalIndex) => RetrievalIndex | undefined,
   ): RetrievalIndex {
+    const found = this.#reuse(ref, revision, fingerprint, update);
+    if (found.index) return found.index;
+    return this.#insert(found, build());
+  }
+
+  /**
+   * The same, with a build that takes turns of the event loop (a cold
+   * subject of thousands builds for seconds): concurrent recalls of the same
+   * index wait for one build; one that an erasure's drop overtook answers
+   * its own recall and is not kept.
+   */
+  async obtainInTurns(
+    ref: { tenant: string; subject: string },
+    revision: number,
+    fingerprint: string,
+    build: () => Promise<RetrievalIndex>,
+    update?: (previous: RetrievalIndex) => RetrievalIndex | undefined,
+  ): Promise<RetrievalIndex> {
+    const key = `${subjectKeyOf(ref)}\u0000${revision}\u0000${fingerprint}`;
+    const pending = this.#building.get(key);
+    if (pending) return await pending;
+    const found = this.#reuse(ref, revision, fingerprint, update);
+    if (found.index) return found.index;
+    const drops = this.#drops;
+    const building = build();
+    this.#building.set(key, building);
+    try {
+      const index = await building;
+      return drops === this.#drops ? this.#insert(found, index) : index;
+    } finally {
+      this.#building.delete(key);
+    }
+  }
+
+  /** The cached index, or an update of the subject's latest; drops the subject's older ones. */
+  #reuse(
+    ref: { tenant: string; subject: string },
+    revision: number,
+    fingerprint: string,
+    update?: (previous: RetrievalIndex) => RetrievalIndex | undefined,
+  ): { readonly subjectKey: string; readonly key: string; readonly revision: number; readonly index?: RetrievalIndex } {
     const subjectKey = subjectKeyOf(ref);
     const key = `${subjectKey}\u0000${revision}\u0000${fingerprint}`;
     let latest: { readonly key: string; readonly index: RetrievalIndex } | undefined;
@@ -66,16 +111,20 @@ export class RetrievalIndexCache {
     if (known) {
       this.#entries.delete(key);
       this.#entries.set(key, known);
-      return known.index;
+      return { subjectKey, key, revision, index: known.index };
     }
-    let index: RetrievalIndex | undefined;
     if (latest && update) {
       this.#delete(latest.key);
-      index = update(latest.index);
+      const updated = update(latest.index);
+      if (updated) return { subjectKey, key, revision, index: this.#insert({ subjectKey, key, revision }, updated) };
     }
-    index ??= build();
+    return { subjectKey, key, revision };
+  }
+
+  #insert(at: { readonly subjectKey: string; readonly key: string; readonly revision: number }, index: RetrievalIndex): RetrievalIndex {
     if (index.size > this.limits.documents) return index;
-    this.#entries.set(key, { subjectKey, revision, index });
+    this.#delete(at.key);
+    this.#entries.set(at.key, { subjectKey: at.subjectKey, revision: at.revision, index });
     this.#documents += index.size;
     while (this.#entries.size > this.limits.indexes || this.#documents > this.limits.documents) {
       this.#delete(this.#entries.keys().next().value!);
@@ -85,6 +134,7 @@ export class RetrievalIndexCache {
 
   /** Drops the subject's indexes and opened corpus from before `revision` (all without one): an erasure does, before it is verified. Returns how many. */
   dropSubject(ref: { tenant: string; subject: string }, revision = Number.POSITIVE_INFINITY): number {
+    this.#drops += 1;
     const subjectKey = subjectKeyOf(ref);
     let dropped = this.corpora.drop(ref, revision);
     for (const [key, cached] of this.#entries) {

@@ -9,6 +9,7 @@
 // Never written anywhere; dropped with the subject's indexes by the erasure
 // check; bounded, least recently used subjects first.
 import type { RetrievalDocument } from '../../../domain/retrieval/index.js';
+import type { OpenedSummary, SummaryOpenings } from '../published-summary.js';
 import type { ReadableMemory } from '../readable.js';
 import type { CurrentVersion, KnownVersions } from '../subject-view-shape.js';
 
@@ -24,6 +25,8 @@ export interface OpenedCorpus extends KnownVersions {
   readonly opened: ReadonlyMap<string, OpenedMemory>;
   /** memory id -> its retrieval document, with what it was made from (version, conflicts, labels, vector). */
   readonly documents: Map<string, { readonly made: string; readonly document: RetrievalDocument }>;
+  /** The published summary the last recall served, opened, with its entries' renderings (published-summary.ts). */
+  readonly summary?: OpenedSummary;
 }
 
 const subjectKeyOf = (ref: { tenant: string; subject: string }) => `${ref.tenant}\u0000${ref.subject}`;
@@ -32,6 +35,8 @@ export class OpenedCorpora {
   // Insertion order is use order: the first entry is the least recently used.
   readonly #entries = new Map<string, OpenedCorpus>();
   #memories = 0;
+  /** Summaries being opened now (published-summary.ts): held only while the opening is under way. */
+  readonly summaryOpenings: SummaryOpenings = new Map();
 
   /** @param memories opened memories kept in all (~5 KiB each with their documents). */
   constructor(readonly memories: number) {}

@@ -1,0 +1,177 @@
+// A warm recall from a published summary (issue 20, speed): the opened
+// output and its entries' renderings are kept with the subject's opened
+// corpus and reused while the artifact, its envelope and its key are the
+// same; the key is looked up on every recall (a destroyed one serves
+// nothing from memory), another artifact is opened anew, and the erasure
+// check searches what is kept.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConsolidation } from '../../src/commands/consolidation/run.js';
+import type { ConsolidationServices } from '../../src/commands/consolidation/services.js';
+import { forgetMemory } from '../../src/commands/forget.js';
+import { recordMemory } from '../../src/commands/record.js';
+import { readSideErasureChecks } from '../../src/queries/erasure/index.js';
+import { INDEX_CACHE_PATH, retrievalIndexCheck } from '../../src/queries/erasure/index-cache-check.js';
+import { recall, type RecallAnswer } from '../../src/queries/recall/recall.js';
+import { openSummary, type SummaryOpenings } from '../../src/queries/recall/published-summary.js';
+import { RetrievalIndexCache } from '../../src/queries/recall/retrieval/index-cache.js';
+import { readSubjectView } from '../../src/queries/recall/subject-view.js';
+import type { ErasureTarget } from '../../src/reads/erasure/verification.js';
+import { consolidationServices } from './support/services.js';
+import { ctx, ok, openReadWorld, type ReadWorld } from './support/read-world.js';
+
+let world: ReadWorld;
+let services: ConsolidationServices;
+beforeAll(async () => {
+  world = await openReadWorld('queries_recall_summary_warm');
+  services = await consolidationServices();
+});
+afterAll(async () => world?.close());
+
+const fact = (key: string, value: string, extra: Record<string, unknown> = {}) => ({
+  kind: 'profile',
+  key,
+  value: { type: 'text', text: value },
+  source: { type: 'user_assertion', refs: [`msg://${key}`] },
+  ...extra,
+});
+const record = async (subject: string, entry: unknown) => ok(await recordMemory(world.t.ledger, ctx(subject), entry)).memoryId;
+const withCache = () => ({ ...world.read, retrievalIndexes: new RetrievalIndexCache() });
+const held = (read: ReturnType<typeof withCache>, subject: string) =>
+  [...read.retrievalIndexes.corpora.corpora()].find((c) => c.subject === subject)?.corpus.summary;
+const withoutId = ({ recallId: _, ...answer }: RecallAnswer) => answer;
+
+async function summarised(subject: string): Promise<void> {
+  await record(subject, fact('notification.preference', 'sms'));
+  await record(subject, fact('shipping.city', 'Hangzhou, Binjiang district'));
+  await record(subject, fact('language', 'zh', { kind: 'semantic' }));
+  expect(ok(await runConsolidation(world.t.ledger, services, ctx(subject))).status).toBe('switched');
+  await world.catchUp(ctx(subject));
+}
+
+describe('a warm recall from a summary', () => {
+  it('answers as a cold one, with and without a query, from the output and renderings opened once', async () => {
+    const s = 'sw-same';
+    await summarised(s);
+    const read = withCache();
+    for (const extra of [{}, { query: 'shipping city', topK: 5 }]) {
+      const ask = () => recall(read, { tenant: 'acme', subject: s, ...extra });
+      const cold = await recall(world.read, { tenant: 'acme', subject: s, ...extra });
+      expect(cold.source).toBe('summary');
+      const first = await ask();
+      const kept = held(read, s);
+      expect(kept?.artifactId).toBe(cold.alias!.artifactId);
+      expect(kept!.rendered.size).toBeGreaterThan(0);
+      // With a query, the entries' retrieval documents too: the same objects next time (the index sees nothing changed).
+      const documents = [...kept!.documents.values()].map((d) => d.document);
+      expect(documents.length).toBe('query' in extra ? kept!.rendered.size : 0);
+      const warm = await ask();
+      expect(held(read, s)).toBe(kept);
+      expect([...kept!.documents.values()].map((d) => d.document)).toEqual(documents);
+      for (const [i, d] of [...kept!.documents.values()].entries()) expect(d.document).toBe(documents[i]);
+      expect(withoutId(warm)).toEqual(withoutId(cold));
+      expect(withoutId(first)).toEqual(withoutId(cold));
+    }
+  });
+
+  it('tokenizes each text once: concurrent cold recalls share the counts, a warm recall counts nothing', async () => {
+    const s = 'sw-tokens';
+    await summarised(s);
+    let counted: string[] = [];
+    const read = {
+      ...withCache(),
+      countTokens: (text: string) => (counted.push(text), world.read.countTokens(text)),
+    };
+    const ask = () => recall(read, { tenant: 'acme', subject: s });
+    const answers = await Promise.all([ask(), ask(), ask(), ask()]);
+    expect(answers.every((a) => a.source === 'summary')).toBe(true);
+    // Conflict items are counted per recall (they are few and change with every side); this subject has none.
+    const served = answers[0]!.items.filter((i) => i.type !== 'conflict').map((i) => i.text);
+    expect([...counted].sort()).toEqual([...served].sort());
+    counted = [];
+    expect(withoutId(await ask())).toEqual(withoutId(answers[0]!));
+    expect(counted).toEqual([]);
+  });
+
+  it('opens a newly published summary once for concurrent recalls, each still checking its key', async () => {
+    const s = 'sw-flight';
+    await summarised(s);
+    const view = await readSubjectView(world.read.projections, 'acme', s);
+    const { artifactId, artifact } = view.alias!;
+    const openings: SummaryOpenings = new Map();
+    const open = () => openSummary(world.read.keyStore, ctx(s), artifactId, artifact!.output!, undefined, openings);
+    const [first, ...others] = await Promise.all([open(), open(), open(), open()]);
+    expect(first?.output.claims.length).toBeGreaterThan(0);
+    for (const other of others) expect(other).toBe(first);
+    expect(openings.size).toBe(0);
+    // Apart, each opening is its own; with the key destroyed, neither a held nor a concurrent one is served.
+    expect(await open()).not.toBe(first);
+    await world.t.ledger.keyStore.forgetMemories(ctx(s), first!.output.claims[0]!.derivedFrom);
+    expect(await openSummary(world.read.keyStore, ctx(s), artifactId, artifact!.output!, first, openings)).toBeUndefined();
+    expect(await Promise.all([open(), open()])).toEqual([undefined, undefined]);
+  });
+
+  it('serves nothing of the summary once its key is destroyed, before any tombstone reaches the projection', async () => {
+    const s = 'sw-key';
+    await summarised(s);
+    const read = withCache();
+    const first = await recall(read, { tenant: 'acme', subject: s });
+    expect(first.source).toBe('summary');
+    const city = first.items.find((i) => i.type === 'claim' && i.key === 'shipping.city');
+    expect(city?.type).toBe('claim');
+    // The erasure's first step alone: the memory's key and the keys of the artifacts deriving from it are destroyed.
+    await world.t.ledger.keyStore.forgetMemories(ctx(s), [city!.type === 'claim' ? city!.provenance.derivedFrom[0]!.memoryId : '']);
+    const after = await recall(read, { tenant: 'acme', subject: s });
+    expect(after).toMatchObject({ source: 'raw', reason: 'unreadable' });
+    expect(JSON.stringify(after)).not.toContain('Binjiang');
+  });
+
+  it('opens a newly published artifact anew, never serving the old one from memory', async () => {
+    const s = 'sw-next';
+    await summarised(s);
+    const read = withCache();
+    const first = await recall(read, { tenant: 'acme', subject: s });
+    const before = held(read, s)!;
+    await record(s, fact('shipping.city', 'Ningbo, Yinzhou district'));
+    ok(await runConsolidation(world.t.ledger, services, ctx(s)));
+    await world.catchUp(ctx(s));
+    const next = await recall(read, { tenant: 'acme', subject: s });
+    expect(next.source).toBe('summary');
+    expect(next.alias!.artifactId).not.toBe(first.alias!.artifactId);
+    expect(held(read, s)!.artifactId).toBe(next.alias!.artifactId);
+    expect(held(read, s)).not.toBe(before);
+    expect(next.items.filter((i) => i.type === 'claim').every((i) => i.provenance.artifactId === next.alias!.artifactId)).toBe(true);
+    expect(withoutId(next)).toEqual(withoutId(await recall(world.read, { tenant: 'acme', subject: s })));
+  });
+
+  it('joins the erasure check: the kept summary is searched (even its claims no reader opened), and after a forget it is gone', async () => {
+    const s = 'sw-forget';
+    await record(s, fact('notification.preference', 'sms'));
+    const hint = await record(s, fact('account.pin_hint', 'the heron by the old mill', { sensitivity: 'confidential' }));
+    ok(await runConsolidation(world.t.ledger, services, ctx(s)));
+    await world.catchUp(ctx(s));
+    const read = withCache();
+    // The default reader does not see the confidential entry: its memory is never opened, but the summary's output holds its claim.
+    const answer = await recall(read, { tenant: 'acme', subject: s });
+    expect(answer.source).toBe('summary');
+    expect(JSON.stringify(answer)).not.toContain('heron');
+    expect(JSON.stringify(held(read, s)!.output)).toContain('the heron by the old mill');
+    const target = {
+      ref: ctx(s),
+      memoryIds: [hint],
+      needles: { plaintexts: ['the heron by the old mill'], sha256: [], keyedHashes: [], plaintextKnown: true },
+    } as unknown as ErasureTarget;
+    expect(await retrievalIndexCheck(read as never).run(target)).toMatchObject({ status: 'failed' });
+
+    const receipt = ok(
+      await forgetMemory(world.t.ledger, ctx(s), hint, 'asked to forget', {
+        checks: readSideErasureChecks(read as never),
+        beforeVerify: () => world.catchUp(ctx(s)),
+      }),
+    );
+    expect(receipt.verification!.checks.find((c) => c.path === INDEX_CACHE_PATH)).toMatchObject({ status: 'passed' });
+    expect(held(read, s)).toBeUndefined();
+    const after = await recall(read, { tenant: 'acme', subject: s, maxSensitivity: 'confidential' });
+    expect(JSON.stringify(after)).not.toContain('heron');
+    expect(JSON.stringify(held(read, s) ?? {})).not.toContain('heron');
+  });
+});
