@@ -29,6 +29,8 @@ it("the README's example, consolidated by the worker, still serves never phone c
       content: 'Prefers SMS for logistics updates; never phone calls.',
     }),
   );
+  // The worker finds due subjects in the log, which shows a commit once no earlier transaction is in flight: wait for it first.
+  await world.catchUp(c);
   const stats = await runWorker(world.t.ledger, await consolidationServices(), { threshold: 1, idleExitMs: 0, pollMs: 10 });
   expect(stats).toMatchObject({ switched: 1, failed: 0, errors: 0 });
   await world.catchUp(c);
