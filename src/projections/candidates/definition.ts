@@ -1,5 +1,6 @@
 // The pending-candidates read model: its own schema, version, checkpoint and
 // rebuild, like the others (src/projections/runtime).
+import { SUBJECT_STREAM_PREFIX } from '../../domain/events/stream-names.js';
 import type { ProjectionDefinition } from '../runtime/projection.js';
 import { inSchema } from '../runtime/schema-handles.js';
 import { applyCandidatesBatch } from './apply-batch.js';
@@ -13,4 +14,6 @@ export const candidatesProjection: ProjectionDefinition = {
   tables: candidatesTables,
   tableNames: CANDIDATES_TABLES,
   apply: (trx, schema, events) => applyCandidatesBatch(inSchema<CandidatesDb>(trx, schema), events),
+  // Subject streams only (subjectStreamEvents).
+  streams: [SUBJECT_STREAM_PREFIX],
 };

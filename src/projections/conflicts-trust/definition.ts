@@ -3,6 +3,7 @@
 // read nothing but the event and the stream's last applied revision, so it
 // is its own projection (own schema, version, checkpoint and rebuild): a
 // change here rebuilds only these tables.
+import { SUBJECT_STREAM_PREFIX } from '../../domain/events/stream-names.js';
 import type { ProjectionDefinition } from '../runtime/projection.js';
 import { applyConflictsTrustBatch } from './batch/apply-batch.js';
 import { conflictsTrustTables } from './ddl.js';
@@ -17,4 +18,6 @@ export const conflictsTrustProjection: ProjectionDefinition = {
   tables: conflictsTrustTables,
   tableNames: CONFLICTS_TRUST_TABLES,
   apply: (trx, schema, events) => applyConflictsTrustBatch(inSchema<ConflictsTrustDb>(trx, schema), events),
+  // Subject streams only (subjectStreamEvents).
+  streams: [SUBJECT_STREAM_PREFIX],
 };

@@ -3,6 +3,7 @@
 // from the subject and artifact streams. One read model, since the artifact
 // rules read the memories' versions (an input's version, source and trust
 // at generation; STALE when it leaves active; erasure of the edges' hashes).
+import { ARTIFACT_STREAM_PREFIX, SUBJECT_STREAM_PREFIX } from '../../domain/events/stream-names.js';
 import type { ProjectionDefinition } from '../runtime/projection.js';
 import { applyMemoryBatch } from './batch/apply-batch.js';
 import { memoryTables } from './ddl.js';
@@ -34,4 +35,6 @@ export const memoryProjection: ProjectionDefinition = {
   tables: memoryTables,
   tableNames: MEMORY_PROJECTION_TABLES,
   apply: (trx, schema, events) => applyMemoryBatch(inSchema<MemoryProjectionDb>(trx, schema), schema, events),
+  // What routeEvents reads (batch/routed-event.ts).
+  streams: [SUBJECT_STREAM_PREFIX, ARTIFACT_STREAM_PREFIX],
 };

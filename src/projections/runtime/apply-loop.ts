@@ -10,7 +10,7 @@ import { CatchUpTimeout, ProjectionSchemaRetired } from './errors.js';
 import { recordFaults, type ProjectionFault } from './faults.js';
 import { applyIsolating } from './isolating-apply.js';
 import type { ProjectionDefinition } from './projection.js';
-import { readCheckpoint, schemaRow, writeCheckpoint } from './registry.js';
+import { advanceCheckpoint, readCheckpoint, schemaRow, writeCheckpoint } from './registry.js';
 import type { ProjectionsKysely } from './schema-handles.js';
 
 export interface BatchProgress {
@@ -105,14 +105,16 @@ export async function applyUntil(
     const more = !finished(last, done);
     if (more) next = read(last, done);
     overlapped = more;
-    const faults = await conn.transaction().execute(async (trx) => {
-      const row = await schemaRow(trx, schema);
-      if (!row || row.state === 'retired') throw new ProjectionSchemaRetired(schema);
-      const faulted = await applyIsolating(trx, definition, schema, page);
-      await recordFaults(trx, schema, faulted);
-      await writeCheckpoint(trx, schema, last, seen);
-      return faulted;
-    });
+    const faults = readsAny(definition, page)
+      ? await conn.transaction().execute(async (trx) => {
+          const row = await schemaRow(trx, schema);
+          if (!row || row.state === 'retired') throw new ProjectionSchemaRetired(schema);
+          const faulted = await applyIsolating(trx, definition, schema, page);
+          await recordFaults(trx, schema, faulted);
+          await writeCheckpoint(trx, schema, last, seen);
+          return faulted;
+        })
+      : await advancePast(conn, schema, last, seen);
     checkpoint = last;
     eventsSeen = seen;
     applied = done;
@@ -120,4 +122,15 @@ export async function applyUntil(
     if (!more) break;
   }
   return { applied, eventsSeen, checkpoint };
+}
+
+/** Whether the page holds an event of a stream the projection reads. */
+function readsAny(definition: ProjectionDefinition, page: readonly StoredEvent[]): boolean {
+  const { streams } = definition;
+  return streams === undefined || page.some((event) => streams.some((prefix) => event.stream.startsWith(prefix)));
+}
+
+async function advancePast(conn: ProjectionsKysely, schema: string, last: Position, seen: number): Promise<ProjectionFault[]> {
+  if (!(await advanceCheckpoint(conn, schema, last, seen))) throw new ProjectionSchemaRetired(schema);
+  return [];
 }

@@ -27,4 +27,11 @@ export interface ProjectionDefinition {
    * Must be deterministic: the same events on the same rows give the same rows.
    */
   apply(trx: Transaction<NoTables>, schema: string, events: readonly StoredEvent[]): Promise<void>;
+  /**
+   * The prefixes of the streams whose events it reads (absent: any). A page
+   * holding none of them (the recall records every recall appends) is not
+   * applied: its checkpoint advances in one statement, not a transaction of
+   * six round trips.
+   */
+  readonly streams?: readonly string[];
 }

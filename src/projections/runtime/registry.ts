@@ -92,6 +92,19 @@ export async function readCheckpoint(db: ProjectionsKysely, schema: string): Pro
   };
 }
 
+/**
+ * The checkpoint moved past events the projection does not read, in one
+ * statement: false (nothing written) when the schema was retired meanwhile.
+ */
+export async function advanceCheckpoint(db: ProjectionsKysely, schema: string, position: Position, eventsSeen: number): Promise<boolean> {
+  const result = await sql`update ${sql.id(schema, 'checkpoint')}
+       set commit = ${position.commit.toString()}, prepare = ${position.prepare.toString()},
+           events_seen = ${String(eventsSeen)}, updated_at = ${new Date().toISOString()}
+     where id = 1
+       and exists (select 1 from projection_schemas where schema_name = ${schema} and state <> 'retired')`.execute(db);
+  return Number(result.numAffectedRows ?? 0n) === 1;
+}
+
 export async function writeCheckpoint(db: ProjectionsKysely, schema: string, position: Position, eventsSeen: number): Promise<void> {
   await inSchema<CheckpointDb>(db, schema)
     .updateTable('checkpoint')
