@@ -90,8 +90,9 @@ async function writeEntry(
     ...(options.marks && options.marks.length > 0 ? { marks: [...options.marks].sort() } : {}),
   };
   const { gate } = gated;
-  // Loaded once: the refinement check reads this fold, and the command's first attempt decides against it.
-  const loaded = await ledger.subjects.load(stream);
+  // Read once: the refinement check reads this fold, and the command's first attempt decides against it
+  // (as this process last folded it: an outdated fold costs a retry, see StreamRepository.latest).
+  const loaded = await ledger.subjects.latest(stream);
   const refined = gated.status === 'candidate' ? [] : await refinedEntries(ledger, context, loaded, entry);
   const refines = refined.length > 0 ? { refines: refined } : {};
   const envelope = { stream, commandId, request, ...actorOf(context) };

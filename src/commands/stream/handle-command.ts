@@ -74,8 +74,12 @@ export async function handleCommand<State, Command, Event extends DomainEvent, D
       // The store handed back what it wrote: fold it on the loaded stream, no read again.
       const written = appended.written;
       if (written !== undefined && written.length === outcome.events && written[0]?.streamRevision === loaded.revision + 1) {
-        const after = repository.folded(loaded, written);
         const events = written.map((stored) => ({ stored, event: decodeStoredEvent(stored) }));
+        const after = repository.folded(
+          loaded,
+          written,
+          events.map(({ event }) => event),
+        );
         return { ok: true, result: { events, state: after.state, revision: after.revision, replayed: false, ...decision } };
       }
       const after = await repository.load(envelope.stream);

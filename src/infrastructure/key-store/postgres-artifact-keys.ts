@@ -6,7 +6,7 @@
 // (under the shared lock). So a summary is never left readable after the
 // erasure of something it restates, whichever of the two commits first.
 import type { ArtifactKeyEntry, SubjectRef } from './port.js';
-import type { Queryable } from './postgres-rows.js';
+import type { Queryable, SubjectRow } from './postgres-rows.js';
 
 export interface ArtifactRow {
   readonly artifact_id: string;
@@ -29,6 +29,47 @@ export async function selectArtifact(db: Queryable, ref: SubjectRef, artifactId:
     [ref.tenant, ref.subject, artifactId],
   );
   return result.rows[0];
+}
+
+/** The subject's row and the artifact's, in one round trip (a recall of a summary reads both). */
+export async function selectSubjectWithArtifact(
+  db: Queryable,
+  ref: SubjectRef,
+  artifactId: string,
+): Promise<{ readonly subject: SubjectRow | undefined; readonly artifact: ArtifactRow | undefined }> {
+  const result = await db.query<SubjectRow & { readonly [K in keyof ArtifactRow as `a_${K}`]: ArtifactRow[K] | null }>({
+    name: 'key_store_subject_with_artifact',
+    text: `SELECT s.key_id, s.master_key_id, s.wrapped_secret, s.created_at, s.forgotten_at,
+                  ${COLUMNS.split(', ')
+                    .map((column) => `a.${column} AS a_${column}`)
+                    .join(', ')}
+             FROM key_store_subjects s
+             LEFT JOIN key_store_artifacts a ON a.tenant = s.tenant AND a.subject = s.subject AND a.artifact_id = $3
+            WHERE s.tenant = $1 AND s.subject = $2`,
+    values: [ref.tenant, ref.subject, artifactId],
+  });
+  const row = result.rows[0];
+  if (row === undefined) return { subject: undefined, artifact: undefined };
+  const subject = {
+    key_id: row.key_id,
+    master_key_id: row.master_key_id,
+    wrapped_secret: row.wrapped_secret,
+    created_at: row.created_at,
+    forgotten_at: row.forgotten_at,
+  };
+  if (row.a_artifact_id === null) return { subject, artifact: undefined };
+  const artifact: ArtifactRow = {
+    artifact_id: row.a_artifact_id,
+    key_id: row.a_key_id,
+    subject_key_id: row.a_subject_key_id,
+    master_key_id: row.a_master_key_id,
+    wrapped_key: row.a_wrapped_key,
+    derived_from: row.a_derived_from ?? [],
+    parent_artifact_id: row.a_parent_artifact_id,
+    created_at: row.a_created_at,
+    forgotten_at: row.a_forgotten_at,
+  };
+  return { subject, artifact };
 }
 
 export interface NewArtifactRow {

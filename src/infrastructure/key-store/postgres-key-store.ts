@@ -28,7 +28,7 @@ import { makeArtifactKey, openArtifactRow } from './postgres-artifact-key-making
 import {
   allArtifacts,
   artifactsDerivedFrom,
-  selectArtifact,
+  selectSubjectWithArtifact,
   tombstoneAllArtifacts,
   tombstoneArtifactsDerivedFrom,
 } from './postgres-artifact-keys.js';
@@ -36,7 +36,7 @@ import { rewriteTables, tombstoneMemories, tombstoneSubject, type KeyTable } fro
 import { insertSubject, selectSubject, type Queryable } from './postgres-rows.js';
 import { rewrapUnderCurrentMaster, type RewrapResult } from './postgres-rewrap.js';
 import { lockSubjectForMaking } from './postgres-subject-lock.js';
-import { makeMemoryKeyAtOnce, makeMemoryKeyInTransaction } from './postgres-memory-key-making.js';
+import { makeMemoryKeyAtOnce, makeMemoryKeyInTransaction, MemoryKeyMaking } from './postgres-memory-key-making.js';
 import { UnwrappedKeys } from './unwrapped-keys.js';
 import { listKeyIds, readMemoryKeys } from './postgres-key-reads.js';
 import { masterById, openSubjectRow, subjectKeysOf } from './postgres-opened-rows.js';
@@ -63,6 +63,7 @@ export class PostgresKeyStore implements KeyStore {
   private readonly masterKeys: MasterKeyring;
   private readonly rewriteAfterForget: boolean;
   private readonly unwrapped: UnwrappedKeys;
+  private readonly making: MemoryKeyMaking;
 
   constructor(options: PostgresKeyStoreOptions) {
     if (options.pool) {
@@ -77,6 +78,7 @@ export class PostgresKeyStore implements KeyStore {
     this.masterKeys = options.masterKeys;
     this.rewriteAfterForget = options.rewriteAfterForget ?? true;
     this.unwrapped = new UnwrappedKeys(options.unwrappedKeys ?? 100_000);
+    this.making = new MemoryKeyMaking(this.pool);
   }
 
   subjectKeys(ref: SubjectRef, options: { readonly create: true }): Promise<KeyFound<SubjectKeys> | KeyForgotten>;
@@ -102,7 +104,7 @@ export class PostgresKeyStore implements KeyStore {
     if (!options.create) return (await readMemoryKeys(this.pool, this.masterKeys, this.unwrapped, valid, [id])).get(id)!;
     const live = openSubjectRow(this.masterKeys, valid, await selectSubject(this.pool, valid), this.unwrapped);
     if (live.status === 'live') {
-      const made = await makeMemoryKeyAtOnce(this.pool, this.masterKeys, valid, id, live);
+      const made = await makeMemoryKeyAtOnce(this.making, this.masterKeys, valid, id, live);
       if (made !== undefined) return made;
     }
     return this.inTransaction((client) =>
@@ -116,7 +118,7 @@ export class PostgresKeyStore implements KeyStore {
     const known = this.unwrapped.liveSubject(valid);
     if (known) {
       // The statement confirms the subject is still live under this key and master key, or answers undefined.
-      const made = await makeMemoryKeyAtOnce(this.pool, this.masterKeys, valid, id, known);
+      const made = await makeMemoryKeyAtOnce(this.making, this.masterKeys, valid, id, known);
       if (made?.status === 'found') return { status: 'found', subject: subjectKeysOf(known), memory: made.key };
       if (made?.status === 'forgotten') return made;
       this.unwrapped.dropSubject(valid);
@@ -128,7 +130,7 @@ export class PostgresKeyStore implements KeyStore {
     }
     const live = openSubjectRow(this.masterKeys, valid, row, this.unwrapped);
     if (live.status === 'live') {
-      const made = await makeMemoryKeyAtOnce(this.pool, this.masterKeys, valid, id, live);
+      const made = await makeMemoryKeyAtOnce(this.making, this.masterKeys, valid, id, live);
       if (made?.status === 'forgotten') return made;
       if (made !== undefined) {
         this.unwrapped.rememberLive(valid, live);
@@ -204,9 +206,10 @@ export class PostgresKeyStore implements KeyStore {
     const id = validArtifactId(artifactId);
     const master = (masterId: string) => masterById(this.masterKeys, masterId);
     if (!options.create) {
-      const subject = openSubjectRow(this.masterKeys, valid, await selectSubject(this.pool, valid), this.unwrapped);
+      const read = await selectSubjectWithArtifact(this.pool, valid, id);
+      const subject = openSubjectRow(this.masterKeys, valid, read.subject, this.unwrapped);
       if (subject.status !== 'live') return subject;
-      const row = await selectArtifact(this.pool, valid, id);
+      const row = read.artifact;
       return row === undefined ? { status: 'absent' } : openArtifactRow(valid, subject, row, master);
     }
     const derivation = validDerivation(options.create);

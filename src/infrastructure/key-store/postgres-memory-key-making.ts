@@ -5,6 +5,9 @@
 // one. Anything else (the subject forgotten or re-keyed meanwhile) answers
 // undefined, and the caller takes the transaction that handles every case
 // (makeMemoryKeyInTransaction: it also makes the subject's own key first).
+// Keys made at once go as one statement and commit (key_store_make_memory_keys,
+// migration 0012: the same function per part), their subjects' locks taken in
+// one order so that two groups never wait for each other around a forget.
 import { newKey } from '../cipher/key-material.js';
 import { newKeyId, wrapMemoryKey } from './key-hierarchy.js';
 import type { MasterKeyring } from './master-key.js';
@@ -13,11 +16,76 @@ import { openMemoryRow, openSubjectRow, type OpenedSubject } from './postgres-op
 import type { MemoryRow, Queryable } from './postgres-rows.js';
 import { insertMemory, selectMemories, selectSubject } from './postgres-rows.js';
 import { lockSubjectForMaking, lockText } from './postgres-subject-lock.js';
+import { StatementGroups } from '../postgres/statement-groups.js';
 
 type LiveSubject = Extract<OpenedSubject, { readonly status: 'live' }>;
 
+type MadeRow = MemoryRow & { readonly outcome: 'row' | 'subject_changed' };
+
+interface MemoryKeyPart {
+  readonly lock: string;
+  readonly ref: SubjectRef;
+  readonly memoryId: string;
+  readonly keyId: string;
+  readonly subjectKeyId: string;
+  readonly masterKeyId: string;
+  readonly wrapped: Buffer;
+}
+
+const partValues = (p: MemoryKeyPart) =>
+  [p.lock, p.ref.tenant, p.ref.subject, p.memoryId, p.keyId, p.subjectKeyId, p.masterKeyId, p.wrapped] as const;
+
+/** Memory keys made at once, in one statement; a part whose group failed is made again alone. */
+export class MemoryKeyMaking {
+  readonly #groups: StatementGroups<MemoryKeyPart, MadeRow | undefined | 'alone'>;
+
+  constructor(private readonly db: Queryable) {
+    this.#groups = new StatementGroups({
+      runGroup: (parts) => (parts.length === 1 ? this.#alone(parts[0]!).then((row) => [row]) : this.#together(parts)),
+      keyOf: (part) => `${part.lock}\u001f${part.memoryId}`,
+      maxItems: 64,
+      maxInFlight: 2,
+    });
+  }
+
+  async make(part: MemoryKeyPart): Promise<MadeRow | undefined> {
+    const made = await this.#groups.run(part);
+    return made === 'alone' ? this.#alone(part) : made;
+  }
+
+  async #alone(part: MemoryKeyPart): Promise<MadeRow | undefined> {
+    const { rows } = await this.db.query<MadeRow>({
+      name: 'key_store_make_memory_key',
+      text: 'SELECT * FROM key_store_make_memory_key($1, $2, $3, $4, $5, $6, $7, $8)',
+      values: [...partValues(part)],
+    });
+    return rows[0];
+  }
+
+  async #together(parts: readonly MemoryKeyPart[]): Promise<(MadeRow | 'alone')[]> {
+    const order = parts.map((_, i) => i).sort((a, b) => (parts[a]!.lock < parts[b]!.lock ? -1 : parts[a]!.lock > parts[b]!.lock ? 1 : 0));
+    const columns = Array.from({ length: 8 }, (_, c) => order.map((i) => partValues(parts[i]!)[c]));
+    let rows: (MadeRow & { readonly part: number })[];
+    try {
+      rows = (
+        await this.db.query<MadeRow & { readonly part: number }>({
+          name: 'key_store_make_memory_keys',
+          text: 'SELECT * FROM key_store_make_memory_keys($1, $2, $3, $4, $5, $6, $7, $8)',
+          values: columns,
+        })
+      ).rows;
+    } catch {
+      // The statement made nothing (a deadlock, a lost connection): each part alone, reporting its own error.
+      return parts.map(() => 'alone');
+    }
+    const made: (MadeRow | 'alone')[] = parts.map(() => 'alone');
+    for (const row of rows) made[order[row.part - 1]!] = row;
+    return made;
+  }
+}
+
 export async function makeMemoryKeyAtOnce(
-  db: Queryable,
+  making: MemoryKeyMaking,
   keys: MasterKeyring,
   ref: SubjectRef,
   memoryId: string,
@@ -26,12 +94,15 @@ export async function makeMemoryKeyAtOnce(
   const key = newKey();
   const keyId = newKeyId('mk');
   const wrapped = wrapMemoryKey(subject.master, subject.secret, { ref, memoryId, keyId, subjectKeyId: subject.keyId }, key);
-  const { rows } = await db.query<MemoryRow & { readonly outcome: 'row' | 'subject_changed' }>({
-    name: 'key_store_make_memory_key',
-    text: 'SELECT * FROM key_store_make_memory_key($1, $2, $3, $4, $5, $6, $7, $8)',
-    values: [lockText(ref), ref.tenant, ref.subject, memoryId, keyId, subject.keyId, subject.master.id, wrapped],
+  const row = await making.make({
+    lock: lockText(ref),
+    ref,
+    memoryId,
+    keyId,
+    subjectKeyId: subject.keyId,
+    masterKeyId: subject.master.id,
+    wrapped,
   });
-  const row = rows[0];
   if (row === undefined || row.outcome !== 'row') return undefined;
   if (row.key_id === keyId) return { status: 'found', created: true, key: { keyId, memoryId, key } };
   // The memory had a row already (made by a retry, or a tombstone): that one stands.

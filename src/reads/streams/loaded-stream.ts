@@ -37,11 +37,15 @@ export function emptyStream<State, Command, Event extends DomainEvent, Decision>
   return { stream, state: kind.decider.initialState(), revision: -1, commands: new Map(), firstEvents: PersistentMap.empty() };
 }
 
-/** Folds events that follow `loaded.revision`; returns a new value (the old one is left as it was). */
+/**
+ * Folds events that follow `loaded.revision`; returns a new value (the old one is left as it was).
+ * `decoded`, when given, holds each event already decoded (what an append just wrote), in order.
+ */
 export function foldInto<State, Command, Event extends DomainEvent, Decision>(
   kind: StreamKind<State, Command, Event, Decision>,
   loaded: LoadedStream<State>,
   events: readonly StoredEvent[],
+  decoded?: readonly DomainEvent[],
 ): LoadedStream<State> {
   if (events.length === 0) return loaded;
   let state = loaded.state;
@@ -49,11 +53,11 @@ export function foldInto<State, Command, Event extends DomainEvent, Decision>(
   let firstEvents = loaded.firstEvents;
   let revision = loaded.revision;
   let position = loaded.position;
-  for (const stored of events) {
+  for (const [i, stored] of events.entries()) {
     if (stored.streamRevision !== revision + 1) {
       throw new Error(`${loaded.stream}: expected revision ${revision + 1}, read ${stored.streamRevision}`);
     }
-    const event = decodeStoredEvent(stored);
+    const event = decoded?.[i] ?? decodeStoredEvent(stored);
     if (kind.owns(event)) state = kind.decider.evolve(state, event);
     revision = stored.streamRevision;
     position = stored.position;

@@ -29,9 +29,20 @@ export class StreamRepository<State, Command, Event extends DomainEvent, Decisio
     return loaded;
   }
 
+  /**
+   * The stream as this process last folded it, read from the store only when
+   * it holds none. For a command's first attempt alone: its append expects
+   * that revision, so a fold another process has outdated costs one retry
+   * (WrongExpectedVersion, then load) and never a decision on old state.
+   */
+  async latest(stream: string): Promise<LoadedStream<State>> {
+    const held = this.cache.get(stream);
+    return held ?? this.load(stream);
+  }
+
   /** `loaded` with events that follow it (what an append just wrote), kept as the stream's latest fold. */
-  folded(loaded: LoadedStream<State>, events: readonly StoredEvent[]): LoadedStream<State> {
-    const after = foldInto(this.kind, loaded, events);
+  folded(loaded: LoadedStream<State>, events: readonly StoredEvent[], decoded?: readonly DomainEvent[]): LoadedStream<State> {
+    const after = foldInto(this.kind, loaded, events, decoded);
     this.remember(after);
     return after;
   }

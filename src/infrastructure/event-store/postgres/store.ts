@@ -1,5 +1,6 @@
 // The PostgreSQL event store (DESIGN section 2): appends in one INSERT
-// statement (append.ts), reads in log order (log-order.ts), catch-up
+// statement (append.ts), those made at once in one statement and commit
+// (grouped-append.ts), reads in log order (log-order.ts), catch-up
 // subscriptions woken by LISTEN/NOTIFY (signal.ts, subscription.ts). Stream
 // reads see every committed event at once; the global log (readAll,
 // headPosition, subscriptions) only its stable prefix.
@@ -18,7 +19,7 @@ import {
   type SubscribeAllOptions,
   type Subscription,
 } from '../port.js';
-import { appendBatch } from './append.js';
+import { GroupedAppends } from './grouped-append.js';
 import { parseAppend, parseReadAll, parseReadStream, parseSubscribeAll } from './input.js';
 import { EVENT_COLUMNS, HEAD_POSITION_SQL, READ_ALL_SQL, READ_PAGE_SQL, readAllParams } from './log-order.js';
 import { toPosition, toStoredEvent, type EventRow } from './rows.js';
@@ -54,6 +55,7 @@ export interface PostgresEventStoreOptions {
 
 export class PostgresEventStore implements EventStore {
   readonly #signal: LogSignal;
+  readonly #appends: GroupedAppends;
   readonly #subscriptions = new Set<LogSubscription>();
   #closed = false;
 
@@ -62,11 +64,12 @@ export class PostgresEventStore implements EventStore {
     private readonly options: PostgresEventStoreOptions,
   ) {
     this.#signal = new LogSignal(options.signalConnection);
+    this.#appends = new GroupedAppends(pool);
   }
 
   async append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     this.#ensureOpen();
-    const result = await appendBatch(this.pool, parseAppend(stream, events, options));
+    const result = await this.#appends.append(parseAppend(stream, events, options));
     this.#signal.appended();
     return result;
   }

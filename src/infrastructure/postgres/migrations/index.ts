@@ -14,6 +14,7 @@ import { reviewerRoleMigration } from './0008-reviewer-role.js';
 import { keyScopesMigration } from './0009-key-scopes.js';
 import { memoryKeyMakingMigration } from './0010-memory-key-making.js';
 import { memoryKeyMasterCheckMigration } from './0011-memory-key-master-check.js';
+import { memoryKeysGroupedMigration } from './0012-memory-keys-grouped.js';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_event_store': eventStoreMigration,
@@ -27,4 +28,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0009_key_scopes': keyScopesMigration,
   '0010_memory_key_making': memoryKeyMakingMigration,
   '0011_memory_key_master_check': memoryKeyMasterCheckMigration,
+  '0012_memory_keys_grouped': memoryKeysGroupedMigration,
 };

@@ -1,0 +1,106 @@
+// Appends to different streams made at the same moment go as one statement
+// and one commit (statement-groups.ts): at 32 concurrent records each append
+// was its own round trip and WAL flush. The statement is append.ts's, with a
+// part per stream: each part checks its own expected revision against its
+// own stream's last revision, so a part that fails inserts nothing and the
+// others stand. A part that inserted nothing, and every part of a statement
+// that failed (a unique violation from a race with another process, a
+// retried batch whose ids are stored, text PostgreSQL cannot store: the
+// statement wrote nothing), goes again alone through append.ts, which
+// settles it with EventStoreDB's semantics. Large batches (imports) never
+// wait in a group. All parts of a group commit together, so the log shows
+// them in one transaction; each keeps its own stream's order and recordedAt.
+import type pg from 'pg';
+import type { AppendResult } from '../port.js';
+import { StatementGroups } from '../../postgres/statement-groups.js';
+import { appendBatch } from './append.js';
+import type { AppendInput } from './input.js';
+import { EVENT_COLUMNS } from './log-order.js';
+import { toStoredEvent, type EventRow } from './rows.js';
+
+/** A batch this large goes alone: its insert is long enough to hold a group of small appends back. */
+const ALONE_FROM_EVENTS = 64;
+const MAX_PARTS = 64;
+
+const GROUP_APPEND_SQL = `
+  with part as (
+    select p.stream, p.expected, p.revision as expected_revision, p.events, p.part, head.revision, head.recorded_at
+      from unnest($1::text[], $2::text[], $3::int8[], $4::jsonb[]) with ordinality as p(stream, expected, revision, events, part),
+           lateral (select coalesce(max(e.stream_revision), -1) as revision,
+                           (select r.recorded_at from events r where r.stream_name = p.stream order by r.stream_revision desc limit 1) as recorded_at
+                      from events e where e.stream_name = p.stream) as head
+     where case p.expected when 'any' then true
+                           when 'no_stream' then head.revision = -1
+                           when 'stream_exists' then head.revision >= 0
+                           else head.revision = p.revision end
+  ),
+  inserted as (
+    insert into events (stream_name, stream_revision, event_id, type, data, metadata, recorded_at)
+    select part.stream, part.revision + batch.ord, (batch.value->>'id')::uuid, batch.value->>'type', batch.value->'data', batch.value->'metadata',
+           -- once per statement, never before each stream's previous one
+           greatest((select date_trunc('milliseconds', clock_timestamp())), part.recorded_at)
+      from part, jsonb_array_elements(part.events) with ordinality as batch(value, ord)
+     order by part.part, batch.ord
+    returning ${EVENT_COLUMNS}
+  )
+  select * from inserted order by stream_revision`;
+
+type Grouped = AppendResult | 'alone';
+
+export class GroupedAppends {
+  readonly #groups: StatementGroups<AppendInput, Grouped>;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Groups running at once (each holds a connection): more spreads the load, fewer makes larger groups. */
+    maxInFlight = 2,
+  ) {
+    this.#groups = new StatementGroups({
+      runGroup: (inputs) => (inputs.length === 1 ? this.#alone(inputs[0]!) : this.#together(inputs)),
+      keyOf: (input) => input.stream,
+      maxItems: MAX_PARTS,
+      maxInFlight,
+    });
+  }
+
+  async append(input: AppendInput): Promise<AppendResult> {
+    if (input.events.length >= ALONE_FROM_EVENTS) return appendBatch(this.pool, input);
+    const grouped = await this.#groups.run(input);
+    return grouped === 'alone' ? appendBatch(this.pool, input) : grouped;
+  }
+
+  async #alone(input: AppendInput): Promise<Grouped[]> {
+    return [await appendBatch(this.pool, input)];
+  }
+
+  async #together(inputs: readonly AppendInput[]): Promise<Grouped[]> {
+    let rows: EventRow[];
+    try {
+      rows = (await this.pool.query<EventRow>({ name: 'event_store_append_group', text: GROUP_APPEND_SQL, values: groupValues(inputs) }))
+        .rows;
+    } catch {
+      // The statement wrote nothing: each append settles alone (and reports its own error).
+      return inputs.map(() => 'alone');
+    }
+    const byStream = new Map<string, EventRow[]>();
+    for (const row of rows) {
+      const written = byStream.get(row.stream_name);
+      if (written) written.push(row);
+      else byStream.set(row.stream_name, [row]);
+    }
+    return inputs.map((input) => {
+      const written = (byStream.get(input.stream) ?? []).map(toStoredEvent);
+      const last = written.at(-1);
+      return last ? { nextExpectedRevision: last.streamRevision, position: last.position, written } : 'alone';
+    });
+  }
+}
+
+function groupValues(inputs: readonly AppendInput[]): unknown[] {
+  return [
+    inputs.map((input) => input.stream),
+    inputs.map(({ expectedRevision }) => (typeof expectedRevision === 'number' ? 'exact' : expectedRevision)),
+    inputs.map(({ expectedRevision }) => (typeof expectedRevision === 'number' ? expectedRevision : null)),
+    inputs.map(({ events }) => JSON.stringify(events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })))),
+  ];
+}

@@ -1,0 +1,113 @@
+// Appends made at once go as one statement and one commit
+// (grouped-append.ts), and each still gets exactly the answer it would get
+// alone: a failing part fails only itself, a retry is answered from what it
+// stored, two appends to one stream never share a group.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  IdempotencyConflict,
+  WrongExpectedVersion,
+  type AppendResult,
+  type EventStore,
+} from '../../src/infrastructure/event-store/port.js';
+import { InvalidEventStoreInput, openPostgresEventStore } from '../../src/infrastructure/event-store/postgres/index.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { newEvent, newEvents, outcomeOf } from './event-store-fixtures.js';
+
+let database: TestDatabase;
+let store: EventStore;
+
+beforeAll(async () => {
+  database = await createTestDatabase('pg_grouped_append');
+  store = await openPostgresEventStore(database.url, { pollIntervalMs: 50 });
+});
+afterAll(async () => {
+  await store?.close();
+  await database?.drop();
+});
+
+const prefix = () => `grouped-${randomUUID()}-`;
+const commits = (results: readonly AppendResult[]) => results.map((result) => result.position.commit);
+
+describe('PostgreSQL grouped appends', () => {
+  it('commits appends to many streams made at once in fewer transactions, each at its own revisions', async () => {
+    const p = prefix();
+    const streams = Array.from({ length: 20 }, (_, i) => `${p}${i}`);
+    const results = await Promise.all(streams.map((stream) => store.append(stream, newEvents(2), { expectedRevision: 'no_stream' })));
+    // Alone, each append is its own transaction: 20 commit positions.
+    expect(new Set(commits(results)).size).toBeLessThan(20);
+    for (const [i, stream] of streams.entries()) {
+      expect(results[i]!.nextExpectedRevision).toBe(1);
+      const read = await store.readStream(stream);
+      expect(read.map((event) => event.streamRevision)).toEqual([0, 1]);
+      expect(read.map((event) => event.position)).toEqual(results[i]!.written!.map((event) => event.position));
+    }
+    // The log shows each stream's events in its order.
+    const log = (await store.readAll({ filter: { streamPrefixes: [p] } })).filter((event) => event.stream.startsWith(p));
+    expect(log).toHaveLength(40);
+    for (const stream of streams)
+      expect(log.filter((event) => event.stream === stream).map((event) => event.streamRevision)).toEqual([0, 1]);
+  });
+
+  it('fails only the part whose expected revision is wrong, or whose ids are stored elsewhere, or whose text cannot be stored', async () => {
+    const p = prefix();
+    await store.append(`${p}taken`, [newEvent()], { expectedRevision: 'no_stream' });
+    const stored = newEvent();
+    await store.append(`${p}other`, [stored], { expectedRevision: 'no_stream' });
+    const outcomes = await Promise.allSettled([
+      ...Array.from({ length: 6 }, (_, i) => store.append(`${p}ok-${i}`, [newEvent()], { expectedRevision: 'no_stream' })),
+      store.append(`${p}taken`, [newEvent()], { expectedRevision: 'no_stream' }),
+      store.append(`${p}elsewhere`, [stored], { expectedRevision: 'any' }),
+      store.append(`${p}nul`, [newEvent('ContractNoted', { text: 'a\u0000b' })], { expectedRevision: 'any' }),
+      ...Array.from({ length: 6 }, (_, i) => store.append(`${p}ok-${i + 6}`, [newEvent()], { expectedRevision: 'no_stream' })),
+    ]);
+    const [wrong, elsewhere, nul] = outcomes.slice(6, 9);
+    expect(wrong).toMatchObject({ status: 'rejected', reason: expect.any(WrongExpectedVersion) as unknown });
+    expect(elsewhere).toMatchObject({ status: 'rejected', reason: expect.any(IdempotencyConflict) as unknown });
+    expect(nul).toMatchObject({ status: 'rejected', reason: expect.any(InvalidEventStoreInput) as unknown });
+    const ok = [...outcomes.slice(0, 6), ...outcomes.slice(9)];
+    expect(ok.every((outcome) => outcome.status === 'fulfilled')).toBe(true);
+    for (let i = 0; i < 12; i++) expect(await store.readStream(`${p}ok-${i}`)).toHaveLength(1);
+    expect(await store.readStream(`${p}taken`)).toHaveLength(1);
+    expect(await store.readStream(`${p}elsewhere`)).toHaveLength(0);
+    expect(await store.readStream(`${p}nul`)).toHaveLength(0);
+  });
+
+  it('commits the other parts of a group in which one part expected another revision', async () => {
+    const p = prefix();
+    await store.append(`${p}taken`, [newEvent()], { expectedRevision: 'no_stream' });
+    const outcomes = await Promise.allSettled([
+      ...Array.from({ length: 6 }, (_, i) => store.append(`${p}ok-${i}`, [newEvent()], { expectedRevision: 'no_stream' })),
+      store.append(`${p}taken`, [newEvent()], { expectedRevision: 1 }),
+      ...Array.from({ length: 6 }, (_, i) => store.append(`${p}ok-${i + 6}`, [newEvent()], { expectedRevision: 'no_stream' })),
+    ]);
+    expect(outcomes[6]).toMatchObject({ status: 'rejected', reason: expect.any(WrongExpectedVersion) as unknown });
+    const ok = [...outcomes.slice(0, 6), ...outcomes.slice(7)].map((outcome) => (outcome as PromiseFulfilledResult<AppendResult>).value);
+    expect(ok.every((result) => result.nextExpectedRevision === 0)).toBe(true);
+    // They were committed in groups (the failing part among them), not each alone.
+    expect(new Set(commits(ok)).size).toBeLessThan(12);
+    expect(await store.readStream(`${p}taken`)).toHaveLength(1);
+  });
+
+  it('answers a retry made inside a group as the first append did, writing nothing', async () => {
+    const p = prefix();
+    const events = newEvents(2);
+    const first = await store.append(`${p}retried`, events, { expectedRevision: 'no_stream' });
+    const [, retried] = await Promise.all([
+      store.append(`${p}a`, [newEvent()], { expectedRevision: 'any' }),
+      store.append(`${p}retried`, events, { expectedRevision: 'no_stream' }),
+      ...Array.from({ length: 8 }, (_, i) => store.append(`${p}b-${i}`, [newEvent()], { expectedRevision: 'any' })),
+    ]);
+    expect(outcomeOf(retried)).toEqual(outcomeOf(first));
+    expect(await store.readStream(`${p}retried`)).toHaveLength(2);
+  });
+
+  it('never puts two appends to one stream in one group: both land, one after the other', async () => {
+    const p = prefix();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => store.append(`${p}same`, [newEvent()], { expectedRevision: 'any' })),
+    );
+    expect(results.map((result) => result.nextExpectedRevision).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(new Set(commits(results)).size).toBe(10);
+  });
+});
