@@ -6,7 +6,7 @@ import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { comparePositions, type EventStore, type ReadAllOptions, type StoredEvent } from '../../src/infrastructure/event-store/port.js';
+import { comparePositions, type EventStore, type Position, type ReadAllOptions, type StoredEvent } from '../../src/infrastructure/event-store/port.js';
 import { appendQuery } from '../../src/infrastructure/event-store/postgres/append.js';
 import { openPostgresEventStore, PostgresEventStore } from '../../src/infrastructure/event-store/postgres/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -153,6 +153,33 @@ describe('PostgreSQL subscription wakeups', () => {
     }
   });
 
+  it('a filtered subscriber reads on from the head it examined, not again from its last match', async () => {
+    // Every append wakes it: before, each wakeup read the whole log after its last match (from the start, while
+    // nothing had matched), so its cost grew with the log.
+    const pool = new PageRecordingPool({ connectionString: database.url, max: 2 });
+    const own = new PostgresEventStore(pool, { signalConnection: { connectionString: database.url }, pollIntervalMs: 3_600_000 });
+    try {
+      const prefix = `examined-${randomUUID()}-`;
+      const events = reader(own.subscribeAll({ filter: { streamPrefixes: [`${prefix}wanted`] } }));
+      const next = events.take(1);
+      const other = await store.append(`${prefix}other`, newEvents(20), { expectedRevision: 'no_stream' });
+      await readUntil(1, { after: { commit: other.position.commit, prepare: other.position.prepare - 1n } });
+      // Woken by a later append, its read starts at or past the other stream's last event.
+      const before = pool.pageReads.length;
+      await store.append(`${prefix}other`, newEvents(1), { expectedRevision: other.nextExpectedRevision });
+      for (let i = 0; i < 500 && pool.pageReads.length === before; i++) await sleep(10);
+      const after = pool.pageReads.at(-1)!;
+      expect(comparePositions(after, other.position)).toBeGreaterThanOrEqual(0);
+      // And still delivers what matches.
+      const wanted = newEvent();
+      await store.append(`${prefix}wanted`, [wanted], { expectedRevision: 'no_stream' });
+      const delivered = await Promise.race([next, sleep(10_000).then(() => 'nothing after 10 s')]);
+      expect(typeof delivered === 'string' ? delivered : delivered[0]!.id).toBe(wanted.id);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('polling finds events that arrive without a notification', async () => {
     const prefix = `poll-${randomUUID()}-`;
     const subscription = store.subscribeAll({ filter: { streamPrefixes: [prefix] } });
@@ -184,5 +211,18 @@ class ReadHookPool extends pg.Pool {
     // eslint-disable-next-line @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-explicit-any
     const result = (super.query as (...a: any[]) => Promise<unknown>)(...args);
     return hook ? result.then(async (value) => (await hook(), value)) : result;
+  }
+}
+
+/** A pool that notes where each subscription page read starts (its `after`). */
+class PageRecordingPool extends pg.Pool {
+  readonly pageReads: Position[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's query() has a dozen overloads
+  override query(...args: any[]): any {
+    const config = args[0] as { name?: string; values?: string[] };
+    if (config?.name === 'event_store_read_page' && config.values)
+      this.pageReads.push({ commit: BigInt(config.values[0]!), prepare: BigInt(config.values[1]!) });
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-explicit-any
+    return (super.query as (...a: any[]) => unknown)(...args);
   }
 }

@@ -71,12 +71,19 @@ export const HEAD_POSITION_SQL = `
  * poll interval, as the blocker may not be an append and so may end without
  * a NOTIFY. (Asked in a later statement, the question could come too late:
  * were the blocker to end in between, nothing would be pending any more,
- * although the read missed the event it was woken for.) An empty page is one
- * row of nulls carrying the flag.
+ * although the read missed the event it was woken for.) Also the stable
+ * log's last position at that horizon (head_commit, head_prepare): a page
+ * that is not full examined everything up to it, so a filtered subscription
+ * reads on from there, not again from its last match (from the log's start,
+ * when nothing matched yet). An empty page is one row of nulls carrying these.
  */
 export const READ_PAGE_SQL = `
-  select page.*, beyond.pending
-    from (select exists (select 1 from events where transaction_id >= ${STABLE}) as pending) beyond
+  select page.*, beyond.pending, beyond.head_commit, beyond.head_prepare
+    from (select exists (select 1 from events where transaction_id >= ${STABLE}) as pending,
+                 head.transaction_id::text as head_commit, head.global_position as head_prepare
+            from (select 1) one
+            left join lateral (select transaction_id, global_position from events where transaction_id < ${STABLE}
+                                order by transaction_id desc, global_position desc limit 1) head on true) beyond
     left join lateral (${READ_ALL_SQL}) page on true
    order by page.commit_position::xid8, page.global_position`;
 

@@ -150,13 +150,17 @@ export class PostgresEventStore implements EventStore {
   }
 
   async #readPage(after: Position | undefined, filter: LogFilter | undefined, maxCount: number): Promise<LogPage> {
-    const { rows } = await this.pool.query<Nullable<EventRow> & { pending: boolean }>({
+    const { rows } = await this.pool.query<
+      Nullable<EventRow> & { pending: boolean; head_commit: string | null; head_prepare: string | null }
+    >({
       name: 'event_store_read_page',
       text: READ_PAGE_SQL,
       values: readAllParams(after, filter, maxCount),
     });
     const events = rows.flatMap((row) => (row.event_id === null ? [] : [toStoredEvent(row as EventRow)]));
-    return { events, pending: rows[0]?.pending ?? false };
+    const first = rows[0];
+    const head = first?.head_commit != null && first.head_prepare != null ? toPosition(first.head_commit, first.head_prepare) : undefined;
+    return { events, pending: first?.pending ?? false, ...(head ? { head } : {}) };
   }
 
   #ensureOpen(): void {

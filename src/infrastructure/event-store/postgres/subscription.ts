@@ -2,7 +2,7 @@
 // delivered position until the stable end of the log, then wait for a
 // NOTIFY wakeup or the poll interval, and read again. Log order guarantees
 // (log-order.ts) make "after the last delivered position" exact.
-import type { LogFilter, Position, StoredEvent, Subscription } from '../port.js';
+import { comparePositions, type LogFilter, type Position, type StoredEvent, type Subscription } from '../port.js';
 import type { LogSignal } from './signal.js';
 
 const PAGE_SIZE = 500;
@@ -11,6 +11,8 @@ export interface LogPage {
   readonly events: StoredEvent[];
   /** True when committed events lay beyond the horizon this page was read at (log-order.ts): read again soon. */
   readonly pending: boolean;
+  /** The stable log's last position at that horizon: a page that is not full examined everything up to it. */
+  readonly head?: Position;
 }
 
 export interface LogReader {
@@ -73,6 +75,9 @@ export class LogSubscription implements Subscription {
           yield event;
           after = event.position;
         }
+        // A filtered read that matched nothing more up to the head need not examine those events again.
+        if (page.events.length < PAGE_SIZE && page.head && (after === undefined || comparePositions(page.head, after) > 0))
+          after = page.head;
         // A full page, or a wakeup during the read: there may be more already.
         if (page.events.length === PAGE_SIZE || this.#wakeups !== wakeupsBefore) continue;
         if (page.pending) {
