@@ -6,6 +6,7 @@ import type { Ledger } from '../../src/commands/ledger.js';
 import { recordMemory } from '../../src/commands/record.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
 import type { EventStore } from '../../src/infrastructure/event-store/port.js';
+import { SubjectRepository } from '../../src/reads/streams/subject-repository.js';
 import { openTestLedger, type TestLedger } from '../support/ledger.js';
 
 let t: TestLedger;
@@ -73,5 +74,35 @@ describe('the command loop', () => {
       'disk full',
     );
     expect(await types('failed')).toEqual([]);
+  });
+
+  it('decides a record against the fold it holds without reading the stream, and after another process wrote, against the stream as it is', async () => {
+    const stream = subjectStreamName('acme', 'held');
+    const reads: string[] = [];
+    const counting: EventStore = {
+      ...failingOnce(t.ledger.eventStore, 'before', () => new Error('unused')),
+      append: t.ledger.eventStore.append.bind(t.ledger.eventStore),
+      readStream: (name, options) => (reads.push(name), t.ledger.eventStore.readStream(name, options)),
+    };
+    // This process: its own folds, as the service keeps them.
+    const here: Ledger = { ...t.ledger, eventStore: counting, subjects: new SubjectRepository(counting) };
+    const context = { tenant: 'acme', subject: 'held' };
+    await recordMemory(here, context, entry('sms'));
+    expect(reads.filter((name) => name === stream)).toHaveLength(1);
+    reads.length = 0;
+    expect(await recordMemory(here, context, { ...entry('email'), key: 'contact.channel' })).toMatchObject({
+      ok: true,
+      result: { revision: 1 },
+    });
+    expect(reads.filter((name) => name === stream)).toEqual([]);
+    // Another process supersedes the preference: this one's fold is outdated.
+    const elsewhere: Ledger = { ...t.ledger, subjects: new SubjectRepository(t.ledger.eventStore) };
+    const theirs = await recordMemory(elsewhere, context, entry('email'));
+    expect(theirs).toMatchObject({ ok: true, result: { decision: 'SUPERSEDES' } });
+    // Its append expected the old revision: it reads the stream and decides again, superseding their entry, not the first.
+    const ours = await recordMemory(here, context, entry('post'));
+    if (!ours.ok || theirs.ok !== true) throw new Error('expected both records to be taken');
+    expect(ours.result).toMatchObject({ decision: 'SUPERSEDES', supersedes: [theirs.result.memoryId] });
+    expect(reads.filter((name) => name === stream).length).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,7 @@
 // A long-running projector: keep the active schema caught up, sleep until the
 // log grows, and stand by while another process owns the projection, ready
 // to take over when it dies.
-import type { EventStore, Position } from '../../infrastructure/event-store/port.js';
+import { comparePositions, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
 import { applyUntil, DEFAULT_BATCH_SIZE, type BatchProgress } from './apply-loop.js';
 import { ProjectionSchemaRetired } from './errors.js';
 import { isMissingSchema, stillServing } from './catch-up.js';
@@ -61,6 +61,9 @@ export async function followProjection(
 
 /** Resolves when an event after `after` exists, after `timeoutMs`, or on abort. */
 async function logGrows(store: EventStore, after: Position | undefined, signal: AbortSignal, timeoutMs: number): Promise<void> {
+  // Under load the log has grown already: its head says so without reading a page of events the batch reads again.
+  const head = await store.headPosition();
+  if (head && (after === undefined || comparePositions(head, after) > 0)) return;
   const subscription = store.subscribeAll(after ? { after } : {});
   const first = subscription[Symbol.asyncIterator]().next();
   first.catch(() => undefined);
