@@ -102,6 +102,19 @@ describe('PostgreSQL grouped appends', () => {
     expect(await store.readStream(`${p}retried`)).toHaveLength(2);
   });
 
+  it("keeps every part's data exactly as given: quotes, backslashes, braces, commas and other scripts", async () => {
+    const p = prefix();
+    const texts = ['he said "hi"', 'C:\\path\\to', '{a,b}', 'NULL', '', '记忆 ✓ \u00e9', '\\"quoted\\"', 'line\nbreak\ttab'];
+    const events = texts.map((text) => newEvent('ContractNoted', { text, nested: { list: [text, 1, null, true] } }));
+    const results = await Promise.all(events.map((event, i) => store.append(`${p}${i}`, [event], { expectedRevision: 'any' })));
+    expect(new Set(commits(results)).size).toBeLessThan(texts.length);
+    for (const [i, event] of events.entries()) {
+      const [stored] = await store.readStream(`${p}${i}`);
+      expect(stored).toMatchObject({ id: event.id, type: event.type, data: event.data, metadata: event.metadata });
+      expect(results[i]!.written![0]!.data).toEqual(event.data);
+    }
+  });
+
   it('never puts two appends to one stream in one group: both land, one after the other', async () => {
     const p = prefix();
     const results = await Promise.all(
