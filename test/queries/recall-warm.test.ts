@@ -100,6 +100,28 @@ describe('a warm recall', () => {
     expect([...read.retrievalIndexes.corpora.corpora()].flatMap(({ corpus }) => [...corpus.opened.keys()])).not.toContain(secret);
   });
 
+  it('without a query, proves the served keys live by the subject memory key epoch: no key row read, until a key is destroyed', async () => {
+    const s = 'w-epoch';
+    const secret = await record(s, said('chat.t1', 'The locker code is kestrel-7730.'));
+    for (let i = 2; i <= 6; i++) await record(s, said(`chat.t${i}`, `Turn ${i}: the locker is on floor ${i}.`));
+    await world.catchUp(ctx(s));
+    const { read, asked } = readSide();
+    const ask = () => recall(read, { tenant: 'acme', subject: s });
+    const cold = await ask();
+    expect(shown(cold.items)).toContain(secret);
+    expect(asked()).toBe(6); // each memory opened once
+    const warm = await ask();
+    expect(warm.items).toEqual(cold.items);
+    expect(asked()).toBe(6); // the six served, proven live by one epoch row: no key read again
+    // Another process's erasure, its first step alone: the key destroyed, no tombstone yet.
+    await world.t.ledger.keyStore.forgetMemories(ctx(s), [secret]);
+    const after = await ask();
+    expect(shown(after.items)).not.toContain(secret);
+    expect(JSON.stringify(after)).not.toContain('kestrel-7730');
+    expect(after.excluded.unreadable).toBe(1);
+    expect(asked()).toBeGreaterThan(6); // the epoch moved: every served key read again
+  });
+
   it('forget after a cached recall: gone from the next answer, the corpus and the indexes, and the erasure check says so', async () => {
     const s = 'w-forget';
     const phone = await record(s, said('chat.t1', 'Call me on the number ending 8830 after six.'));

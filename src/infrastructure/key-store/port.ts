@@ -126,6 +126,14 @@ export interface KeyStore {
   memoryKeys(ref: SubjectRef, memoryIds: readonly string[]): Promise<ReadonlyMap<string, KeyLookup<MemoryKey>>>;
 
   /**
+   * The subject's memory key epoch: it moves in every transaction that
+   * destroys a memory key of the subject, and never back. The same epoch read
+   * before some keys were found and again later proves none of them was
+   * destroyed in between. Undefined when the subject has no live keys.
+   */
+  memoryKeyEpoch(ref: SubjectRef): Promise<string | undefined>;
+
+  /**
    * With `create`, makes the artifact's key, recording what it derives from;
    * refused (KeyForgotten, scope 'artifact') when any of that was forgotten
    * already, so a summary generated during an erasure never gets a live key.

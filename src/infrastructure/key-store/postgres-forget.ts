@@ -34,6 +34,11 @@ export async function tombstoneMemories(db: Queryable, ref: SubjectRef, memoryId
      RETURNING key_id`,
     [ref.tenant, ref.subject, sorted],
   );
+  // In this transaction: a recall that finds the epoch unchanged knows no memory key of the subject was destroyed (migration 0013).
+  await db.query('UPDATE key_store_subjects SET memory_key_epoch = memory_key_epoch + 1 WHERE tenant = $1 AND subject = $2', [
+    ref.tenant,
+    ref.subject,
+  ]);
   const when = await db.query<{ at: Date }>(
     `SELECT max(forgotten_at) AS at FROM key_store_memories WHERE tenant = $1 AND subject = $2 AND memory_id = ANY($3::text[])`,
     [ref.tenant, ref.subject, sorted],
@@ -53,7 +58,7 @@ export async function tombstoneSubject(db: Queryable, ref: SubjectRef): Promise<
     [ref.tenant, ref.subject],
   );
   const subject = await db.query<{ key_id: string | null }>(
-    `UPDATE key_store_subjects SET wrapped_secret = NULL, master_key_id = NULL, forgotten_at = now()
+    `UPDATE key_store_subjects SET wrapped_secret = NULL, master_key_id = NULL, forgotten_at = now(), memory_key_epoch = memory_key_epoch + 1
      WHERE tenant = $1 AND subject = $2 AND forgotten_at IS NULL RETURNING key_id`,
     [ref.tenant, ref.subject],
   );

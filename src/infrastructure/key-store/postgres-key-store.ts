@@ -112,6 +112,17 @@ export class PostgresKeyStore implements KeyStore {
     );
   }
 
+  async memoryKeyEpoch(ref: SubjectRef): Promise<string | undefined> {
+    const valid = validSubjectRef(ref);
+    const { rows } = await this.pool.query<{ epoch: string }>({
+      name: 'key_store_memory_key_epoch',
+      text: `SELECT memory_key_epoch::text AS epoch FROM key_store_subjects
+              WHERE tenant = $1 AND subject = $2 AND forgotten_at IS NULL AND wrapped_secret IS NOT NULL`,
+      values: [valid.tenant, valid.subject],
+    });
+    return rows[0]?.epoch;
+  }
+
   async sealingKeys(ref: SubjectRef, memoryId: string): Promise<SealingKeys | KeyForgotten> {
     const valid = validSubjectRef(ref);
     const id = validMemoryId(memoryId);

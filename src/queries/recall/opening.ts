@@ -4,7 +4,8 @@
 // one call. A reused memory's key is not looked up before ranking; the keys
 // of what recall serves are, after (servedKeysLive): an erasure destroys
 // keys before its tombstones reach the projection, and a memory whose key
-// is gone is never served from memory. The keys either lookup read are
+// is gone is never served from memory. Without a query, the subject's memory
+// key epoch unchanged since the opening proves it in one row. The keys either lookup read are
 // handed on, within this recall only, to seal its question's shares
 // (recall-records.ts): no memory's key is read twice in one recall.
 import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
@@ -46,6 +47,8 @@ export async function openPassing(
   }
   const fields = new Map<string, PersonalFields>();
   const lookups = new Map<string, KeyLookup<MemoryKey>>();
+  // Before the keys: an epoch read after them could hide a key destroyed in between.
+  const epoch = toOpen.length > 0 ? await keys.memoryKeyEpoch(ref) : undefined;
   for (let i = 0; i < toOpen.length; i += OPEN_CHUNK) {
     // A cold subject of thousands opens for seconds: in chunks, letting the process answer other requests (and its pools' timers) between them.
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
@@ -61,7 +64,7 @@ export async function openPassing(
   const unreadable: string[] = [];
   for (const v of toOpen) {
     const f = fields.get(v.memory_id)!;
-    if (f.status === 'readable') opened.set(v.memory_id, { version: v, fields: f, keyId: v.value!.keyId });
+    if (f.status === 'readable') opened.set(v.memory_id, { version: v, fields: f, keyId: v.value!.keyId, ...(epoch ? { epoch } : {}) });
     else unreadable.push(v.memory_id);
   }
   return { opened, unreadable, reused, keys: lookups };
@@ -88,15 +91,24 @@ export interface ServedKeys {
   readonly keys: ReadonlyMap<string, KeyLookup<MemoryKey>>;
 }
 
-/** Checks the keys of the reused memories among the served items; returns them with the keys the opening read. */
+/**
+ * Checks the keys of the reused memories among the served items; returns them with the keys the opening read.
+ * Without `needKeys` (nothing is sealed under them), an unchanged memory key epoch is the proof, in one row:
+ * no memory key of the subject was destroyed since these were opened.
+ */
 export async function servedKeysLive(
   keys: KeyStore,
   ref: SubjectRef,
   items: readonly RecallItem[],
   opened: OpenedPassing,
+  needKeys: boolean,
 ): Promise<ServedKeys> {
   const ids = [...new Set(items.flatMap(shownMemories))].filter((id) => opened.reused.has(id));
   if (ids.length === 0) return { live: true, keys: opened.keys };
+  if (!needKeys) {
+    const epoch = await keys.memoryKeyEpoch(ref);
+    if (epoch !== undefined && ids.every((id) => opened.opened.get(id)!.epoch === epoch)) return { live: true, keys: opened.keys };
+  }
   const lookups = await memoryKeysOf(keys, ref, ids);
   const live = ids.every((id) => {
     const lookup = lookups.get(id);

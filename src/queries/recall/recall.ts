@@ -248,7 +248,8 @@ async function answerFrom(
     notice: RECALL_NOTICE,
   };
   const served = packed.included.map((p) => p.item);
-  return { answer, served: await servedKeysLive(read.keyStore, ref, served, opening) };
+  // With a query, the served memories' keys seal its shares (answerRecall): they are read, not only proven live.
+  return { answer, served: await servedKeysLive(read.keyStore, ref, served, opening, request.retrieval !== undefined) };
 }
 
 /** Open conflicts that still have two active members and apply to the reader's scopes. */

@@ -15,6 +15,7 @@ import { keyScopesMigration } from './0009-key-scopes.js';
 import { memoryKeyMakingMigration } from './0010-memory-key-making.js';
 import { memoryKeyMasterCheckMigration } from './0011-memory-key-master-check.js';
 import { memoryKeysGroupedMigration } from './0012-memory-keys-grouped.js';
+import { memoryKeyEpochMigration } from './0013-memory-key-epoch.js';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001_event_store': eventStoreMigration,
@@ -29,4 +30,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0010_memory_key_making': memoryKeyMakingMigration,
   '0011_memory_key_master_check': memoryKeyMasterCheckMigration,
   '0012_memory_keys_grouped': memoryKeysGroupedMigration,
+  '0013_memory_key_epoch': memoryKeyEpochMigration,
 };

@@ -16,6 +16,8 @@ import type { CurrentVersion, KnownVersions } from '../subject-view-shape.js';
 export interface OpenedMemory extends ReadableMemory {
   /** The key the fields were opened with: a version sealed under another is opened again. */
   readonly keyId: string;
+  /** The subject's memory key epoch read before that key was found (KeyStore.memoryKeyEpoch). */
+  readonly epoch?: string;
 }
 
 export interface OpenedCorpus extends KnownVersions {
