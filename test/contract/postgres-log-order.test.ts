@@ -6,7 +6,13 @@ import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { comparePositions, type EventStore, type Position, type ReadAllOptions, type StoredEvent } from '../../src/infrastructure/event-store/port.js';
+import {
+  comparePositions,
+  type EventStore,
+  type Position,
+  type ReadAllOptions,
+  type StoredEvent,
+} from '../../src/infrastructure/event-store/port.js';
 import { appendQuery } from '../../src/infrastructure/event-store/postgres/append.js';
 import { openPostgresEventStore, PostgresEventStore } from '../../src/infrastructure/event-store/postgres/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
