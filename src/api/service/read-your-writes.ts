@@ -6,8 +6,9 @@
 // up to commitWaitMs, then the query goes on with the head it has). The in-process projector reports each committed batch
 // (onBatch), so the wait ends the moment it passes the head, without
 // polling. When this process's projector is not the one applying (another
-// process owns the projection) or has not reported yet, fall back to the
-// runtime's catch-up, which applies or waits for the owner.
+// process owns the projection, or the process runs none: an API-only serve
+// worker) or has not reported yet, fall back to the runtime's catch-up,
+// which applies or waits for the owner.
 // A read of one subject (recall) needs less: every event of the subject's
 // stream (the CLI's and MCP's read your writes, catchUpWith). Its stream
 // shows each committed event at once, so the target is the stream's last
@@ -36,8 +37,12 @@ interface Waiter {
 export class ReadYourWrites {
   readonly #checkpoints = new Map<string, Position>();
   #waiters: Waiter[] = [];
-  /** Set while this process's projector stands by (another process owns a projection): waiting for it would be in vain. */
-  #standby = false;
+  /**
+   * The projections this process's own projector reports (onBatch) and does not stand by for. Only when it
+   * reports them all is waiting for its next report worth it: an API-only worker, which runs no projector,
+   * learns checkpoints from the catch-up alone, and waiting for a report there lasted followerWaitMs each time.
+   */
+  readonly #reporting = new Set<string>();
 
   constructor(
     private readonly store: EventStore,
@@ -51,14 +56,19 @@ export class ReadYourWrites {
 
   /** The in-process projector's progress (pass as followProjection's onBatch). */
   readonly onBatch = (progress: BatchProgress): void => {
-    this.#standby = false;
+    this.#reporting.add(progress.projection);
     this.#advance(progress.projection, progress.checkpoint);
   };
 
-  /** Pass as followProjection's onStandby. */
-  readonly onStandby = (): void => {
-    this.#standby = true;
+  /** Pass as followProjection's onStandby, with the projection another process owns. */
+  readonly onStandby = (projection: string): void => {
+    this.#reporting.delete(projection);
   };
+
+  /** Whether this process's projector reports every projection, so that its next batch can end a wait. */
+  #followedHere(): boolean {
+    return this.definitions.every((definition) => this.#reporting.has(definition.name));
+  }
 
   async awaitHead(): Promise<void> {
     try {
@@ -69,7 +79,7 @@ export class ReadYourWrites {
     const head = await this.store.headPosition();
     if (!head) return;
     const low = this.#lowest();
-    if (low !== undefined && !this.#standby) {
+    if (low !== undefined && this.#followedHere()) {
       if (comparePositions(low, head) >= 0) return;
       if (await this.#waitFor(head)) return;
     }
@@ -81,10 +91,8 @@ export class ReadYourWrites {
   /** Resolves once every projection has applied the log through `target` (or commitWaitMs passed: the query goes on with what it has). */
   async awaitPosition(target: Position): Promise<void> {
     const low = this.#lowest();
-    if (low !== undefined && !this.#standby) {
-      if (comparePositions(low, target) >= 0) return;
-      if (await this.#waitFor(target)) return;
-    }
+    if (low !== undefined && comparePositions(low, target) >= 0) return;
+    if (low !== undefined && this.#followedHere() && (await this.#waitFor(target))) return;
     const started = Date.now();
     for (;;) {
       const results = await catchUpProjections(this.store, this.db);

@@ -157,7 +157,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
           signal,
           onBatch: freshness.onBatch,
           onStandby: (schema) => {
-            freshness.onStandby();
+            freshness.onStandby(definition.name);
             logger.debug({ projection: definition.name, schema }, 'another process owns the projection; standing by');
           },
         }),
