@@ -67,22 +67,33 @@ async function logGrows(store: EventStore, after: Position | undefined, signal: 
   const subscription = store.subscribeAll(after ? { after } : {});
   const first = subscription[Symbol.asyncIterator]().next();
   first.catch(() => undefined);
+  const idle = pause(timeoutMs, signal);
   try {
-    await Promise.race([first, sleep(timeoutMs, signal)]);
+    await Promise.race([first, idle.over]);
   } finally {
+    // Ended now, not at its timeout: a wait the log cut short kept its timer and its listener on the service's signal for up to idleMs.
+    idle.end();
     await subscription.close();
   }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
+  return pause(ms, signal).over;
+}
+
+/** Resolves `over` after `ms`, on abort, or at `end()`, whichever comes first, leaving no timer or listener behind. */
+function pause(ms: number, signal: AbortSignal): { readonly over: Promise<void>; readonly end: () => void } {
+  let end = () => {};
+  const over = new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
+    end = done;
     function done() {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);
       resolve();
     }
   });
+  return { over, end };
 }
