@@ -16,7 +16,7 @@ import { openMemoryRow, openSubjectRow, type OpenedSubject } from './postgres-op
 import type { MemoryRow, Queryable } from './postgres-rows.js';
 import { insertMemory, selectMemories, selectSubject } from './postgres-rows.js';
 import { lockSubjectForMaking, lockText } from './postgres-subject-lock.js';
-import { StatementGroups } from '../postgres/statement-groups.js';
+import { ALONE, StatementGroups } from '../postgres/statement-groups.js';
 
 type LiveSubject = Extract<OpenedSubject, { readonly status: 'live' }>;
 
@@ -37,20 +37,20 @@ const partValues = (p: MemoryKeyPart) =>
 
 /** Memory keys made at once, in one statement; a part whose group failed is made again alone. */
 export class MemoryKeyMaking {
-  readonly #groups: StatementGroups<MemoryKeyPart, MadeRow | undefined | 'alone'>;
+  readonly #groups: StatementGroups<MemoryKeyPart, MadeRow | undefined>;
 
   constructor(private readonly db: Queryable) {
     this.#groups = new StatementGroups({
-      runGroup: (parts) => (parts.length === 1 ? this.#alone(parts[0]!).then((row) => [row]) : this.#together(parts)),
+      runAlone: (part) => this.#alone(part),
+      runGroup: (parts) => this.#together(parts),
       keyOf: (part) => `${part.lock}\u001f${part.memoryId}`,
       maxItems: 64,
       maxInFlight: 2,
     });
   }
 
-  async make(part: MemoryKeyPart): Promise<MadeRow | undefined> {
-    const made = await this.#groups.run(part);
-    return made === 'alone' ? this.#alone(part) : made;
+  make(part: MemoryKeyPart): Promise<MadeRow | undefined> {
+    return this.#groups.run(part);
   }
 
   async #alone(part: MemoryKeyPart): Promise<MadeRow | undefined> {
@@ -62,7 +62,7 @@ export class MemoryKeyMaking {
     return rows[0];
   }
 
-  async #together(parts: readonly MemoryKeyPart[]): Promise<(MadeRow | 'alone')[]> {
+  async #together(parts: readonly MemoryKeyPart[]): Promise<(MadeRow | typeof ALONE)[]> {
     const order = parts.map((_, i) => i).sort((a, b) => (parts[a]!.lock < parts[b]!.lock ? -1 : parts[a]!.lock > parts[b]!.lock ? 1 : 0));
     const columns = Array.from({ length: 8 }, (_, c) => order.map((i) => partValues(parts[i]!)[c]));
     let rows: (MadeRow & { readonly part: number })[];
@@ -76,9 +76,9 @@ export class MemoryKeyMaking {
       ).rows;
     } catch {
       // The statement made nothing (a deadlock, a lost connection): each part alone, reporting its own error.
-      return parts.map(() => 'alone');
+      return parts.map(() => ALONE);
     }
-    const made: (MadeRow | 'alone')[] = parts.map(() => 'alone');
+    const made: (MadeRow | typeof ALONE)[] = parts.map(() => ALONE);
     for (const row of rows) made[order[row.part - 1]!] = row;
     return made;
   }

@@ -12,7 +12,7 @@
 // them in one transaction; each keeps its own stream's order and recordedAt.
 import type pg from 'pg';
 import type { AppendResult } from '../port.js';
-import { StatementGroups } from '../../postgres/statement-groups.js';
+import { ALONE, StatementGroups } from '../../postgres/statement-groups.js';
 import { appendBatch } from './append.js';
 import type { AppendInput } from './input.js';
 import { EVENT_COLUMNS } from './log-order.js';
@@ -45,10 +45,8 @@ const GROUP_APPEND_SQL = `
   )
   select * from inserted order by stream_revision`;
 
-type Grouped = AppendResult | 'alone';
-
 export class GroupedAppends {
-  readonly #groups: StatementGroups<AppendInput, Grouped>;
+  readonly #groups: StatementGroups<AppendInput, AppendResult>;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -56,7 +54,8 @@ export class GroupedAppends {
     maxInFlight = 2,
   ) {
     this.#groups = new StatementGroups({
-      runGroup: (inputs) => (inputs.length === 1 ? this.#alone(inputs[0]!) : this.#together(inputs)),
+      runAlone: (input) => appendBatch(this.pool, input),
+      runGroup: (inputs) => this.#together(inputs),
       keyOf: (input) => input.stream,
       maxItems: MAX_PARTS,
       maxInFlight,
@@ -64,23 +63,17 @@ export class GroupedAppends {
   }
 
   async append(input: AppendInput): Promise<AppendResult> {
-    if (input.events.length >= ALONE_FROM_EVENTS) return appendBatch(this.pool, input);
-    const grouped = await this.#groups.run(input);
-    return grouped === 'alone' ? appendBatch(this.pool, input) : grouped;
+    return input.events.length >= ALONE_FROM_EVENTS ? appendBatch(this.pool, input) : this.#groups.run(input);
   }
 
-  async #alone(input: AppendInput): Promise<Grouped[]> {
-    return [await appendBatch(this.pool, input)];
-  }
-
-  async #together(inputs: readonly AppendInput[]): Promise<Grouped[]> {
+  async #together(inputs: readonly AppendInput[]): Promise<(AppendResult | typeof ALONE)[]> {
     let rows: EventRow[];
     try {
       rows = (await this.pool.query<EventRow>({ name: 'event_store_append_group', text: GROUP_APPEND_SQL, values: groupValues(inputs) }))
         .rows;
     } catch {
       // The statement wrote nothing: each append settles alone (and reports its own error).
-      return inputs.map(() => 'alone');
+      return inputs.map(() => ALONE);
     }
     const byStream = new Map<string, EventRow[]>();
     for (const row of rows) {
@@ -91,7 +84,7 @@ export class GroupedAppends {
     return inputs.map((input) => {
       const written = (byStream.get(input.stream) ?? []).map(toStoredEvent);
       const last = written.at(-1);
-      return last ? { nextExpectedRevision: last.streamRevision, position: last.position, written } : 'alone';
+      return last ? { nextExpectedRevision: last.streamRevision, position: last.position, written } : ALONE;
     });
   }
 }
