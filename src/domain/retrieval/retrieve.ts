@@ -45,7 +45,7 @@ export function retrieve(index: RetrievalIndex, query: RetrievalQuery, context: 
   const accepted = query.kind === undefined && matchesKey === undefined ? index.ids : index.ids.filter(accept);
   const limit = Math.max(policy.candidatesPerSignal, 4 * query.topK);
   const signals = [
-    rankSignal('key', keyMatches(index, terms, accepted, query.key, policy), limit),
+    rankSignal('key', keyMatches(index, terms, accepted, accept, query.key, policy), limit),
     rankSignal('lexical', lexicalMatches(index, terms, accept, limit, policy), limit),
     rankSignal('semantic', semanticMatches(index, context.queryVector, accepted, policy), limit),
   ];

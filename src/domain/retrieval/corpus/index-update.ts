@@ -9,6 +9,7 @@
 // more than `maxChanged` documents differ (a build is cheaper then).
 import type { RetrievalDocument } from './document.js';
 import { commonDimensions, indexDocument, recordTerms, type IndexedDocument, type RetrievalIndex } from './retrieval-index.js';
+import { keyTermDocuments } from './key-term-documents.js';
 import type { TermStatistics } from './term-statistics.js';
 
 const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -73,6 +74,7 @@ export function updateRetrievalIndex(
       added.map((a) => recordTerms(a.record)),
     ),
     keyTerms: counted(previous.keyTerms, indexed.size, keySets(removed), keySets(added)),
+    keyTermDocuments: keyTermDocuments(indexed.values()),
     ...grouped(indexed),
     dimensions,
   };

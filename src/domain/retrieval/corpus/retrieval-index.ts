@@ -7,6 +7,7 @@ import { InvalidInput } from '../../validation/invalid-input.js';
 import { isFiniteVector } from '../signals/semantic.js';
 import { tokenize } from '../text/tokenize.js';
 import type { RetrievalDocument } from './document.js';
+import { keyTermDocuments, type KeyTermDocuments } from './key-term-documents.js';
 import { buildLexicalIndex, type LexicalRecord } from './lexical-index.js';
 import { termStatistics, type TermStatistics } from './term-statistics.js';
 
@@ -34,6 +35,8 @@ export interface RetrievalIndex {
   readonly terms: TermStatistics;
   /** Over keys: what a key term is worth. */
   readonly keyTerms: TermStatistics;
+  /** Key term -> the documents whose key holds it: what the key signal looks up. */
+  readonly keyTermDocuments: KeyTermDocuments;
   readonly slots: ReadonlyMap<string, readonly string[]>;
   readonly conflicts: ReadonlyMap<string, readonly string[]>;
   readonly dimensions: number | undefined;
@@ -126,6 +129,7 @@ export function* retrievalIndexSteps(documents: readonly RetrievalDocument[], ch
     lexical,
     terms: termStatistics(records.map(recordTerms)),
     keyTerms: termStatistics([...indexed.values()].map((d) => new Set(d.keyTerms))),
+    keyTermDocuments: keyTermDocuments(indexed.values()),
     slots,
     conflicts,
     dimensions: commonDimensions(indexed.values()),

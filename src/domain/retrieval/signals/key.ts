@@ -5,6 +5,7 @@
 // query names (notification.preference for "how do they want
 // notifications?") matches by the IDF-weighted share of its terms named;
 // a key term more than half of the documents share is not distinctive.
+import { namedKeyTerms } from '../corpus/key-term-documents.js';
 import type { RetrievalIndex } from '../corpus/retrieval-index.js';
 import { idf } from '../corpus/term-statistics.js';
 import type { RetrievalPolicy } from '../ranking/policy.js';
@@ -13,16 +14,30 @@ import type { SignalMatch } from './signal.js';
 
 const MIN_KEY_COVERAGE = 0.5;
 
-function named(keyTerm: string, queryTerms: readonly string[], minPrefix: number): boolean {
-  return queryTerms.some(
-    (q) => q === keyTerm || (q.length >= minPrefix && keyTerm.startsWith(q)) || (keyTerm.length >= minPrefix && q.startsWith(keyTerm)),
-  );
+const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Without a key filter, the documents a key match can come from: those
+ * holding a named key term that is distinctive (a document naming only
+ * common key terms has no strength), in id order, as a scan of `accepted`
+ * would meet them.
+ */
+function namedDocuments(index: RetrievalIndex, named: ReadonlySet<string>, accept: (id: string) => boolean): string[] {
+  const distinctive = index.size / 2;
+  const ids = new Set<string>();
+  for (const term of named) {
+    const holders = index.keyTermDocuments.byTerm.get(term)!;
+    if (holders.length > distinctive) continue;
+    for (const id of holders) ids.add(id);
+  }
+  return [...ids].filter(accept).sort(compareIds);
 }
 
 export function keyMatches(
   index: RetrievalIndex,
   queryTerms: readonly string[],
   accepted: readonly string[],
+  accept: (id: string) => boolean,
   keyFilter: string | undefined,
   policy: RetrievalPolicy,
 ): SignalMatch[] {
@@ -30,22 +45,17 @@ export function keyMatches(
   const distinctive = index.size / 2;
   const coverage = new Map<string, { strength: number; terms: string[] }>();
   const matches: SignalMatch[] = [];
-  // Whether the query names a key term, once per term: without a key filter a key naming none has strength 0 (the common case, cheap).
-  const namedTerms = new Map<string, boolean>();
-  const isNamed = (term: string) => {
-    let known = namedTerms.get(term);
-    if (known === undefined) namedTerms.set(term, (known = named(term, queryTerms, policy.lexical.prefixMinLength)));
-    return known;
-  };
+  const named = namedKeyTerms(index.keyTermDocuments, queryTerms, policy.lexical.prefixMinLength);
   const weights = new Map<string, number>();
   const weight = (term: string) => {
     let w = weights.get(term);
     if (w === undefined) weights.set(term, (w = idf(index.keyTerms, term)));
     return w;
   };
-  for (const id of accepted) {
+  // With a filter every accepted document matches at the filter's strength at least; without one, only a named key term's.
+  const candidates = filterStrength === 0 ? namedDocuments(index, named, accept) : accepted;
+  for (const id of candidates) {
     const { keyTerms, document } = index.documents.get(id)!;
-    if (filterStrength === 0 && !keyTerms.some(isNamed)) continue;
     let memo = coverage.get(document.key);
     if (!memo) {
       let all = 0;
@@ -55,7 +65,7 @@ export function keyMatches(
       for (const term of keyTerms) {
         const w = weight(term);
         all += w;
-        if (!isNamed(term)) continue;
+        if (!named.has(term)) continue;
         hit += w;
         terms.push(term);
         if ((index.keyTerms.frequency.get(term) ?? 0) <= distinctive) distinct = true;
