@@ -90,7 +90,7 @@ export async function byRelevance(
   // Only memories carry vectors (a summary entry has none): a failed embedder leaves the ranking lexical, never the answer failed.
   const semantic = await semanticInputs(deps, input.ref, query.query, [...input.readable.keys()]);
   const ready = semantic.status === 'ready' ? semantic : undefined;
-  const { documents, fingerprint } = recallDocuments(input.readable.values(), conflictsOf, input.summary, labelsOf, ready, input.documents);
+  const { documents, fingerprint } = recallDocuments(input.readable, conflictsOf, input.summary, labelsOf, ready, input.documents);
   // A write changes a document or a few: updating costs those, a build all of them.
   const update = (previous: RetrievalIndex) => updateRetrievalIndex(previous, documents, Math.max(64, documents.length / 4));
   const index: RetrievalIndex =

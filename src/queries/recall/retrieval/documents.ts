@@ -14,6 +14,7 @@ import { reinforcedAt, lifecycleInputOf, type UsageSource } from '../../../domai
 import type { ReadableMemory } from '../readable.js';
 import type { ShownSummaryEntry } from '../summary-items.js';
 import type { CurrentVersion } from '../subject-view-shape.js';
+import { madeFrom, sameInputs, type MadeFrom } from './made-from.js';
 
 export const summaryDocumentId = (artifactId: string, entry: ShownSummaryEntry['entry']) =>
   `#${entry.type === 'claim' ? 'c' : 'o'}:${artifactId}:${entry.index}`;
@@ -118,13 +119,33 @@ export interface SummaryToIndex {
   readonly documents?: DocumentMemo;
 }
 
+/** What each corpus's last documents were made from (kept as long as the corpus's memo is). */
+const lastMade = new WeakMap<DocumentMemo, { readonly from: MadeFrom; readonly made: RecallDocuments }>();
+
 export function recallDocuments(
+  readable: ReadonlyMap<string, ReadableMemory>,
+  conflictsOf: ReadonlyMap<string, readonly string[]>,
+  summary: SummaryToIndex | undefined,
+  labelsOf: (r: ReadableMemory) => readonly string[],
+  semantic: { readonly model: string; readonly vectors: ReadonlyMap<string, readonly number[]> } | undefined,
+  memo?: DocumentMemo,
+): RecallDocuments {
+  const inputs = { readable, conflictsOf, summary, semantic };
+  const last = memo && lastMade.get(memo);
+  // The warm case: nothing moved since the corpus's last recall, so neither did its documents nor their fingerprint.
+  if (last && sameInputs(last.from, inputs)) return last.made;
+  const made = makeDocuments(readable.values(), conflictsOf, summary, labelsOf, semantic, memo ?? (new Map() as DocumentMemo));
+  if (memo) lastMade.set(memo, { from: madeFrom(inputs), made });
+  return made;
+}
+
+function makeDocuments(
   readable: Iterable<ReadableMemory>,
   conflictsOf: ReadonlyMap<string, readonly string[]>,
   summary: SummaryToIndex | undefined,
   labelsOf: (r: ReadableMemory) => readonly string[],
   semantic: { readonly model: string; readonly vectors: ReadonlyMap<string, readonly number[]> } | undefined,
-  memo: DocumentMemo = new Map(),
+  memo: DocumentMemo,
 ): RecallDocuments {
   const documents: RetrievalDocument[] = [];
   // The model and which memories have a vector are part of what the index is:

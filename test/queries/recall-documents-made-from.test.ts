@@ -1,0 +1,155 @@
+// A recall of the same corpus that reads the same memories takes the
+// documents and fingerprint the last one made (retrieval/made-from.ts)
+// instead of describing and hashing every memory again. The index cache is
+// keyed by that fingerprint at one revision, so whatever moves without the
+// revision — a memory's trust, usage or version, a conflict, a vector, the
+// embedding model, the reader's filters, a summary entry's sources — must
+// give the documents and fingerprint a recall that remembers nothing gives.
+import { describe, expect, it } from 'vitest';
+import { recallDocuments, type DocumentMemo, type SummaryToIndex } from '../../src/queries/recall/retrieval/documents.js';
+import type { ReadableMemory } from '../../src/queries/recall/readable.js';
+import type { CurrentVersion } from '../../src/queries/recall/subject-view-shape.js';
+import type { ShownSummaryEntry } from '../../src/queries/recall/summary-items.js';
+
+function version(id: string, overrides: Partial<CurrentVersion> = {}): CurrentVersion {
+  return {
+    memory_id: id,
+    version: 1,
+    sequence: 1,
+    kind: 'profile',
+    key: `contact.${id}`,
+    scopes: {},
+    value: null,
+    content: null,
+    anticipated_queries: null,
+    polarity: 'affirmed',
+    source_type: 'user',
+    source_refs: [],
+    trust: 'user_assertion',
+    confidence: null,
+    sensitivity: 'normal',
+    consent_ref: null,
+    purposes: null,
+    valid_from: new Date('2026-11-01T00:00:00.000Z'),
+    valid_to: null,
+    expires_at: null,
+    tx_from: new Date('2026-11-01T00:00:00.000Z'),
+    opened_by: 'u',
+    opened_by_type: 'user',
+    promoted_from: null,
+    usage: null,
+    ...overrides,
+  };
+}
+
+const memory = (v: CurrentVersion): ReadableMemory => ({
+  version: v,
+  fields: { status: 'readable', value: { type: 'text', text: `value of ${v.memory_id}` }, content: `about ${v.memory_id}` },
+});
+
+const USAGE = { usedCount: 1, confirmedCount: 0, ignoredCount: 0, harmfulCount: 0, correctedCount: 0, underReview: false };
+
+function claimEntry(index: number, sources: readonly CurrentVersion[]): ShownSummaryEntry {
+  const claim = {
+    key: 'contact.channel',
+    scopes: {},
+    value: { type: 'text', text: 'sms' },
+    polarity: 'affirmed',
+    derivedFrom: sources.map((s) => s.memory_id),
+  };
+  return { entry: { type: 'claim', index, claim, sources }, item: { labels: [] }, rank: {} } as unknown as ShownSummaryEntry;
+}
+
+interface Inputs {
+  readonly memories: readonly ReadableMemory[];
+  readonly conflicts: ReadonlyArray<readonly [string, readonly string[]]>;
+  readonly semantic?: { readonly model: string; readonly vectors: ReadonlyArray<readonly [string, readonly number[]]> };
+  readonly summary?: {
+    readonly artifactId: string;
+    readonly sources: ReadonlyArray<readonly CurrentVersion[]>;
+    readonly documents: DocumentMemo;
+  };
+}
+
+/** Each recall hands over maps and arrays of its own (the memories themselves are the corpus's objects). */
+function made(inputs: Inputs, memo?: DocumentMemo) {
+  const summary: SummaryToIndex | undefined = inputs.summary && {
+    artifactId: inputs.summary.artifactId,
+    entries: inputs.summary.sources.map((sources, i) => claimEntry(i, sources)),
+    documents: inputs.summary.documents,
+  };
+  return recallDocuments(
+    new Map(inputs.memories.map((r) => [r.version.memory_id, r])),
+    new Map(inputs.conflicts.map(([id, ids]) => [id, [...ids]])),
+    summary,
+    () => [],
+    inputs.semantic && { model: inputs.semantic.model, vectors: new Map(inputs.semantic.vectors.map(([id, v]) => [id, v])) },
+    memo,
+  );
+}
+
+const [a, b, c] = [version('a'), version('b', { usage: USAGE }), version('c', { kind: 'semantic' })].map(memory) as [
+  ReadableMemory,
+  ReadableMemory,
+  ReadableMemory,
+];
+const summaryMemo: DocumentMemo = new Map();
+const BASE: Inputs = {
+  memories: [a, b, c],
+  conflicts: [['b', ['k-1']]],
+  semantic: { model: 'm1', vectors: [['a', [1, 0, 0]]] },
+  summary: { artifactId: 'art-1', sources: [[a.version, c.version]], documents: summaryMemo },
+};
+
+const moved = (r: ReadableMemory, overrides: Partial<CurrentVersion>) => memory({ ...r.version, ...overrides });
+
+const CHANGES: ReadonlyArray<readonly [string, Inputs]> = [
+  ['trust', { ...BASE, memories: [moved(a, { trust: 'model_inference' }), b, c] }],
+  ['usage counts', { ...BASE, memories: [a, moved(b, { usage: { ...USAGE, ignoredCount: 2 } }), c] }],
+  ['last reinforcement', { ...BASE, memories: [a, moved(b, { usage: { ...USAGE, lastReinforcedAt: '2026-11-20T00:00:00.000Z' } }), c] }],
+  ['version', { ...BASE, memories: [a, b, moved(c, { version: 2 })] }],
+  ['a conflict opened', { ...BASE, conflicts: [...BASE.conflicts, ['c', ['k-2']]] }],
+  ['a conflict closed', { ...BASE, conflicts: [] }],
+  ['a conflict of other sides', { ...BASE, conflicts: [['b', ['k-1', 'k-3']]] }],
+  ['a vector', { ...BASE, semantic: { model: 'm1', vectors: [...BASE.semantic!.vectors, ['c', [0, 1, 0]]] } }],
+  ['a vector of another length', { ...BASE, semantic: { model: 'm1', vectors: [['a', [1, 0]]] } }],
+  ['no vectors', { ...BASE, semantic: undefined }],
+  ['another model', { ...BASE, semantic: { model: 'm2', vectors: BASE.semantic!.vectors } }],
+  ['a filter leaving a memory out', { ...BASE, memories: [a, c], summary: { ...BASE.summary!, sources: [[a.version, c.version]] } }],
+  ['the memories in another order', { ...BASE, memories: [c, a, b] }],
+  [
+    'a summary entry source moved',
+    { ...BASE, summary: { ...BASE.summary!, sources: [[a.version, moved(c, { trust: 'human_review' }).version]] } },
+  ],
+  ['another summary entry', { ...BASE, summary: { ...BASE.summary!, sources: [[a.version, c.version], [b.version]] } }],
+  ['another summary', { ...BASE, summary: { ...BASE.summary!, artifactId: 'art-2', documents: new Map() } }],
+  ['no summary', { ...BASE, summary: undefined }],
+];
+
+describe('recall documents remembered by what they were made from', () => {
+  it('are taken as they are when nothing moved since the corpus last made them', () => {
+    const memo: DocumentMemo = new Map();
+    const first = made(BASE, memo);
+    const again = made(BASE, memo);
+    expect(again).toBe(first);
+    expect(again).toEqual(made(BASE));
+  });
+
+  it.each(CHANGES)('are made again, as a recall remembering nothing makes them, when %s moved', (_, changed) => {
+    const memo: DocumentMemo = new Map();
+    const before = made(BASE, memo);
+    const after = made(changed, memo);
+    const fresh = made(changed);
+    expect(after.fingerprint).toBe(fresh.fingerprint);
+    expect(after.documents).toEqual(fresh.documents);
+    // Back again: the fingerprint of the first.
+    expect(made(BASE, memo).fingerprint).toBe(before.fingerprint);
+  });
+
+  it('tell every change apart from the base (the index cache would otherwise serve the base index)', () => {
+    const base = made(BASE).fingerprint;
+    // Summary entries' documents are the artifact's: the fingerprint names them only, their sources move with the revision.
+    const named = CHANGES.filter(([what]) => what !== 'a summary entry source moved');
+    for (const [, changed] of named) expect(made(changed).fingerprint).not.toBe(base);
+  });
+});
