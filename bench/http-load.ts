@@ -17,6 +17,11 @@
 // p50/p99, errors and non-2xx answers per phase, the service's CPU per
 // request, and the projection lag (events, seconds) sampled from /metrics
 // once a second during each phase.
+//   MEMLEDGER_BENCH_HTTP_PHASES=record,recall,query  the phases to run (default all; the raw
+//                                                    baseline runs with the record phase)
+//   MEMLEDGER_BENCH_PG_STATS=1                       each phase's statements per request, from
+//                                                    pg_stat_statements (a server that loads it,
+//                                                    MEMLEDGER_BENCH_DATABASE_URL a superuser's)
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -47,6 +52,19 @@ function durationSeconds(): number {
   if (!Number.isInteger(n) || n < 1 || n > 600)
     throw new Error('MEMLEDGER_BENCH_HTTP_SECONDS must be a whole number of seconds from 1 to 600');
   return n;
+}
+
+type Phase = 'record' | 'recall' | 'query';
+const PHASES: readonly Phase[] = ['record', 'recall', 'query'];
+
+/** MEMLEDGER_BENCH_HTTP_PHASES=record,recall,query (default all): the phases to run, e.g. one while working on it. */
+function phasesToRun(): ReadonlySet<Phase> {
+  const text = process.env.MEMLEDGER_BENCH_HTTP_PHASES;
+  if (text === undefined || text.trim() === '') return new Set(PHASES);
+  const named = text.split(',').map((p) => p.trim());
+  const unknown = named.filter((p) => !(PHASES as readonly string[]).includes(p));
+  if (unknown.length > 0) throw new Error(`MEMLEDGER_BENCH_HTTP_PHASES names ${unknown.join(', ')}: the phases are ${PHASES.join(', ')}`);
+  return new Set(named as Phase[]);
 }
 
 function freePort(): Promise<number> {
@@ -271,6 +289,38 @@ function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
+/**
+ * MEMLEDGER_BENCH_PG_STATS=1 (a server with pg_stat_statements loaded, and a
+ * superuser URL): the statements of each phase alone, per request, the most
+ * frequent first — where a request's round trips go.
+ */
+async function statementsOf(databaseUrl: string): Promise<{ stop(requests: number): Promise<string[]> } | undefined> {
+  if (!process.env.MEMLEDGER_BENCH_PG_STATS) return undefined;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query('select pg_stat_statements_reset()');
+  return {
+    async stop(requests) {
+      try {
+        const { rows } = await client.query<{ calls: string; ms: string; query: string }>(
+          `select calls, total_exec_time as ms, regexp_replace(query, '\s+', ' ', 'g') as query from pg_stat_statements
+            where dbid = (select oid from pg_database where datname = current_database()) order by calls desc limit 15`,
+        );
+        const all = rows.reduce((sum, r) => sum + Number(r.calls), 0);
+        return [
+          `statements per request (top 15: ${(all / requests).toFixed(2)}):`,
+          ...rows.map(
+            (r) =>
+              `  ${(Number(r.calls) / requests).toFixed(2)} x ${(Number(r.ms) / Number(r.calls)).toFixed(3)} ms  ${r.query.slice(0, 110)}`,
+          ),
+        ];
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
 async function phase(
   print: (line: string) => void,
   url: string,
@@ -278,11 +328,14 @@ async function phase(
   seconds: number,
   request: autocannon.Request,
   service: number | undefined,
+  databaseUrl: string,
 ): Promise<number> {
   const lag = sampleLag(url);
+  const statements = await statementsOf(databaseUrl);
   const cpuBefore = cpuSeconds(service);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request] });
   const cpuAfter = cpuSeconds(service);
+  for (const line of (await statements?.stop(result.requests.total)) ?? []) print(`${name}: ${line}`);
   const samples = await lag.stop();
   if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0)
     print(
@@ -304,6 +357,7 @@ export const httpLoadBench: Bench = {
   name: 'http-load',
   async run({ databaseUrl, print }) {
     const seconds = durationSeconds();
+    const phases = phasesToRun();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env = {
@@ -329,90 +383,99 @@ export const httpLoadBench: Bench = {
       // The imported history holds the user's own words and reviewed facts: only a user-channel admin key may claim both.
       const importer = (await keys.create({ tenant: 'bench', role: 'admin', channel: 'user', now: new Date() })).key;
       print(`loopback ${url}, concurrency ${CONNECTIONS}, ${seconds} s per phase, ${SUBJECTS} subjects`);
-      const raw = await rawInserts(databaseUrl, seconds);
-      print(
-        `raw single-row INSERT + COMMIT, ${CONNECTIONS} clients (pg): ${raw.perSecond.toFixed(0)} rows/s, p99 ${raw.p99.toFixed(1)} ms; load average ${load()}`,
-      );
+      if (phases.has('record')) {
+        const raw = await rawInserts(databaseUrl, seconds);
+        print(
+          `raw single-row INSERT + COMMIT, ${CONNECTIONS} clients (pg): ${raw.perSecond.toFixed(0)} rows/s, p99 ${raw.p99.toFixed(1)} ms; load average ${load()}`,
+        );
 
-      let n = 0;
-      const recorded = await phase(
-        print,
-        url,
-        'record',
-        seconds,
-        {
-          method: 'POST',
-          setupRequest: (req) => {
-            n++;
-            const body = {
-              kind: 'semantic',
-              key: `order.o${n % 500}`,
-              value: { type: 'text', text: `status ${n}` },
-              content: `Order o${n % 500} changed status (${n}).`,
-              source: { type: 'verified_tool_fact', refs: [`tool://orders/${n}`] },
-            };
-            return {
-              ...req,
-              path: `/v1/subjects/bench-s${n % SUBJECTS}/memories`,
-              headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
-              body: JSON.stringify(body),
-            };
+        let n = 0;
+        const recorded = await phase(
+          print,
+          url,
+          'record',
+          seconds,
+          {
+            method: 'POST',
+            setupRequest: (req) => {
+              n++;
+              const body = {
+                kind: 'semantic',
+                key: `order.o${n % 500}`,
+                value: { type: 'text', text: `status ${n}` },
+                content: `Order o${n % 500} changed status (${n}).`,
+                source: { type: 'verified_tool_fact', refs: [`tool://orders/${n}`] },
+              };
+              return {
+                ...req,
+                path: `/v1/subjects/bench-s${n % SUBJECTS}/memories`,
+                headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+                body: JSON.stringify(body),
+              };
+            },
           },
-        },
-        child.pid,
-      );
+          child.pid,
+          databaseUrl,
+        );
 
-      print(`record / raw insert: ${(recorded / raw.perSecond).toFixed(3)}x`);
+        print(`record / raw insert: ${(recorded / raw.perSecond).toFixed(3)}x`);
+      }
 
       // The issue's figure is at 50 memories per subject: imported, as the query phase's subjects are, so it does not
       // depend on how many records the record phase took (the same key recorded again supersedes, and the count grows
       // with the record rate).
-      const plain = measuredSubject(RECALL_MEMORIES);
-      await importSubjects(print, url, importer, reader, 'bench-r', SUBJECTS, plain.entries);
-      await settle(print, url, reader, 'bench-r', SUBJECTS);
-      let m = 0;
-      await phase(
-        print,
-        url,
-        `recall without a query (${RECALL_MEMORIES} memories per subject)`,
-        seconds,
-        {
-          method: 'GET',
-          setupRequest: (req) => {
-            m++;
-            return {
-              ...req,
-              path: `/v1/subjects/bench-r${m % SUBJECTS}/recall?budget=2000`,
-              headers: { authorization: `Bearer ${reader}` },
-            };
+      if (phases.has('recall')) {
+        const plain = measuredSubject(RECALL_MEMORIES);
+        await importSubjects(print, url, importer, reader, 'bench-r', SUBJECTS, plain.entries);
+        await settle(print, url, reader, 'bench-r', SUBJECTS);
+        let m = 0;
+        await phase(
+          print,
+          url,
+          `recall without a query (${RECALL_MEMORIES} memories per subject)`,
+          seconds,
+          {
+            method: 'GET',
+            setupRequest: (req) => {
+              m++;
+              return {
+                ...req,
+                path: `/v1/subjects/bench-r${m % SUBJECTS}/recall?budget=2000`,
+                headers: { authorization: `Bearer ${reader}` },
+              };
+            },
           },
-        },
-        child.pid,
-      );
+          child.pid,
+          databaseUrl,
+        );
+      }
 
-      const measured = measuredSubject(QUERY_MEMORIES);
-      await importSubjects(print, url, importer, reader, 'bench-q', QUERY_SUBJECTS, measured.entries);
-      await settle(print, url, reader, 'bench-q', QUERY_SUBJECTS);
-      let q = 0;
-      await phase(
-        print,
-        url,
-        `recall with a query (${QUERY_MEMORIES} memories per subject, top 20)`,
-        seconds,
-        {
-          method: 'GET',
-          setupRequest: (req) => {
-            q++;
-            const query = encodeURIComponent(measured.queries[q % measured.queries.length]!);
-            return {
-              ...req,
-              path: `/v1/subjects/bench-q${q % QUERY_SUBJECTS}/recall?query=${query}&topK=20&budget=2000`,
-              headers: { authorization: `Bearer ${reader}` },
-            };
+      if (phases.has('query')) {
+        const measured = measuredSubject(QUERY_MEMORIES);
+        await importSubjects(print, url, importer, reader, 'bench-q', QUERY_SUBJECTS, measured.entries);
+        await settle(print, url, reader, 'bench-q', QUERY_SUBJECTS);
+        let q = 0;
+        await phase(
+          print,
+          url,
+          `recall with a query (${QUERY_MEMORIES} memories per subject, top 20)`,
+          seconds,
+          {
+            method: 'GET',
+            setupRequest: (req) => {
+              q++;
+              const query = encodeURIComponent(measured.queries[q % measured.queries.length]!);
+              return {
+                ...req,
+                path: `/v1/subjects/bench-q${q % QUERY_SUBJECTS}/recall?query=${query}&topK=20&budget=2000`,
+                headers: { authorization: `Bearer ${reader}` },
+              };
+            },
           },
-        },
-        child.pid,
-      );
+          child.pid,
+          databaseUrl,
+        );
+      }
     } finally {
       await keys.close();
       child.kill('SIGTERM');

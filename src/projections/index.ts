@@ -32,7 +32,7 @@ export {
   ProjectionSchemaRetired,
 } from './runtime/errors.js';
 import type { ProjectionsKysely } from './runtime/schema-handles.js';
-export type { ProjectionDefinition } from './runtime/projection.js';
+export { projectionFilter, type ProjectionDefinition } from './runtime/projection.js';
 
 /**
  * What a query calls first, so a user reads their own writes: every

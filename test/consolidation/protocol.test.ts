@@ -331,6 +331,7 @@ function racing(ledger: Ledger, writer: () => Promise<void>): Ledger {
     },
     readStream: (stream, options) => store.readStream(stream, options),
     readAll: (options) => store.readAll(options),
+    readPage: (options) => store.readPage(options),
     headPosition: () => store.headPosition(),
     awaitCommitted: (options) => store.awaitCommitted(options),
     subscribeAll: (options) => store.subscribeAll(options),

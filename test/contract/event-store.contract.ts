@@ -278,6 +278,52 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
       });
     });
 
+    describe('a page of the log, and how far it examined', () => {
+      it('a filtered page holds every matching event up to examinedTo, at or past the events it passed over', async () => {
+        const prefix = names.casePrefix();
+        const kept: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          await store.append(`${prefix}other-${i}`, newEvents(2), { expectedRevision: 'any' });
+          const batch = newEvents(1);
+          await store.append(`${prefix}kept-${i}`, batch, { expectedRevision: 'any' });
+          kept.push(...ids(batch));
+        }
+        const tail = newEvents(2);
+        await store.append(`${prefix}other-tail`, tail, { expectedRevision: 'any' });
+        const log = await logOf(prefix, 11);
+        const before = log[0]!.position;
+        const lastOfCase = log.at(-1)!.position;
+        const filter = { streamPrefixes: [`${prefix}kept-`] };
+        // Events other cases append may lie between ours: what the page examined is read back unfiltered to check.
+        const between = async (after: { commit: bigint; prepare: bigint }, to: { commit: bigint; prepare: bigint }) =>
+          (await store.readAll({ after, filter: { streamPrefixes: [prefix] } })).filter((e) => comparePositions(e.position, to) <= 0);
+
+        const whole = await store.readPage({ after: before, maxCount: 100, filter });
+        expect(ids(whole.events)).toEqual(kept);
+        // A short page examined the log at least to the last event of the case: the tail it matched nothing in is behind it.
+        expect(comparePositions(whole.examinedTo!, lastOfCase)).toBeGreaterThanOrEqual(0);
+        expect(ids((await between(before, whole.examinedTo!)).filter((e) => e.stream.startsWith(`${prefix}kept-`)))).toEqual(kept);
+        // Nothing matching lies after it yet.
+        expect((await store.readPage({ after: whole.examinedTo!, maxCount: 100, filter })).events).toEqual([]);
+
+        // A full page examined up to its last event, no further.
+        const first = await store.readPage({ after: before, maxCount: 1, filter });
+        expect(ids(first.events)).toEqual(kept.slice(0, 1));
+        expect(first.examinedTo).toEqual(first.events[0]!.position);
+        const rest = await store.readPage({ after: first.examinedTo!, maxCount: 100, filter });
+        expect(ids(rest.events)).toEqual(kept.slice(1));
+
+        // Without a filter, it is readAll's page.
+        const plain = await store.readPage({ after: before, maxCount: 4, filter: { streamPrefixes: [prefix] } });
+        expect(ids(plain.events)).toEqual(ids(log.slice(1, 5)));
+        expect(plain.examinedTo).toEqual(log[4]!.position);
+      });
+
+      it('refuses a page without a positive maxCount, naming it', async () => {
+        await expect(store.readPage({ maxCount: 0 })).rejects.toMatchObject({ field: 'maxCount' });
+      });
+    });
+
     describe('catch-up subscription', () => {
       it('catches up from a checkpoint, then goes live, and close() ends the iteration', async () => {
         const prefix = names.casePrefix();

@@ -1,16 +1,22 @@
-// A page of the log holding only events no read model reads (the recall
-// records every recall appends: issue 20) is not applied: each projection's
-// checkpoint moves past it in one statement, instead of a transaction with
-// the schema check, a savepoint and the checkpoint (the projector did that
-// twice per batch of recalls, once per read model). A page with one event a
-// projection reads is applied as before, and the rows are the same either way.
+// The recall records every recall appends (issue 20) are read by no read
+// model: the runtime reads only the streams a projection names, so it never
+// fetches nor parses them, and its checkpoint moves past them in one
+// statement (catch-up, rebuild) or, for a follower, at most once per
+// passedOverEveryMs (reported in process at once). Another process that
+// waits for the follower sees that nothing up to the head is left to apply,
+// without waiting for that write. A page with one event a projection reads
+// is applied as before, and the rows are the same either way.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recallStreamName } from '../../src/domain/events/stream-names.js';
-import type { Position } from '../../src/infrastructure/event-store/port.js';
+import type { EventStore, Position, StoredEvent } from '../../src/infrastructure/event-store/port.js';
+import { comparePositions } from '../../src/infrastructure/event-store/port.js';
 import { PROJECTIONS } from '../../src/projections/index.js';
-import { applyUntil } from '../../src/projections/runtime/apply-loop.js';
+import { applyUntil, type BatchProgress } from '../../src/projections/runtime/apply-loop.js';
 import { catchUpProjection } from '../../src/projections/runtime/catch-up.js';
+import { followProjection } from '../../src/projections/runtime/follow.js';
+import { tryOwn } from '../../src/projections/runtime/ownership.js';
 import type { ProjectionsKysely } from '../../src/projections/runtime/schema-handles.js';
 import { activeSchema, readCheckpoint } from '../../src/projections/runtime/registry.js';
 import { digestSchema } from './support/digest.js';
@@ -57,26 +63,125 @@ function counting(db: ProjectionsKysely): { db: ProjectionsKysely; statements: (
   };
 }
 
-describe('pages a read model does not read', () => {
+/** The store, with every event its log reads hand out kept. */
+function watched(store: EventStore): { store: EventStore; delivered: StoredEvent[] } {
+  const delivered: StoredEvent[] = [];
+  return {
+    delivered,
+    store: {
+      ...store,
+      append: (...args) => store.append(...args),
+      readStream: (...args) => store.readStream(...args),
+      readAll: async (options) => {
+        const events = await store.readAll(options);
+        delivered.push(...events);
+        return events;
+      },
+      readPage: async (options) => {
+        const page = await store.readPage(options);
+        delivered.push(...page.events);
+        return page;
+      },
+      headPosition: () => store.headPosition(),
+      awaitCommitted: (options) => store.awaitCommitted(options),
+      subscribeAll: (options) => store.subscribeAll(options),
+      close: () => store.close(),
+    },
+  };
+}
+
+const isRecall = (event: StoredEvent) => event.stream.startsWith(recallStreamName('acme', ''));
+
+describe('events of streams a read model does not read', () => {
   it.each(PROJECTIONS.map((p) => [p.name, p] as const))(
-    '%s: one statement moves the checkpoint past them, the rows unchanged',
+    '%s: never fetched; one statement moves the checkpoint past them, the rows unchanged',
     async (_name, definition) => {
       const schema = (await activeSchema(world.db, definition.name))!.schema_name;
       const before = { checkpoint: await readCheckpoint(world.db, schema), rows: await digestSchema(world.db, schema) };
       const last = await appendRecallRecords(5);
       const counted = counting(world.db);
-      const result = await applyUntil(counted.db, world.store, definition, schema, { batchSize: 2000, until: last, untilWaitMs: 10_000 });
+      const log = watched(world.store);
+      const result = await applyUntil(counted.db, log.store, definition, schema, { batchSize: 2000, until: last, untilWaitMs: 10_000 });
       expect(result.checkpoint).toEqual(last);
+      expect(log.delivered.filter(isRecall)).toEqual([]);
       // readCheckpoint at the start, then the one update (a transaction would add the schema row, a savepoint and its release).
       expect(counted.statements()).toBe(2);
       const after = await readCheckpoint(world.db, schema);
       expect(after.position).toEqual(last);
-      // Counted as seen (a read model that has not caught up since the previous case passes over those too).
-      expect(result.applied).toBeGreaterThanOrEqual(5);
-      expect(after.eventsSeen).toBe(before.checkpoint.eventsSeen + result.applied);
+      // Nothing applied, nothing counted as seen.
+      expect(result.applied).toBe(0);
+      expect(after.eventsSeen).toBe(before.checkpoint.eventsSeen);
       expect(await digestSchema(world.db, schema)).toEqual(before.rows);
     },
   );
+
+  it('a run that defers the write reports the progress and leaves the checkpoint row behind', async () => {
+    const definition = PROJECTIONS[0]!;
+    const schema = (await activeSchema(world.db, definition.name))!.schema_name;
+    const before = await readCheckpoint(world.db, schema);
+    const last = await appendRecallRecords(3);
+    const counted = counting(world.db);
+    const reports: BatchProgress[] = [];
+    const result = await applyUntil(counted.db, world.store, definition, schema, {
+      batchSize: 2000,
+      until: last,
+      untilWaitMs: 10_000,
+      deferPassedOver: true,
+      onBatch: (progress) => void reports.push(progress),
+    });
+    expect(result.checkpoint).toEqual(last);
+    expect(result.written).toEqual(before.position);
+    expect(reports.at(-1)?.checkpoint).toEqual(last);
+    expect(counted.statements()).toBe(1);
+    expect((await readCheckpoint(world.db, schema)).position).toEqual(before.position);
+  });
+
+  it('a follower writes its passage within passedOverEveryMs; meanwhile a catch-up elsewhere finds nothing left to apply', async () => {
+    const definition = PROJECTIONS[1]!;
+    const schema = (await activeSchema(world.db, definition.name))!.schema_name;
+    await catchUpProjection(world.db, world.store, definition);
+    const stop = new AbortController();
+    const reports: BatchProgress[] = [];
+    const following = followProjection(world.db, world.store, definition, {
+      signal: stop.signal,
+      idleMs: 60_000,
+      passedOverEveryMs: 1500,
+      onBatch: (progress) => void reports.push(progress),
+    });
+    try {
+      const last = await appendRecallRecords(4);
+      // Reported in process at once.
+      for (let i = 0; i < 500 && !reports.some((r) => comparePositions(r.checkpoint, last) >= 0); i++) await sleep(10);
+      expect(reports.some((r) => comparePositions(r.checkpoint, last) >= 0)).toBe(true);
+      // While the row is behind, another process's catch-up waits for nothing: up to the head, nothing is left to apply.
+      const row = await readCheckpoint(world.db, schema);
+      const other = await catchUpProjection(world.db, world.store, definition, { waitMs: 1000 });
+      expect(other.appliedBy).toBe('another projector');
+      if (row.position && comparePositions(row.position, last) < 0) expect(other.checkpoint).toBe(`${last.commit}/${last.prepare}`);
+      // Written within the interval (plus a round), not at the 60 s idle wake.
+      for (let i = 0; i < 500; i++) {
+        const written = (await readCheckpoint(world.db, schema)).position;
+        if (written && comparePositions(written, last) >= 0) break;
+        await sleep(10);
+      }
+      expect(comparePositions((await readCheckpoint(world.db, schema)).position!, last)).toBeGreaterThanOrEqual(0);
+    } finally {
+      stop.abort();
+      await following;
+    }
+  });
+
+  it('a catch-up that waits for another owner does not wait for it to pass over events it does not read', async () => {
+    const definition = PROJECTIONS[2]!;
+    const schema = (await activeSchema(world.db, definition.name))!.schema_name;
+    await catchUpProjection(world.db, world.store, definition);
+    const last = await appendRecallRecords(2);
+    // This test holds the schema (as a follower would) and never moves its checkpoint.
+    const held = await tryOwn(world.db, schema, async () => catchUpProjection(world.db, world.store, definition, { waitMs: 2000 }));
+    expect(held.owned).toBe(true);
+    if (!held.owned) return;
+    expect(held.value).toMatchObject({ appliedBy: 'another projector', checkpoint: `${last.commit}/${last.prepare}` });
+  });
 
   it('a page with an event a read model reads is applied as before', async () => {
     await appendRecallRecords(2);

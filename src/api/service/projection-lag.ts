@@ -1,10 +1,11 @@
-// How far each projection is behind the log: events after its checkpoint
-// (counted up to a limit) and the age of the oldest of them, and the events
+// How far each projection is behind the log: events of the streams it reads
+// after its checkpoint (counted up to a limit) and the age of the oldest of
+// them, and the events
 // it passed over as faults. /metrics and /readyz both ask; a measurement is
 // reused for `cacheMs`. Faults do not make the service unready: every other
 // subject is served (a faulted subject's reads say why).
 import { formatPosition, type EventStore } from '../../infrastructure/event-store/port.js';
-import type { ProjectionDefinition } from '../../projections/index.js';
+import { projectionFilter, type ProjectionDefinition } from '../../projections/index.js';
 import { readFaults } from '../../projections/runtime/faults.js';
 import { activeSchema, readCheckpoint } from '../../projections/runtime/registry.js';
 import type { ProjectionHealth, Readiness } from '../services.js';
@@ -47,7 +48,8 @@ export class ProjectionLagProbe {
     try {
       const schema = await activeSchema(this.db, definition.name);
       const position = schema ? (await readCheckpoint(this.db, schema.schema_name)).position : undefined;
-      const after = position ? { after: position } : {};
+      const filter = projectionFilter(definition);
+      const after = { ...(position ? { after: position } : {}), ...(filter ? { filter } : {}) };
       const first = await this.store.readAll({ ...after, maxCount: 1 });
       const faults = schema ? (await readFaults(this.db, schema.schema_name, 0)).count : 0;
       const common = { ...base, schema: schema?.schema_name ?? null, checkpoint: position ? formatPosition(position) : null, faults };

@@ -19,6 +19,7 @@ export function timedEventStore(store: EventStore, histogram: Histogram<'stream'
     },
     readStream: (stream, options) => store.readStream(stream, options),
     readAll: (options) => store.readAll(options),
+    readPage: (options) => store.readPage(options),
     headPosition: () => store.headPosition(),
     awaitCommitted: (options) => store.awaitCommitted(options),
     subscribeAll: (options) => store.subscribeAll(options),

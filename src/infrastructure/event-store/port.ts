@@ -95,6 +95,22 @@ export interface ReadAllOptions {
   readonly filter?: LogFilter;
 }
 
+export interface ReadPageOptions extends ReadAllOptions {
+  readonly maxCount: number;
+}
+
+/** A page of the global log, and how far the read examined the log to fill it. */
+export interface ExaminedPage {
+  readonly events: StoredEvent[];
+  /**
+   * Every event after `after` up to this position that the filter matches is
+   * in `events` (at or past the last of them; undefined: nothing after `after`
+   * was examined). A filtered reader moves on from here, not from its last
+   * event, and so never reads the events it passed over again.
+   */
+  readonly examinedTo: Position | undefined;
+}
+
 export interface SubscribeAllOptions {
   /** Exclusive: catch up from strictly after this position, then go live. */
   readonly after?: Position;
@@ -138,6 +154,8 @@ export interface EventStore {
   readStream(stream: string, options?: ReadStreamOptions): Promise<StoredEvent[]>;
   /** Reads the global log forwards in log order. */
   readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
+  /** readAll's page with how far it examined the log: a reader that wants few of the events keeps its place without reading the others. */
+  readPage(options: ReadPageOptions): Promise<ExaminedPage>;
   /** The last position of the global log (undefined when empty). */
   headPosition(): Promise<Position | undefined>;
   /**

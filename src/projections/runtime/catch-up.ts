@@ -6,7 +6,7 @@ import { comparePositions, formatPosition, type EventStore, type Position } from
 import { applyUntil, DEFAULT_BATCH_SIZE, type BatchProgress } from './apply-loop.js';
 import { CatchUpTimeout, ProjectionSchemaRetired } from './errors.js';
 import { tryOwn } from './ownership.js';
-import type { ProjectionDefinition } from './projection.js';
+import { projectionFilter, type ProjectionDefinition } from './projection.js';
 import { readCheckpoint, schemaRow } from './registry.js';
 import { ensureActive } from './schemas.js';
 import type { ProjectionsKysely } from './schema-handles.js';
@@ -83,12 +83,17 @@ export async function catchUpProjection(
           appliedBy: 'this process',
         };
       const checkpoint = await readCheckpoint(db, schema);
-      if (checkpoint.position && comparePositions(checkpoint.position, head) >= 0) {
+      const at =
+        (checkpoint.position && comparePositions(checkpoint.position, head) >= 0) ||
+        (await nothingToApply(store, definition, checkpoint.position, head));
+      if (at) {
+        // The owner may not have written its passage over events it does not read yet (follow.ts): up to the head, it has nothing to apply.
+        const position = checkpoint.position && comparePositions(checkpoint.position, head) >= 0 ? checkpoint.position : head;
         return {
           ...base,
           applied: 0,
           eventsSeen: checkpoint.eventsSeen,
-          checkpoint: format(checkpoint.position),
+          checkpoint: format(position),
           appliedBy: 'another projector',
         };
       }
@@ -100,6 +105,21 @@ export async function catchUpProjection(
     if (Date.now() - started > waitMs) throw new CatchUpTimeout(definition.name, waitMs);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** Whether no event of the projection's streams lies after `from` up to `head` (always false for a projection that reads every stream). */
+async function nothingToApply(
+  store: EventStore,
+  definition: ProjectionDefinition,
+  from: Position | undefined,
+  head: Position,
+): Promise<boolean> {
+  const filter = projectionFilter(definition);
+  if (!filter) return false;
+  const page = await store.readPage({ ...(from ? { after: from } : {}), maxCount: 1, filter });
+  const first = page.events[0];
+  if (first) return comparePositions(first.position, head) > 0;
+  return page.examinedTo !== undefined && comparePositions(page.examinedTo, head) >= 0;
 }
 
 export async function stillServing(db: ProjectionsKysely, schema: string): Promise<boolean> {

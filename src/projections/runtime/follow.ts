@@ -2,7 +2,7 @@
 // log grows, and stand by while another process owns the projection, ready
 // to take over when it dies.
 import { comparePositions, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
-import { applyUntil, DEFAULT_BATCH_SIZE, type BatchProgress } from './apply-loop.js';
+import { applyUntil, DEFAULT_BATCH_SIZE, writePassedOver, type BatchProgress, type ResumePoint } from './apply-loop.js';
 import { ProjectionSchemaRetired } from './errors.js';
 import { isMissingSchema, stillServing } from './catch-up.js';
 import { tryOwn } from './ownership.js';
@@ -20,7 +20,19 @@ export interface FollowOptions {
   readonly standbyMs?: number;
   readonly onBatch?: (progress: BatchProgress) => void | Promise<void>;
   readonly onStandby?: (schema: string) => void;
+  /**
+   * How long the checkpoint row may stay behind the log where the projector
+   * only passed over events it does not read (default 1 s): in process,
+   * onBatch reports the progress at once; another process (catch-up,
+   * status) sees it at most this late, and nothing it reads is missing.
+   */
+  readonly passedOverEveryMs?: number;
 }
+
+const PASSED_OVER_EVERY_MS = 1000;
+
+const samePosition = (a: Position | undefined, b: Position | undefined) =>
+  a === b || (a !== undefined && b !== undefined && comparePositions(a, b) === 0);
 
 export async function followProjection(
   db: ProjectionsKysely,
@@ -29,6 +41,8 @@ export async function followProjection(
   options: FollowOptions,
 ): Promise<void> {
   const { signal } = options;
+  const idleMs = options.idleMs ?? 5000;
+  const passedOverEveryMs = options.passedOverEveryMs ?? PASSED_OVER_EVERY_MS;
   while (!signal.aborted) {
     // Retired schemas a projector held through a swap (this one, possibly) go as soon as they are free.
     await dropLeftovers(db, definition.name);
@@ -37,15 +51,30 @@ export async function followProjection(
     let owned;
     try {
       owned = await tryOwn(db, schema, async (conn) => {
+        // Held under the schema's lock from round to round: the checkpoint row is read once, not every round.
+        let resumeFrom: ResumePoint | undefined;
+        let writtenAt = performance.now();
         while (!signal.aborted) {
           const result = await applyUntil(conn, store, definition, schema, {
             batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
             signal,
+            deferPassedOver: true,
+            ...(resumeFrom ? { resumeFrom } : {}),
             ...(options.onBatch ? { onBatch: options.onBatch } : {}),
           });
-          const row = await schemaRow(conn, schema);
-          if (row?.state !== 'active') return;
-          await logGrows(store, result.checkpoint, signal, options.idleMs ?? 5000);
+          const moved = resumeFrom === undefined || !samePosition(result.checkpoint, resumeFrom.position);
+          let written = result.written;
+          if (resumeFrom === undefined || !samePosition(written, resumeFrom.written)) writtenAt = performance.now();
+          if (!samePosition(written, result.checkpoint) && performance.now() - writtenAt >= passedOverEveryMs) {
+            written = await writePassedOver(conn, schema, result.checkpoint!, result.eventsSeen);
+            writtenAt = performance.now();
+          }
+          resumeFrom = { position: result.checkpoint, eventsSeen: result.eventsSeen, written };
+          // A round that moved on has its retirement noticed by a write (each checks it) within passedOverEveryMs; an idle one asks.
+          if (!moved && (await schemaRow(conn, schema))?.state !== 'active') return;
+          // With a passed-over advance still to write, sleep no longer than until it is due.
+          const due = samePosition(written, result.checkpoint) ? idleMs : passedOverEveryMs - (performance.now() - writtenAt);
+          await logGrows(store, result.checkpoint, signal, Math.max(1, Math.min(idleMs, due)));
         }
       });
     } catch (error) {

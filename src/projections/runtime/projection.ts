@@ -3,7 +3,7 @@
 // transaction. The runtime owns the rest (schemas, checkpoints, ownership,
 // rebuilds), so every projection gets the same guarantees.
 import type { CompiledQuery, Transaction } from 'kysely';
-import type { StoredEvent } from '../../infrastructure/event-store/port.js';
+import type { LogFilter, StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { NoTables, ProjectionsKysely } from './schema-handles.js';
 
 /** A DDL statement built by kysely's schema builder (create table, create index). */
@@ -28,10 +28,15 @@ export interface ProjectionDefinition {
    */
   apply(trx: Transaction<NoTables>, schema: string, events: readonly StoredEvent[]): Promise<void>;
   /**
-   * The prefixes of the streams whose events it reads (absent: any). A page
-   * holding none of them (the recall records every recall appends) is not
-   * applied: its checkpoint advances in one statement, not a transaction of
-   * six round trips.
+   * The prefixes of the streams whose events it reads (absent: any). The
+   * runtime reads only those (the recall records every recall appends are
+   * never fetched nor parsed by it): its checkpoint moves past the others
+   * with the next batch it applies, or in one statement of its own.
    */
   readonly streams?: readonly string[];
+}
+
+/** The part of the log a projection reads (undefined: all of it). */
+export function projectionFilter(definition: Pick<ProjectionDefinition, 'streams'>): LogFilter | undefined {
+  return definition.streams ? { streamPrefixes: definition.streams } : undefined;
 }

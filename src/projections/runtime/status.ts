@@ -2,9 +2,9 @@
 // schemas in the registry with their checkpoints, the head of the log, and
 // how many events the active schema lags behind it, and the events it could
 // not apply (faults).
-import { comparePositions, formatPosition, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
+import { comparePositions, formatPosition, type EventStore, type LogFilter, type Position } from '../../infrastructure/event-store/port.js';
 import { identityOf } from './definition-hash.js';
-import type { ProjectionDefinition } from './projection.js';
+import { projectionFilter, type ProjectionDefinition } from './projection.js';
 import { readCheckpoint, schemasOf } from './registry.js';
 import { matches } from './schemas.js';
 import { isMissingSchema } from './catch-up.js';
@@ -21,7 +21,7 @@ export interface SchemaStatus {
   readonly checkpoint: string | null;
   readonly eventsSeen: number;
   readonly updatedAt: string | null;
-  /** Events of the log after the checkpoint (counted up to `lagCountLimit`). */
+  /** Events of the streams the projection reads after the checkpoint, up to the head (counted up to `lagCountLimit`). */
   readonly lag: number;
   readonly lagIsLowerBound: boolean;
   /** Events the schema could not apply (passed over), with the first of them; null for a schema built before faults were kept. */
@@ -55,7 +55,7 @@ export async function projectionStatus(
       if (isMissingSchema(error)) continue;
       throw error;
     }
-    const lag = await countAfter(store, checkpoint.position, head);
+    const lag = await countAfter(store, checkpoint.position, head, projectionFilter(definition));
     const faults = await readFaults(db, row.schema_name).catch((error: unknown) => {
       if (isMissingSchema(error)) return null;
       throw error;
@@ -82,17 +82,18 @@ export async function projectionStatus(
   };
 }
 
-/** Events after `after` up to `head`, counted through the port (no store has a cheaper portable count). */
+/** Events after `after` up to `head` that `filter` matches, counted through the port (no store has a cheaper portable count). */
 async function countAfter(
   store: EventStore,
   after: Position | undefined,
   head: Position | undefined,
+  filter: LogFilter | undefined,
 ): Promise<{ lag: number; lagIsLowerBound: boolean }> {
   if (!head || (after && comparePositions(after, head) >= 0)) return { lag: 0, lagIsLowerBound: false };
   let count = 0;
   let cursor = after;
   while (count < LAG_COUNT_LIMIT) {
-    const page = await store.readAll({ ...(cursor ? { after: cursor } : {}), maxCount: COUNT_PAGE });
+    const page = await store.readAll({ ...(cursor ? { after: cursor } : {}), maxCount: COUNT_PAGE, ...(filter ? { filter } : {}) });
     const within = page.filter((e) => comparePositions(e.position, head) <= 0);
     count += within.length;
     if (within.length < page.length || page.length < COUNT_PAGE) return { lag: count, lagIsLowerBound: false };

@@ -19,11 +19,21 @@ import {
   type RecordedEvent,
 } from '@eventstore/db-client';
 import { z } from 'zod';
-import { type AppendResult, type EventStore, type ExpectedRevision, type Position, type StoredEvent, type Subscription } from '../port.js';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExaminedPage,
+  type ExpectedRevision,
+  type LogFilter,
+  type Position,
+  type StoredEvent,
+  type Subscription,
+} from '../port.js';
 import {
   InvalidEventStoreInput,
   parseAppend,
   parseReadAll,
+  parseReadPage,
   parseReadStream,
   parseSubscribeAll,
   type AppendInput,
@@ -213,6 +223,15 @@ class EsdbEventStore implements EventStore {
    */
   async readAll(options?: Parameters<EventStore['readAll']>[0]): Promise<StoredEvent[]> {
     const { after, maxCount = Number.POSITIVE_INFINITY, filter } = parseReadAll(options);
+    return (await this.scan(after, maxCount, filter)).events;
+  }
+
+  async readPage(options: Parameters<EventStore['readPage']>[0]): Promise<ExaminedPage> {
+    const { after, maxCount, filter } = parseReadPage(options);
+    return this.scan(after, maxCount, filter);
+  }
+
+  private scan(after: Position | undefined, maxCount: number, filter: LogFilter | undefined): Promise<ExaminedPage> {
     return scanLog((from, direction, count, onServer) => this.readFiltered(from, direction, count, onServer), {
       scope: this.scope,
       horizons: this.horizons,

@@ -32,17 +32,23 @@ export interface LogScan {
   readonly filter: LogFilter | undefined;
 }
 
+/** What a scan found, and how far it examined the log (see ExaminedPage). */
+export interface ScannedLog {
+  readonly events: StoredEvent[];
+  readonly examinedTo: Position | undefined;
+}
+
 export async function scanLog(
   readPage: ReadLogPage,
   { scope, horizons, end: readEnd, after, maxCount, filter }: LogScan,
-): Promise<StoredEvent[]> {
+): Promise<ScannedLog> {
   const wanted = matchesLogFilter(scope, filter);
   const onServer = serverSideFilter(scope, filter);
   const key = JSON.stringify([filter?.streamPrefixes ?? [], filter?.eventTypePrefixes ?? []]);
   // The log's end before the read: a read that reaches the end has covered up to here.
   const end = await readEnd();
   const start = horizons.startAfter(key, after);
-  if (!end || (start && comparePositions(start, end.position) >= 0)) return [];
+  if (!end || (start && comparePositions(start, end.position) >= 0)) return { events: [], examinedTo: start };
   const events: StoredEvent[] = [];
   // The server reads $all from a position inclusively; `after` is exclusive,
   // and each page starts again at the previous page's last event.
@@ -57,13 +63,14 @@ export async function scanLog(
       seen = event.position;
       if (!wanted(event)) continue;
       events.push(toStoredEvent(event));
-      if (events.length >= maxCount) return events;
+      if (events.length >= maxCount) return { events, examinedTo: events.at(-1)!.position };
     }
     if (page.length < pageSize || !seen) {
       // The server went to the end of the log: nothing else of this filter lies before `end`.
       const lastFound = events.at(-1)?.position ?? start;
       if (!lastFound || comparePositions(lastFound, end.position) < 0) horizons.record(key, lastFound, end.position);
-      return events;
+      const examinedTo = !lastFound || comparePositions(lastFound, end.position) < 0 ? end.position : lastFound;
+      return { events, examinedTo: { commit: examinedTo.commit, prepare: examinedTo.prepare } };
     }
     from = seen;
     pageSize = Math.min(PAGE_SIZE, pageSize * 2);

@@ -2,7 +2,7 @@
 // input gets a typed error naming the field, and nothing is written.
 // Only depends on the port, so the EventStoreDB adapter can share it.
 import { z } from 'zod';
-import type { ExpectedRevision, NewEvent, Position, ReadAllOptions, ReadStreamOptions } from '../port.js';
+import type { ExpectedRevision, NewEvent, Position, ReadAllOptions, ReadPageOptions, ReadStreamOptions } from '../port.js';
 
 /** Bad input to the event store; `field` names the offending field (a path such as `events.2.id`). */
 export class InvalidEventStoreInput extends Error {
@@ -81,6 +81,7 @@ const readStreamSchema = z
   .object({ fromRevision: revision.optional(), direction: z.enum(['forwards', 'backwards']).optional(), maxCount })
   .optional();
 const readAllSchema = z.object({ after: positionSchema.optional(), maxCount, filter: filterSchema }).optional();
+const readPageSchema = z.object({ after: positionSchema.optional(), maxCount: z.number().int().positive(), filter: filterSchema });
 const subscribeAllSchema = z.object({ after: positionSchema.optional(), filter: filterSchema }).optional();
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
@@ -115,6 +116,10 @@ export function parseReadStream(stream: unknown, options: unknown): { stream: st
 
 export function parseReadAll(options: unknown): ReadAllOptions {
   return parse(readAllSchema, options, '') ?? {};
+}
+
+export function parseReadPage(options: unknown): ReadPageOptions {
+  return parse(readPageSchema, options, '');
 }
 
 export function parseSubscribeAll(options: unknown): { after?: Position; filter?: ReadAllOptions['filter'] } {

@@ -6,21 +6,24 @@
 // headPosition, subscriptions) only its stable prefix.
 import type pg from 'pg';
 import {
+  comparePositions,
   LogHorizonTimeout,
   type AppendResult,
   type EventStore,
+  type ExaminedPage,
   type ExpectedRevision,
   type LogFilter,
   type NewEvent,
   type Position,
   type ReadAllOptions,
+  type ReadPageOptions,
   type ReadStreamOptions,
   type StoredEvent,
   type SubscribeAllOptions,
   type Subscription,
 } from '../port.js';
 import { GroupedAppends } from './grouped-append.js';
-import { parseAppend, parseReadAll, parseReadStream, parseSubscribeAll } from './input.js';
+import { parseAppend, parseReadAll, parseReadPage, parseReadStream, parseSubscribeAll } from './input.js';
 import { EVENT_COLUMNS, HEAD_POSITION_SQL, READ_ALL_SQL, READ_PAGE_SQL, readAllParams } from './log-order.js';
 import { toPosition, toStoredEvent, type EventRow } from './rows.js';
 import { LogSignal } from './signal.js';
@@ -91,6 +94,17 @@ export class PostgresEventStore implements EventStore {
     this.#ensureOpen();
     const input = parseReadAll(options);
     return this.#readLog(input.after, input.filter, input.maxCount);
+  }
+
+  async readPage(options: ReadPageOptions): Promise<ExaminedPage> {
+    this.#ensureOpen();
+    const input = parseReadPage(options);
+    const page = await this.#readPage(input.after, input.filter, input.maxCount);
+    // A full page examined up to its last event; a short one everything up to the head at the horizon it was read at.
+    const last = page.events.at(-1)?.position;
+    if (page.events.length >= input.maxCount) return { events: page.events, examinedTo: last };
+    const beyond = page.head && (input.after === undefined || comparePositions(page.head, input.after) > 0) ? page.head : undefined;
+    return { events: page.events, examinedTo: beyond ?? last };
   }
 
   async headPosition(): Promise<Position | undefined> {
