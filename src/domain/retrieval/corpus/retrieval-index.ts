@@ -9,12 +9,15 @@ import { tokenize } from '../text/tokenize.js';
 import type { RetrievalDocument } from './document.js';
 import { keyTermDocuments, type KeyTermDocuments } from './key-term-documents.js';
 import { buildLexicalIndex, type LexicalRecord } from './lexical-index.js';
+import { termSignature } from './term-signature.js';
 import { termStatistics, type TermStatistics } from './term-statistics.js';
 
 export interface IndexedDocument {
   readonly document: RetrievalDocument;
   /** Terms of content and value: what near-duplicates and diversity compare. */
   readonly statementTerms: ReadonlySet<string>;
+  /** The statement terms' signature (term-signature.ts): most pairs are told apart by it alone. */
+  readonly statementSignature: number;
   readonly keyTerms: readonly string[];
   /** key + scope, for kinds that hold one current value per slot (not episodic). */
   readonly slot: string | undefined;
@@ -68,11 +71,13 @@ export function indexDocument(document: RetrievalDocument): { readonly indexed: 
   const anticipated = (document.anticipatedQueries ?? []).flatMap((q) => tokenize(q));
   const scope = document.scope ?? '';
   const slot = document.kind === 'episodic' ? undefined : `${document.key}\u0000${scope}`;
+  const statementTerms = new Set([...content, ...value]);
   return {
     record: { id: document.id, fields: { content, key, value, anticipated } },
     indexed: {
       document,
-      statementTerms: new Set([...content, ...value]),
+      statementTerms,
+      statementSignature: termSignature(statementTerms),
       keyTerms: [...new Set(key)],
       slot,
       statement: slot === undefined ? undefined : `${slot}\u0000${document.polarity ?? 'affirmed'}\u0000${value.join(' ')}`,

@@ -5,6 +5,7 @@
 // list, and `minScore` cuts where the list falls below it. Open conflicts
 // on a key the query matched still show when nothing clears minScore.
 import type { RetrievalIndex } from '../corpus/retrieval-index.js';
+import { jaccardAtMost } from '../corpus/term-signature.js';
 import { cosine } from '../signals/semantic.js';
 import type { RetrievalPolicy } from './policy.js';
 import type { RetrievalReason } from './reasons.js';
@@ -18,6 +19,8 @@ export interface Selected {
 
 interface Comparable {
   readonly terms: ReadonlySet<string>;
+  /** The terms' signature (term-signature.ts). */
+  readonly signature: number;
   readonly vector: readonly number[] | undefined;
   readonly norm: number;
 }
@@ -25,13 +28,27 @@ interface Comparable {
 /** What a hit is compared by: its terms (a conflict: all its sides'), its representative's embedding. */
 function comparable(index: RetrievalIndex, unit: Unit): Comparable {
   const rep = index.documents.get(unit.id)!;
-  const terms =
-    unit.type === 'conflict' ? new Set(unit.members.flatMap((m) => [...index.documents.get(m.id)!.statementTerms])) : rep.statementTerms;
-  return { terms, vector: rep.document.vector, norm: rep.vectorNorm };
+  if (unit.type !== 'conflict') {
+    return { terms: rep.statementTerms, signature: rep.statementSignature, vector: rep.document.vector, norm: rep.vectorNorm };
+  }
+  const sides = unit.members.map((m) => index.documents.get(m.id)!);
+  // A union's signature is its parts' together.
+  const signature = sides.reduce((bits, side) => bits | side.statementSignature, 0);
+  return {
+    terms: new Set(sides.flatMap((side) => [...side.statementTerms])),
+    signature,
+    vector: rep.document.vector,
+    norm: rep.vectorNorm,
+  };
 }
 
-function similarity(a: Comparable, b: Comparable): number {
-  const lexical = jaccard(a.terms, b.terms);
+/**
+ * The similarity of a and b where it exceeds `above`; where it cannot, any
+ * value up to `above`. Only a similarity above the highest so far is kept,
+ * so pairs whose terms cannot be that similar are not compared term by term.
+ */
+function similarityAbove(a: Comparable, b: Comparable, above: number): number {
+  const lexical = jaccardAtMost(a.terms.size, a.signature, b.terms.size, b.signature) > above ? jaccard(a.terms, b.terms) : 0;
   return a.vector && b.vector ? Math.max(lexical, cosine(a.vector, a.norm, b.vector, b.norm)) : lexical;
 }
 
@@ -52,7 +69,7 @@ export function diversify(
     reasons.push(...extra);
     selected.push({ unit, score: unit.score - mu * maxSim, reasons });
     for (const r of remaining) {
-      const sim = similarity(r.compared, compared);
+      const sim = similarityAbove(r.compared, compared, r.maxSim);
       if (sim > r.maxSim) {
         r.maxSim = sim;
         r.similarTo = unit.id;

@@ -5,6 +5,7 @@
 // document its own hit.
 import { trustRank } from '../../entry/source.js';
 import type { IndexedDocument, RetrievalIndex } from '../corpus/retrieval-index.js';
+import { jaccardAtMost } from '../corpus/term-signature.js';
 import { cosine } from '../signals/semantic.js';
 import type { RetrievalPolicy } from './policy.js';
 import type { RetrievalReason } from './reasons.js';
@@ -90,9 +91,11 @@ function duplicatePairs(docs: readonly IndexedDocument[], policy: RetrievalPolic
     for (let j = i + 1; j < docs.length; j++) {
       const b = docs[j]!;
       const [small, large] = a.statementTerms.size <= b.statementTerms.size ? [a, b] : [b, a];
-      // Jaccard is at most |small| / |large|: skip pairs that cannot reach the threshold.
+      // Jaccard is at most |small| / |large|, and at most what the signatures allow: skip pairs that cannot reach the threshold.
       const lexical =
-        small.statementTerms.size >= threshold * large.statementTerms.size && jaccard(a.statementTerms, b.statementTerms) >= threshold;
+        small.statementTerms.size >= threshold * large.statementTerms.size &&
+        jaccardAtMost(a.statementTerms.size, a.statementSignature, b.statementTerms.size, b.statementSignature) >= threshold &&
+        jaccard(a.statementTerms, b.statementTerms) >= threshold;
       const va = a.document.vector;
       const vb = b.document.vector;
       if (lexical || (va && vb && cosine(va, a.vectorNorm, vb, b.vectorNorm) >= policy.duplicateCosine))
