@@ -46,7 +46,8 @@ export function retrieve(index: RetrievalIndex, query: RetrievalQuery, context: 
   const limit = Math.max(policy.candidatesPerSignal, 4 * query.topK);
   const signals = [
     rankSignal('key', keyMatches(index, terms, accepted, accept, query.key, policy), limit),
-    rankSignal('lexical', lexicalMatches(index, terms, accept, limit, policy), limit),
+    // Without a filter BM25 is not asked to check each document it finds.
+    rankSignal('lexical', lexicalMatches(index, terms, accepted === index.ids ? undefined : accept, limit, policy), limit),
     rankSignal('semantic', semanticMatches(index, context.queryVector, accepted, policy), limit),
   ];
   const relevance = fuse(signals, policy);

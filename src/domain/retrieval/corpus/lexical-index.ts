@@ -30,7 +30,8 @@ export interface LexicalOptions {
   readonly prefix: (term: string) => boolean;
   readonly prefixWeight: number;
   readonly termWeight: (term: string) => number;
-  readonly accept: (id: string) => boolean;
+  /** Absent: every document may match. */
+  readonly accept?: (id: string) => boolean;
   /** Only the best so many are described (ties by id). */
   readonly limit: number;
 }
@@ -45,6 +46,7 @@ export interface LexicalMatch {
 
 export function searchLexical(index: MiniSearch<LexicalRecord>, queryTerms: readonly string[], options: LexicalOptions): LexicalMatch[] {
   if (queryTerms.length === 0) return [];
+  const accept = options.accept;
   const results = index.search(queryTerms.join(' '), {
     tokenize: bySpace,
     processTerm: (term) => term,
@@ -53,7 +55,7 @@ export function searchLexical(index: MiniSearch<LexicalRecord>, queryTerms: read
     weights: { prefix: options.prefixWeight, fuzzy: 0 },
     combineWith: 'OR',
     boostTerm: (term) => options.termWeight(term),
-    filter: (result) => options.accept(result.id as string),
+    ...(accept ? { filter: (result: { id: unknown }) => accept(result.id as string) } : {}),
   });
   results.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return results.slice(0, options.limit).map((result) => {

@@ -38,7 +38,7 @@ function expand(index: RetrievalIndex, queryTerms: readonly string[], policy: Re
 export function lexicalMatches(
   index: RetrievalIndex,
   queryTerms: readonly string[],
-  accept: (id: string) => boolean,
+  accept: ((id: string) => boolean) | undefined,
   limit: number,
   policy: RetrievalPolicy,
 ): SignalMatch[] {
@@ -54,7 +54,7 @@ export function lexicalMatches(
     prefix: (term) => originals.has(term) && term.length >= lexical.prefixMinLength && !CJK_CHARACTER.test(term),
     prefixWeight: lexical.prefixWeight,
     termWeight: (term) => termWeight(term) * (forms.get(term)?.weight ?? 1),
-    accept,
+    ...(accept ? { accept } : {}),
     limit,
   });
   return matches.map((match) => {
