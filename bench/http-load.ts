@@ -297,13 +297,15 @@ function cpuSeconds(pid: number | undefined): number | undefined {
 async function statementsOf(databaseUrl: string): Promise<{ stop(requests: number): Promise<string[]> } | undefined> {
   if (!process.env.MEMLEDGER_BENCH_PG_STATS) return undefined;
   const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', () => undefined); // a dropped connection fails the query at the end, not the run
   await client.connect();
+  await client.query('create extension if not exists pg_stat_statements');
   await client.query('select pg_stat_statements_reset()');
   return {
     async stop(requests) {
       try {
         const { rows } = await client.query<{ calls: string; ms: string; query: string }>(
-          `select calls, total_exec_time as ms, regexp_replace(query, '\s+', ' ', 'g') as query from pg_stat_statements
+          `select calls, total_exec_time as ms, regexp_replace(query, '\\s+', ' ', 'g') as query from pg_stat_statements
             where dbid = (select oid from pg_database where datname = current_database()) order by calls desc limit 15`,
         );
         const all = rows.reduce((sum, r) => sum + Number(r.calls), 0);

@@ -12,7 +12,9 @@ import { recordMemory } from '../../src/commands/record.js';
 import { catchUpProjections, openProjectionDatabase, PROJECTIONS } from '../../src/projections/index.js';
 import { openTestLedger } from '../support/ledger.js';
 import { lastPositionOf, logShows } from '../projections/support/log-horizon.js';
-import { subjectStreamName } from '../../src/domain/events/stream-names.js';
+import { recallStreamName, subjectStreamName } from '../../src/domain/events/stream-names.js';
+import { openPostgresEventStore } from '../../src/infrastructure/event-store/postgres/open.js';
+import { randomUUID } from 'node:crypto';
 import { entry, problemOf, startTestService, type TestService } from './service.js';
 
 let t: TestService;
@@ -130,6 +132,31 @@ describe('metrics', () => {
       }),
     ).toBeGreaterThanOrEqual(3);
     expect(text).toContain('memledger_process_cpu_seconds_total');
+  });
+
+  it('counts the memories a recall served as the service records it, once; a recall record from elsewhere is not read back', async () => {
+    for (const text of ['sms', 'post'])
+      await t.request('POST', '/v1/subjects/m2/memories', { key: writer, body: entry(text, { key: `channel.${text}` }) });
+    const served = async () => sample((await t.request('GET', '/metrics')).text, 'memledger_recall_served_total', { stale: 'false' }) ?? 0;
+    const before = await served();
+    const answer = await t.request('GET', '/v1/subjects/m2/recall', { key: reader });
+    expect(answer.body.items).toHaveLength(2);
+    expect(await served()).toBe(before + 2);
+    // A recall record another process appended (the CLI's, say) is that process's to count: the service never reads
+    // recall records back from the log (4-20 KB each, one per recall).
+    const store = await openPostgresEventStore(t.database.url);
+    try {
+      await store.append(
+        recallStreamName('acme', 'm2'),
+        [{ id: randomUUID(), type: 'RecallServed', data: { items: [{ memories: [{}, {}, {}] }] }, metadata: { schemaVersion: 1 } }],
+        { expectedRevision: 'any' },
+      );
+      // The feedback the outcome subscription does read still arrives: the log is being followed meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await served()).toBe(before + 2);
+    } finally {
+      await store.close();
+    }
   });
 
   it('counts gate failures by reason and refused switches by fence', () => {

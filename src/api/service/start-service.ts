@@ -23,7 +23,8 @@ import type { ServiceConfig } from './service-config.js';
 import { sql } from 'kysely';
 import { DatabaseWatch } from './database-watch.js';
 import { listenFailure } from './listen-port.js';
-import { timedEventStore } from './timed-event-store.js';
+import { timedEventStore, watchedEventStore } from './timed-event-store.js';
+import { countServedRecall } from './feedback-metrics.js';
 import { runTtlSweeper } from './ttl-sweeper.js';
 import { runLifecycleSweeper } from './lifecycle-sweeper.js';
 import { LifecyclePolicyReader } from '../../reads/lifecycle/lifecycle-policy-reader.js';
@@ -107,7 +108,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
 
     const read = {
       projections: projections.db,
-      eventStore: ledger.eventStore,
+      // The recalls this service records are counted as they are appended (feedback-metrics.ts).
+      eventStore: watchedEventStore(ledger.eventStore, (events) => {
+        for (const event of events) countServedRecall(metrics, event);
+      }),
       keyStore: ledger.keyStore,
       subjects: ledger.subjects,
       clock: ledger.clock,

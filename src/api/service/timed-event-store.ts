@@ -1,22 +1,14 @@
-// The event store with its appends timed into the append-latency histogram.
+// The event store as the service sees it: its appends timed into the
+// append-latency histogram, or watched by a callback once they are stored.
 // Everything else passes through unchanged.
 import type { Histogram } from 'prom-client';
 import { SUBJECT_STREAM_PREFIX } from '../../domain/events/stream-names.js';
 import { WrongExpectedVersion, type EventStore } from '../../infrastructure/event-store/port.js';
 
-export function timedEventStore(store: EventStore, histogram: Histogram<'stream' | 'outcome'>): EventStore {
+/** `store` with its append replaced; every other call passes through. */
+function withAppend(store: EventStore, append: EventStore['append']): EventStore {
   return {
-    async append(stream, events, options) {
-      const end = histogram.startTimer({ stream: stream.startsWith(SUBJECT_STREAM_PREFIX) ? 'subject' : 'artifact' });
-      try {
-        const result = await store.append(stream, events, options);
-        end({ outcome: 'ok' });
-        return result;
-      } catch (error) {
-        end({ outcome: error instanceof WrongExpectedVersion ? 'wrong_expected_version' : 'error' });
-        throw error;
-      }
-    },
+    append,
     readStream: (stream, options) => store.readStream(stream, options),
     readAll: (options) => store.readAll(options),
     readPage: (options) => store.readPage(options),
@@ -25,4 +17,27 @@ export function timedEventStore(store: EventStore, histogram: Histogram<'stream'
     subscribeAll: (options) => store.subscribeAll(options),
     close: () => store.close(),
   };
+}
+
+export function timedEventStore(store: EventStore, histogram: Histogram<'stream' | 'outcome'>): EventStore {
+  return withAppend(store, async (stream, events, options) => {
+    const end = histogram.startTimer({ stream: stream.startsWith(SUBJECT_STREAM_PREFIX) ? 'subject' : 'artifact' });
+    try {
+      const result = await store.append(stream, events, options);
+      end({ outcome: 'ok' });
+      return result;
+    } catch (error) {
+      end({ outcome: error instanceof WrongExpectedVersion ? 'wrong_expected_version' : 'error' });
+      throw error;
+    }
+  });
+}
+
+/** `store`, calling `appended` with each batch it stored (the events as appended: nothing is read back). */
+export function watchedEventStore(store: EventStore, appended: (events: Parameters<EventStore['append']>[1]) => void): EventStore {
+  return withAppend(store, async (stream, events, options) => {
+    const result = await store.append(stream, events, options);
+    appended(events);
+    return result;
+  });
 }
