@@ -33,6 +33,8 @@ const KEYS = [
   'delivery.window',
   'deliv.slot',
   'chat.turn',
+  'contact.email.work.primary.notification',
+  'order.o12.delivery.window.preference',
 ];
 const QUERY_WORDS = ['notification', 'notifications', 'notif', 'noti', 'not', 'preference', 'prefer', 'pref', 'contact', 'phone', 'email'];
 const QUERY_MORE = ['delivery', 'deliv', 'deli', 'window', 'order', 'o12', 'chat', 'turn', 'tone', 'language', 'languages', 'what'];
@@ -144,6 +146,26 @@ describe('key matches through the key-term lookup', () => {
     expect(named('deliv')).toEqual(['m-2', 'm-3']);
     // "deli" is the term "del": shorter than a prefix may be.
     expect(named('deli')).toEqual([]);
+  });
+
+  it('weigh key terms as the scan did when one index is asked many questions, and its update after a write more', () => {
+    // Key weights are worked out once per index (signals/key-weights.ts): an updated index has its own.
+    fc.assert(
+      fc.property(subjectArb, subjectArb, fc.array(questionArb, { minLength: 1, maxLength: 8 }), (before, more, questions) => {
+        const index = buildRetrievalIndex(before);
+        for (const q of questions) {
+          const { found, scanned } = lookedUp(index, q.query, q.key, q.kind);
+          expect(found).toEqual(scanned);
+        }
+        const after = [...before, ...more.map((d) => ({ ...d, id: `n-${d.id}` }))];
+        const updated = updateRetrievalIndex(index, after, Number.POSITIVE_INFINITY)!;
+        for (const q of questions) {
+          const { found, scanned } = lookedUp(updated, q.query, q.key, q.kind);
+          expect(found).toEqual(scanned);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('are held alike by an index updated after a write and one built from the same documents', () => {

@@ -7,12 +7,13 @@
 // a key term more than half of the documents share is not distinctive.
 import { namedKeyTerms } from '../corpus/key-term-documents.js';
 import type { RetrievalIndex } from '../corpus/retrieval-index.js';
-import { idf } from '../corpus/term-statistics.js';
 import type { RetrievalPolicy } from '../ranking/policy.js';
 import { isWildcard } from '../request/key-pattern.js';
+import { keyWeightsOf } from './key-weights.js';
 import type { SignalMatch } from './signal.js';
 
 const MIN_KEY_COVERAGE = 0.5;
+const NO_COVERAGE = { strength: 0, terms: [] } as const;
 
 const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -43,35 +44,29 @@ export function keyMatches(
 ): SignalMatch[] {
   const filterStrength = keyFilter === undefined ? 0 : isWildcard(keyFilter) ? 0.5 : 1;
   const distinctive = index.size / 2;
-  const coverage = new Map<string, { strength: number; terms: string[] }>();
+  const coverage = new Map<string, { readonly strength: number; readonly terms: readonly string[] }>();
   const matches: SignalMatch[] = [];
   const named = namedKeyTerms(index.keyTermDocuments, queryTerms, policy.lexical.prefixMinLength);
-  const weights = new Map<string, number>();
-  const weight = (term: string) => {
-    let w = weights.get(term);
-    if (w === undefined) weights.set(term, (w = idf(index.keyTerms, term)));
-    return w;
-  };
+  const weights = keyWeightsOf(index);
   // With a filter every accepted document matches at the filter's strength at least; without one, only a named key term's.
   const candidates = filterStrength === 0 ? namedDocuments(index, named, accept) : accepted;
   for (const id of candidates) {
     const { keyTerms, document } = index.documents.get(id)!;
     let memo = coverage.get(document.key);
     if (!memo) {
-      let all = 0;
+      const all = weights.key(document.key, keyTerms);
       let hit = 0;
       let distinct = false;
       const terms: string[] = [];
       for (const term of keyTerms) {
-        const w = weight(term);
-        all += w;
         if (!named.has(term)) continue;
-        hit += w;
+        hit += weights.term(term);
         terms.push(term);
         if ((index.keyTerms.frequency.get(term) ?? 0) <= distinctive) distinct = true;
       }
       const share = all > 0 ? hit / all : 0;
-      memo = { strength: distinct && share >= MIN_KEY_COVERAGE ? share : 0, terms };
+      // Without strength of its own a key's terms are never shown.
+      memo = distinct && share >= MIN_KEY_COVERAGE ? { strength: share, terms } : NO_COVERAGE;
       coverage.set(document.key, memo);
     }
     const strength = Math.max(memo.strength, filterStrength);
