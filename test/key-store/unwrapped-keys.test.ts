@@ -46,6 +46,31 @@ describe('unwrapped keys', () => {
     await store.forgetSubject(ref);
   });
 
+  it("an artifact's key read again comes from memory; its row altered, it is unwrapped again and fails; a forget drops it", async () => {
+    const ref = newSubject();
+    const store = storeWith(masterA);
+    await store.memoryKey(ref, 'm-1', { create: true });
+    const derivation = { derivedFrom: ['m-1'], parentArtifactId: null };
+    const made = found(await store.artifactKey(ref, 'summary:s:000001:a', { create: derivation }));
+    await store.artifactKey(ref, 'summary:s:000001:b', { create: derivation });
+    const heldBefore = store.unwrappedKeysHeld(ref, 'subject');
+    const first = found(await store.artifactKey(ref, 'summary:s:000001:a'));
+    expect(first).toEqual(made);
+    // The subject's secret, the artifact's key and its hash key are kept: the next read unwraps nothing and holds nothing more.
+    expect(store.unwrappedKeysHeld(ref, 'subject')).toBe(heldBefore + 3);
+    expect(found(await store.artifactKey(ref, 'summary:s:000001:a'))).toEqual(first);
+    expect(store.unwrappedKeysHeld(ref, 'subject')).toBe(heldBefore + 3);
+
+    await admin().query(
+      `UPDATE key_store_artifacts SET wrapped_key = (SELECT wrapped_key FROM key_store_artifacts WHERE artifact_id = 'summary:s:000001:b' AND tenant = $1 AND subject = $2)
+       WHERE artifact_id = 'summary:s:000001:a' AND tenant = $1 AND subject = $2`,
+      [ref.tenant, ref.subject],
+    );
+    await expect(store.artifactKey(ref, 'summary:s:000001:a')).rejects.toBeInstanceOf(KeyUnwrapFailed);
+    await store.forgetSubject(ref);
+    expect(store.unwrappedKeysHeld(ref, 'subject')).toBe(0);
+  });
+
   it('a forget leaves none of the keys in memory, and the erasure check counts any that stay', async () => {
     const ref = newSubject();
     const store = storeWith(masterA);

@@ -8,6 +8,7 @@ import type { MasterKey } from './master-key.js';
 import type { ArtifactDerivation, ArtifactKey, KeyForgotten, KeyFound, SubjectRef } from './port.js';
 import { derivesFromForgotten, insertArtifact, selectArtifact, type ArtifactRow } from './postgres-artifact-keys.js';
 import type { Queryable } from './postgres-rows.js';
+import type { UnwrappedKeys } from './unwrapped-keys.js';
 
 export interface LiveSubject {
   readonly keyId: string;
@@ -18,11 +19,17 @@ export interface LiveSubject {
 
 const forgotten = (at: Date | null): KeyForgotten => ({ status: 'forgotten', scope: 'artifact', forgottenAt: at ?? new Date(0) });
 
+/**
+ * The artifact's key from its row; `unwrapped` keeps it (and its hash key),
+ * named by everything the unwrap depends on, so a recall of a summary does
+ * not run AES-GCM and two HKDFs again for the row it has just read.
+ */
 export function openArtifactRow(
   ref: SubjectRef,
   subject: LiveSubject,
   row: ArtifactRow,
   masterById: (id: string) => MasterKey,
+  unwrapped?: UnwrappedKeys,
 ): KeyFound<ArtifactKey> | KeyForgotten {
   if (
     row.forgotten_at !== null ||
@@ -33,8 +40,12 @@ export function openArtifactRow(
   )
     return forgotten(row.forgotten_at);
   const place = { ref, artifactId: row.artifact_id, keyId: row.key_id, subjectKeyId: row.subject_key_id };
-  const key = unwrapArtifactKey(masterById(row.master_key_id), subject.secret, place, row.wrapped_key);
-  return { status: 'found', created: false, key: { keyId: row.key_id, artifactId: row.artifact_id, key, hashKey: artifactHashKeyOf(key) } };
+  const wrapped = row.wrapped_key;
+  const unwrap = () => unwrapArtifactKey(masterById(row.master_key_id!), subject.secret, place, wrapped);
+  const name = `a\u0000${row.artifact_id}\u0000${row.key_id}\u0000${row.subject_key_id}\u0000${subject.keyId}\u0000${row.master_key_id}`;
+  const key = unwrapped ? unwrapped.open(ref, name, wrapped, unwrap) : unwrap();
+  const hashKey = unwrapped ? unwrapped.open(ref, `${name}\u0000hash`, wrapped, () => artifactHashKeyOf(key)) : artifactHashKeyOf(key);
+  return { status: 'found', created: false, key: { keyId: row.key_id, artifactId: row.artifact_id, key, hashKey } };
 }
 
 /** The artifact's key: the existing one, a new one, or refused when what it derives from is forgotten. */

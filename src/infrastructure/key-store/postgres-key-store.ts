@@ -221,7 +221,7 @@ export class PostgresKeyStore implements KeyStore {
       const subject = openSubjectRow(this.masterKeys, valid, read.subject, this.unwrapped);
       if (subject.status !== 'live') return subject;
       const row = read.artifact;
-      return row === undefined ? { status: 'absent' } : openArtifactRow(valid, subject, row, master);
+      return row === undefined ? { status: 'absent' } : openArtifactRow(valid, subject, row, master, this.unwrapped);
     }
     const derivation = validDerivation(options.create);
     return this.inTransaction(async (client) => {
