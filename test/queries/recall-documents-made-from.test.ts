@@ -146,6 +146,17 @@ describe('recall documents remembered by what they were made from', () => {
     expect(made(BASE, memo).fingerprint).toBe(before.fingerprint);
   });
 
+  it('say which summary entry each summary document stands for, made again or taken as before', () => {
+    const memo: DocumentMemo = new Map();
+    const inputs: Inputs = { ...BASE, summary: { ...BASE.summary!, sources: [[a.version, c.version], [b.version], [c.version]] } };
+    for (const answer of [made(inputs, memo), made(inputs, memo)]) {
+      const summaryIds = answer.documents.map((d) => d.id).filter((id) => id.startsWith('#'));
+      expect(summaryIds).toEqual(['#c:art-1:0', '#c:art-1:1', '#c:art-1:2']);
+      expect(summaryIds.map((id) => answer.summaryEntryAt.get(id))).toEqual([0, 1, 2]);
+      expect(answer.summaryEntryAt.get('a')).toBeUndefined();
+    }
+  });
+
   it('tell every change apart from the base (the index cache would otherwise serve the base index)', () => {
     const base = made(BASE).fingerprint;
     // Summary entries' documents are the artifact's: the fingerprint names them only, their sources move with the revision.

@@ -28,7 +28,7 @@ import { LifecyclePolicyReader } from '../../../reads/lifecycle/lifecycle-policy
 import { semanticInputs } from '../../semantic/semantic-inputs.js';
 import { memoryItem, memoryLabels, type ConflictItem, type ItemMemo, type RecallItem } from '../items.js';
 import type { ReadableMemory } from '../readable.js';
-import { recallDocuments, summaryDocumentId, type DocumentMemo, type SummaryToIndex } from './documents.js';
+import { recallDocuments, type DocumentMemo, type SummaryToIndex } from './documents.js';
 
 export interface RelevanceInput {
   readonly ref: SubjectRef;
@@ -90,7 +90,14 @@ export async function byRelevance(
   // Only memories carry vectors (a summary entry has none): a failed embedder leaves the ranking lexical, never the answer failed.
   const semantic = await semanticInputs(deps, input.ref, query.query, [...input.readable.keys()]);
   const ready = semantic.status === 'ready' ? semantic : undefined;
-  const { documents, fingerprint } = recallDocuments(input.readable, conflictsOf, input.summary, labelsOf, ready, input.documents);
+  const { documents, fingerprint, summaryEntryAt } = recallDocuments(
+    input.readable,
+    conflictsOf,
+    input.summary,
+    labelsOf,
+    ready,
+    input.documents,
+  );
   // A write changes a document or a few: updating costs those, a build all of them.
   const update = (previous: RetrievalIndex) => updateRetrievalIndex(previous, documents, Math.max(64, documents.length / 4));
   const index: RetrievalIndex =
@@ -101,7 +108,10 @@ export async function byRelevance(
   const policy = withLifecycleHalfLives(DEFAULT_RETRIEVAL_POLICY, lifecycle.policy);
   const answer = retrieve(index, query, { now: input.now, policy, ...(ready ? { queryVector: ready.queryVector } : {}) });
 
-  const summaryEntries = new Map((input.summary?.entries ?? []).map((s) => [summaryDocumentId(input.summary!.artifactId, s.entry), s]));
+  const summaryEntry = (id: string) => {
+    const at = summaryEntryAt.get(id);
+    return at === undefined ? undefined : input.summary!.entries[at];
+  };
   const conflictItems = new Map(input.conflicts.map((c) => [c.item.conflictId, c.item]));
   const items: RecallItem[] = [];
   const shown = new Set<string>();
@@ -120,7 +130,7 @@ export async function byRelevance(
       for (const id of conflictIds) if (conflictItems.has(id)) show(`conflict:${id}`, conflictItems.get(id)!, hit.retrieval);
     } else if (hit.type === 'memory') {
       const memory = input.readable.get(hit.id);
-      show(hit.id, summaryEntries.get(hit.id)?.item ?? memoryItem(memory!.version, memory!.fields, input.memo), hit.retrieval);
+      show(hit.id, summaryEntry(hit.id)?.item ?? memoryItem(memory!.version, memory!.fields, input.memo), hit.retrieval);
     }
   }
   const matchesKey = query.key === undefined ? () => false : keyMatcher(query.key);

@@ -107,6 +107,8 @@ export interface RecallDocuments {
   readonly documents: readonly RetrievalDocument[];
   /** What the documents are, for the index cache: the same fingerprint at the same revision is the same index. */
   readonly fingerprint: string;
+  /** A summary document's id -> the position of its entry among the summary's entries (a hit on it shows that entry). */
+  readonly summaryEntryAt: ReadonlyMap<string, number>;
 }
 
 /** Documents made before, by memory id, with what each was made from. */
@@ -167,9 +169,11 @@ function makeDocuments(
     documents.push(known.document);
     hash.update(`\u0000${made}`);
   }
+  const summaryEntryAt = new Map<string, number>();
   for (const shown of summary?.entries ?? []) {
     // An entry's document changes with its sources' versions and trust (the rest is the artifact's): kept, it stays the object indexed before.
     const id = summaryDocumentId(summary!.artifactId, shown.entry);
+    summaryEntryAt.set(id, summaryEntryAt.size);
     const made = shown.entry.sources.map((v) => `${v.memory_id}@${v.version}@${v.trust}`).join(',');
     let known = summary!.documents?.get(id);
     if (known?.made !== made) {
@@ -179,5 +183,5 @@ function makeDocuments(
     documents.push(known.document);
     hash.update(`\u0000${id}`);
   }
-  return { documents, fingerprint: hash.digest('hex') };
+  return { documents, fingerprint: hash.digest('hex'), summaryEntryAt };
 }
