@@ -75,7 +75,43 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   return shared / (a.size + b.size - shared);
 }
 
-/** Pairs of near-duplicates: the same statement, or texts (or embeddings) nearly the same. */
+/**
+ * Pairs whose statement terms are nearly the same (Jaccard at least
+ * `threshold`). Jaccard is at most |smaller| / |larger|: taken in order of
+ * size, each document is compared with the next ones only while their
+ * sizes allow it, and within that by their signatures before their terms.
+ */
+function lexicalPairs(docs: readonly IndexedDocument[], threshold: number, into: Array<[string, string]>): void {
+  const size = (d: IndexedDocument) => d.statementTerms.size;
+  const bySize = [...docs].sort((a, b) => size(a) - size(b));
+  for (let i = 0; i < bySize.length; i++) {
+    const a = bySize[i]!;
+    for (let j = i + 1; j < bySize.length; j++) {
+      const b = bySize[j]!;
+      if (size(a) < threshold * size(b)) break;
+      if (
+        jaccardAtMost(size(a), a.statementSignature, size(b), b.statementSignature) >= threshold &&
+        jaccard(a.statementTerms, b.statementTerms) >= threshold
+      )
+        into.push([a.document.id, b.document.id]);
+    }
+  }
+}
+
+/** Pairs whose embeddings are nearly the same (cosine at least `minCosine`). */
+function embeddingPairs(docs: readonly IndexedDocument[], minCosine: number, into: Array<[string, string]>): void {
+  const embedded = docs.filter((d) => d.document.vector);
+  for (let i = 0; i < embedded.length; i++) {
+    const a = embedded[i]!;
+    for (let j = i + 1; j < embedded.length; j++) {
+      const b = embedded[j]!;
+      if (cosine(a.document.vector!, a.vectorNorm, b.document.vector!, b.vectorNorm) >= minCosine)
+        into.push([a.document.id, b.document.id]);
+    }
+  }
+}
+
+/** Pairs of near-duplicates, in no particular order (groups() does not depend on it): the same statement, or texts (or embeddings) nearly the same. */
 function duplicatePairs(docs: readonly IndexedDocument[], policy: RetrievalPolicy): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
   const byStatement = new Map<string, string>();
@@ -85,23 +121,8 @@ function duplicatePairs(docs: readonly IndexedDocument[], policy: RetrievalPolic
     if (first === undefined) byStatement.set(d.statement, d.document.id);
     else pairs.push([first, d.document.id]);
   }
-  const threshold = policy.duplicateSimilarity;
-  for (let i = 0; i < docs.length; i++) {
-    const a = docs[i]!;
-    for (let j = i + 1; j < docs.length; j++) {
-      const b = docs[j]!;
-      const [small, large] = a.statementTerms.size <= b.statementTerms.size ? [a, b] : [b, a];
-      // Jaccard is at most |small| / |large|, and at most what the signatures allow: skip pairs that cannot reach the threshold.
-      const lexical =
-        small.statementTerms.size >= threshold * large.statementTerms.size &&
-        jaccardAtMost(a.statementTerms.size, a.statementSignature, b.statementTerms.size, b.statementSignature) >= threshold &&
-        jaccard(a.statementTerms, b.statementTerms) >= threshold;
-      const va = a.document.vector;
-      const vb = b.document.vector;
-      if (lexical || (va && vb && cosine(va, a.vectorNorm, vb, b.vectorNorm) >= policy.duplicateCosine))
-        pairs.push([a.document.id, b.document.id]);
-    }
-  }
+  lexicalPairs(docs, policy.duplicateSimilarity, pairs);
+  embeddingPairs(docs, policy.duplicateCosine, pairs);
   return pairs;
 }
 
