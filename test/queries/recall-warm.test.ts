@@ -10,8 +10,9 @@ import { forgetMemory } from '../../src/commands/forget.js';
 import { recordMemory } from '../../src/commands/record.js';
 import type { KeyStore } from '../../src/infrastructure/key-store/port.js';
 import { readSideErasureChecks } from '../../src/queries/erasure/index.js';
-import { INDEX_CACHE_PATH } from '../../src/queries/erasure/index-cache-check.js';
+import { INDEX_CACHE_PATH, retrievalIndexCheck } from '../../src/queries/erasure/index-cache-check.js';
 import type { RecallItem } from '../../src/queries/recall/items.js';
+import type { ErasureTarget } from '../../src/reads/erasure/verification.js';
 import { recall, type RecallReadSide } from '../../src/queries/recall/recall.js';
 import { RetrievalIndexCache } from '../../src/queries/recall/retrieval/index-cache.js';
 import { ctx, ok, openReadWorld, type ReadWorld } from './support/read-world.js';
@@ -176,5 +177,68 @@ describe('a warm recall', () => {
     expect(shown((await ask({ scopes: { project: 'eu' }, key: 'pref.*' })).items)).not.toContain(rule);
     // All of it from memory: the keys asked for are those of what was served (us was opened for its first reader).
     expect(asked() - warmFrom).toBeLessThanOrEqual(2 * (1 + 4 + 3 + 1 + 3));
+  });
+});
+
+describe('recall without a query, warm', () => {
+  const cold = (extra: Record<string, unknown>) => recall(world.read, { tenant: 'acme', ...extra } as never);
+
+  it('takes its items in standing order from the corpus at the same revision, and answers as a cold recall for every filter', async () => {
+    const s = 'w-standing';
+    const eu = await record(s, said('pref.eu', 'Ship the parcel to the Lisbon depot.', { scopes: { project: 'eu' } }));
+    await record(s, said('pref.us', 'Ship the parcel to the Boston depot.', { scopes: { project: 'us' } }));
+    const soon = await record(s, said('pref.soon', 'Ship the parcel before the holiday.', { expiresAt: '2026-07-10T00:00:00Z' }));
+    await record(s, said('pref.secret', 'Ship the parcel with the restricted courier.', { sensitivity: 'restricted' }));
+    await world.catchUp(ctx(s));
+    const { read } = readSide();
+    const asks: Array<Record<string, unknown>> = [
+      { scopes: { project: 'eu' }, now: '2026-07-02T00:00:00Z' },
+      { scopes: { project: 'eu' }, now: '2026-07-03T00:00:00Z' },
+      { scopes: { project: 'us' }, maxSensitivity: 'restricted', now: '2026-07-02T00:00:00Z' },
+      { scopes: { project: 'eu' }, now: '2026-07-11T00:00:00Z' },
+      { scopes: { project: 'eu' }, budget: 12, now: '2026-07-02T00:00:00Z' },
+    ];
+    const items = async (ask: Record<string, unknown>, from: RecallReadSide | 'cold') =>
+      (from === 'cold' ? await cold({ subject: s, ...ask }) : await recall(from, { tenant: 'acme', subject: s, ...ask } as never)).items;
+    for (const ask of asks) expect(await items(ask, read)).toEqual(await items(ask, 'cold'));
+    expect(shown(await items(asks[0]!, read))).toEqual(expect.arrayContaining([eu, soon]));
+    expect(shown(await items(asks[3]!, read))).not.toContain(soon);
+
+    // The same reader again: the very items made before (provenance objects and all), not made anew.
+    const first = await items(asks[0]!, read);
+    const again = await items(asks[0]!, read);
+    expect(again).toEqual(first);
+    const provenanceOf = (list: readonly RecallItem[]) => list.flatMap((i) => (i.type === 'memory' ? [i.provenance] : []));
+    expect(provenanceOf(again).length).toBeGreaterThan(0);
+    provenanceOf(again).forEach((p, i) => expect(p).toBe(provenanceOf(first)[i]));
+
+    // A write moves the revision: the new memory is in the next standing order.
+    const late = await record(s, said('pref.late', 'Ship the parcel on Monday.', { scopes: { project: 'eu' } }));
+    await world.catchUp(ctx(s));
+    expect(shown(await items(asks[0]!, read))).toContain(late);
+    expect(await items(asks[0]!, read)).toEqual(await items(asks[0]!, 'cold'));
+  });
+
+  it('the erasure check searches the standing orders a corpus keeps', async () => {
+    const s = 'w-standing-check';
+    await record(s, said('chat.t1', 'The gate code is osprey-4412.'));
+    await world.catchUp(ctx(s));
+    const { read } = readSide();
+    await recall(read, { tenant: 'acme', subject: s });
+    const [held] = [...read.retrievalIndexes.corpora.corpora()].filter((c) => c.subject === s);
+    expect(held!.corpus.standing.size).toBe(1);
+    // What an erasure of another subject's memory looks for, planted in this corpus's standing order only.
+    const check = retrievalIndexCheck(read as never);
+    const other = { tenant: 'acme', subject: 'w-standing-other' };
+    const planted = { ...held!.corpus.standing.values().next().value![0]!, text: 'stored nowhere else: heron-9921' } as RecallItem;
+    held!.corpus.standing.set('planted', [planted]);
+    const target = {
+      ref: other,
+      memoryIds: [],
+      needles: { plaintexts: ['heron-9921'], sha256: [], keyedHashes: [], plaintextKnown: true },
+    } as unknown as ErasureTarget;
+    expect(await check.run(target)).toMatchObject({ status: 'failed' });
+    held!.corpus.standing.delete('planted');
+    expect(await check.run(target)).toMatchObject({ status: 'passed' });
   });
 });

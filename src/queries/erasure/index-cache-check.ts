@@ -3,7 +3,8 @@
 // corpus from before the erasure's tombstones are dropped (no recall could
 // be served from them again, but they hold the erased text), then every
 // index and corpus still cached (with the summary a corpus holds opened)
-// is searched for the erased memory ids, content and hashes. Runs in the
+// is searched for the erased memory ids, content and hashes (the items a
+// corpus keeps in standing order included). Runs in the
 // process that holds the cache (the service, or the CLI's own read side,
 // whose cache starts empty).
 import { findNeedles } from '../../reads/erasure/needles.js';
@@ -50,6 +51,12 @@ export function retrievalIndexCheck(read: ReadSide): ErasureCheck {
         for (const [id, { document }] of corpus.documents) {
           if (erased.has(id)) findings += 1;
           findings += findNeedles(JSON.stringify(document), target.needles);
+        }
+        // The items it keeps in standing order (recall without a query): their texts, values and provenance.
+        for (const items of corpus.standing.values()) {
+          const text = JSON.stringify(items);
+          for (const id of erased) if (text.includes(JSON.stringify(id))) findings += 1;
+          findings += findNeedles(text, target.needles);
         }
         // The opened summary it served and its entries' texts (published-summary.ts).
         if (corpus.summary) {

@@ -131,14 +131,14 @@ export function keepCorpus(
   opened: ReadonlyMap<string, OpenedMemory>,
   byId: ReadonlyMap<string, CurrentVersion>,
   summary: OpenedSummary | undefined,
-): OpenedCorpus['documents'] | undefined {
+): OpenedCorpus | undefined {
   if (!view.clock || view.clock.forgotten) {
     corpora.drop(ref);
     return undefined;
   }
   const same = held && held.schema === view.schema && held.revision === view.clock.revision;
   // Nothing opened that the corpus does not hold (the warm case): it stays as it is.
-  if (same && held.summary === summary && [...opened].every(([id, memory]) => held.opened.get(id) === memory)) return held.documents;
+  if (same && held.summary === summary && [...opened].every(([id, memory]) => held.opened.get(id) === memory)) return held;
   const kept = new Map(opened);
   for (const [id, memory] of held?.opened ?? []) {
     const current = byId.get(id);
@@ -147,13 +147,16 @@ export function keepCorpus(
   const documents =
     held && held.schema === view.schema && held.revision === view.clock.revision ? held.documents : new Map(held?.documents ?? []);
   for (const id of documents.keys()) if (!kept.has(id)) documents.delete(id);
-  corpora.keep(ref, {
+  const corpus: OpenedCorpus = {
     schema: view.schema,
     revision: view.clock.revision,
     versions: view.versions,
     opened: kept,
     documents,
     ...(summary ? { summary } : {}),
-  });
-  return documents;
+    // What was opened changed: items made before may show other fields.
+    standing: new Map(),
+  };
+  corpora.keep(ref, corpus);
+  return corpus;
 }

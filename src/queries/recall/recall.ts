@@ -24,7 +24,7 @@ import {
 } from './items.js';
 import { keepCorpus, openPassing, servedKeysLive, type ServedKeys } from './opening.js';
 import { pack } from './packing.js';
-import type { OpenedCorpora } from './retrieval/opened-corpus.js';
+import { STANDING_KEPT, type OpenedCorpora, type OpenedCorpus } from './retrieval/opened-corpus.js';
 import { SubjectProjectionFaulted } from '../projection-faulted.js';
 import type { ReadableMemory } from './readable.js';
 import { requireRecallInput, type RecallInput, type RecallRequest } from './request.js';
@@ -178,7 +178,7 @@ async function answerFrom(
     reasons.set(id, 'unreadable');
     excluded.unreadable += 1;
   }
-  const documents = corpora ? keepCorpus(corpora, ref, view, held, opening.opened, byId, published) : undefined;
+  const corpus = corpora ? keepCorpus(corpora, ref, view, held, opening.opened, byId, published) : undefined;
 
   const scoped = (identity: string) => `${request.tenant}\u0000${request.subject}\u0000${identity}`;
   const memo: ItemMemo = {
@@ -204,20 +204,25 @@ async function answerFrom(
   if (request.retrieval) {
     const ranked = await byRelevance(
       read,
-      { ref, revision: view.clock?.revision ?? null, now, readable, conflicts: conflictItems, summary, memo, documents },
+      { ref, revision: view.clock?.revision ?? null, now, readable, conflicts: conflictItems, summary, memo, documents: corpus?.documents },
       request.retrieval,
     );
     ordered = ranked.items;
     retrieval = ranked.report;
   } else {
-    const covered = new Set((summary?.entries ?? []).flatMap((s) => s.entry.sources.map((v) => v.memory_id)));
-    const ranked = [
-      ...(summary?.entries ?? []),
-      ...[...readable.values()]
-        .filter((r) => !covered.has(r.version.memory_id) && !conflictMembers.has(r.version.memory_id))
-        .map((r) => ({ item: memoryItem(r.version, r.fields, memo), rank: rankOf([r.version]) })),
-    ].sort((a, b) => compareRanks(a.rank, b.rank));
-    ordered = [...conflictItems.map((c) => c.item), ...ranked.map((r) => r.item)];
+    const standingOrder = () => {
+      const covered = new Set((summary?.entries ?? []).flatMap((s) => s.entry.sources.map((v) => v.memory_id)));
+      const ranked = [
+        ...(summary?.entries ?? []),
+        ...[...readable.values()]
+          .filter((r) => !covered.has(r.version.memory_id) && !conflictMembers.has(r.version.memory_id))
+          .map((r) => ({ item: memoryItem(r.version, r.fields, memo), rank: rankOf([r.version]) })),
+      ].sort((a, b) => compareRanks(a.rank, b.rank));
+      return [...conflictItems.map((c) => c.item), ...ranked.map((r) => r.item)];
+    };
+    ordered = corpus
+      ? [...standingOf(corpus, standingKey(request, choice, summary?.artifactId, reasons, conflicts), standingOrder)]
+      : standingOrder();
   }
 
   const prioritised = ordered.map((item, i) => ({ ...item, priority: i + 1 }));
@@ -250,6 +255,42 @@ async function answerFrom(
   const served = packed.included.map((p) => p.item);
   // With a query, the served memories' keys seal its shares (answerRecall): they are read, not only proven live.
   return { answer, served: await servedKeysLive(read.keyStore, ref, served, opening, request.retrieval !== undefined) };
+}
+
+/**
+ * What a standing order depends on besides the corpus (its revision, what it
+ * opened, its summary): the reader's filters, what they left out (which moves
+ * with the clock: validity and expiry), the open conflicts (their read model
+ * may move at the same revision) and the source chosen.
+ */
+function standingKey(
+  request: RecallRequest,
+  choice: { readonly source: string; readonly reason: string },
+  artifactId: string | undefined,
+  reasons: ReadonlyMap<string, FilterReason>,
+  conflicts: ReadonlyArray<{ readonly conflictId: string; readonly members: readonly string[] }>,
+): string {
+  return JSON.stringify([
+    request.scopes,
+    request.maxSensitivity,
+    request.purpose ?? null,
+    request.includeDemoted === true,
+    choice.source,
+    choice.reason,
+    artifactId ?? null,
+    [...reasons],
+    conflicts.map((c) => [c.conflictId, c.members]),
+  ]);
+}
+
+/** The corpus's standing order under `key`, made now if it holds none. */
+function standingOf(corpus: OpenedCorpus, key: string, make: () => RecallItem[]): readonly RecallItem[] {
+  const known = corpus.standing.get(key);
+  if (known) return known;
+  const made = make();
+  if (corpus.standing.size >= STANDING_KEPT) corpus.standing.delete(corpus.standing.keys().next().value!);
+  corpus.standing.set(key, made);
+  return made;
 }
 
 /** Open conflicts that still have two active members and apply to the reader's scopes. */

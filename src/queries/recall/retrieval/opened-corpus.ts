@@ -7,8 +7,10 @@
 // write moves the revision, and the next recall reads the versions and
 // opens only the memories it has not opened at that version and key.
 // Never written anywhere; dropped with the subject's indexes by the erasure
-// check; bounded, least recently used subjects first.
+// check (which also searches what it holds); bounded, least recently used
+// subjects first.
 import type { RetrievalDocument } from '../../../domain/retrieval/index.js';
+import type { RecallItem } from '../items.js';
 import type { OpenedSummary, SummaryOpenings } from '../published-summary.js';
 import type { ReadableMemory } from '../readable.js';
 import type { CurrentVersion, KnownVersions } from '../subject-view-shape.js';
@@ -29,7 +31,17 @@ export interface OpenedCorpus extends KnownVersions {
   readonly documents: Map<string, { readonly made: string; readonly document: RetrievalDocument }>;
   /** The published summary the last recall served, opened, with its entries' renderings (published-summary.ts). */
   readonly summary?: OpenedSummary;
+  /**
+   * Recall without a query at this revision: the items in standing order, by
+   * what else decides them (the reader's filters, what they left out, the open
+   * conflicts, the source): a warm recall of an unchanged subject takes them
+   * instead of making and ranking every item again. Few entries (STANDING_KEPT).
+   */
+  readonly standing: Map<string, readonly RecallItem[]>;
 }
+
+/** Standing orders kept per corpus (readers with different filters of one subject). */
+export const STANDING_KEPT = 8;
 
 const subjectKeyOf = (ref: { tenant: string; subject: string }) => `${ref.tenant}\u0000${ref.subject}`;
 
