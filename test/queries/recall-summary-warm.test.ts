@@ -143,6 +143,42 @@ describe('a warm recall from a summary', () => {
     expect(withoutId(next)).toEqual(withoutId(await recall(world.read, { tenant: 'acme', subject: s })));
   });
 
+  it('reads the sealed output once: a warm recall of the same sealing gets its row without the ciphertext, a new one with it', async () => {
+    const s = 'sw-ciphertext';
+    await summarised(s);
+    // The ciphertext lengths of the summary outputs the subject statement returned, in order.
+    const seen: number[] = [];
+    const projections = world.read.projections.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: (args) => {
+        for (const row of args.result.rows as Array<{ alias?: { output?: { ct?: string } | null } | null }>) {
+          const ct = row.alias?.output?.ct;
+          if (typeof ct === 'string') seen.push(ct.length);
+        }
+        return Promise.resolve(args.result);
+      },
+    });
+    const read = { ...withCache(), projections };
+    const cold = await recall(world.read, { tenant: 'acme', subject: s });
+    const first = await recall(read, { tenant: 'acme', subject: s });
+    const warm = await recall(read, { tenant: 'acme', subject: s, query: 'shipping city', topK: 5 });
+    const again = await recall(read, { tenant: 'acme', subject: s });
+    expect(seen).toHaveLength(3);
+    expect(seen[0]).toBeGreaterThan(0);
+    expect(seen.slice(1)).toEqual([0, 0]);
+    expect(withoutId(first)).toEqual(withoutId(cold));
+    expect(withoutId(again)).toEqual(withoutId(cold));
+    expect(warm.items.length).toBeGreaterThan(0);
+    // A new sealing (another consolidation): its ciphertext is read, opened, and served.
+    await record(s, fact('shipping.city', 'Ningbo, Yinzhou district'));
+    ok(await runConsolidation(world.t.ledger, services, ctx(s)));
+    await world.catchUp(ctx(s));
+    const next = await recall(read, { tenant: 'acme', subject: s });
+    expect(seen.at(-1)).toBeGreaterThan(0);
+    expect(next.alias!.artifactId).not.toBe(first.alias!.artifactId);
+    expect(withoutId(next)).toEqual(withoutId(await recall(world.read, { tenant: 'acme', subject: s })));
+  });
+
   it('joins the erasure check: the kept summary is searched (even its claims no reader opened), and after a forget it is gone', async () => {
     const s = 'sw-forget';
     await record(s, fact('notification.preference', 'sms'));

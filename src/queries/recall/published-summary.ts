@@ -25,7 +25,10 @@ export type Rendering = (identity: string, make: () => RenderedEntry) => Rendere
 
 export interface OpenedSummary {
   readonly artifactId: string;
-  /** The artifact, key id, nonce and length of the envelope: a new sealing of the same artifact is another output. */
+  /** The key and nonce of the sealing it was opened from (the subject statement leaves that sealing's ciphertext out). */
+  readonly keyId: string;
+  readonly iv: string;
+  /** The artifact, key id and nonce of the envelope: a new sealing of the same artifact (a fresh nonce) is another output. */
   readonly envelope: string;
   readonly output: SummarizerOutput;
   /** Entry identity (`c:<artifact>:<i>`, `o:<artifact>:<i>`) -> its rendering, made on first use. */
@@ -40,7 +43,7 @@ async function keyLive(keys: KeyStore, ref: SubjectRef, artifactId: string, keyI
   return found.status === 'found' && found.key.keyId === keyId;
 }
 
-const envelopeOf = (artifactId: string, sealed: Sealed) => `${artifactId}\u0000${sealed.keyId}\u0000${sealed.iv}\u0000${sealed.ct.length}`;
+const envelopeOf = (artifactId: string, sealed: Sealed) => `${artifactId}\u0000${sealed.keyId}\u0000${sealed.iv}`;
 
 /** Openings under way, by subject: concurrent recalls of a newly published summary open and render it once. */
 export type SummaryOpenings = Map<string, { readonly envelope: string; readonly opening: Promise<OpenedSummary | undefined> }>;
@@ -66,7 +69,7 @@ export async function openSummary(
   const pending = openings?.get(subjectKey);
   if (pending?.envelope === envelope) return await live(await pending.opening);
   const opening = openPublishedOutput(keys, ref, artifactId, sealed).then((output) =>
-    output ? { artifactId, envelope, output, rendered: new Map(), documents: new Map() } : undefined,
+    output ? { artifactId, keyId: sealed.keyId, iv: sealed.iv, envelope, output, rendered: new Map(), documents: new Map() } : undefined,
   );
   openings?.set(subjectKey, { envelope, opening });
   try {

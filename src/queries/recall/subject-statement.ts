@@ -1,12 +1,16 @@
 // The one statement recall reads a subject with (subject-view.ts): the
 // clock, the alias with its artifact and STALE mark, the taint escalations,
 // the trust overrides, the open conflicts, the demotions, the current active
-// versions and both read models' faults, as JSON columns of one row.
+// versions and both read models' faults, as JSON columns of one row. What
+// the caller holds already is left out: the versions at the revision it
+// knows, and the summary's sealed output (hundreds of kilobytes for a
+// subject of a thousand memories) when it is the sealing it opened.
 // Building and compiling it with Kysely took about a tenth of a recall's CPU,
 // so it is compiled once per pair of active schemas (and with or without a
 // known revision) with placeholder ids, and run again with the request's
 // values put in the placeholders' places.
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import type { Sealed } from '../../domain/events/sealed.js';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import { streamFaults, type ActiveReadModels } from '../active-schema.js';
@@ -38,11 +42,26 @@ const VERSION_COLUMNS = [
   'promoted_from',
 ] as const;
 
+/** A sealing of a summary's output the caller has opened: the artifact, the key and the nonce name it. */
+export interface KnownOutput {
+  readonly artifactId: string;
+  readonly keyId: string;
+  readonly iv: string;
+}
+
+/** The output as stored, or, when it is the sealing the caller knows, without its ciphertext (`ct` empty). */
+function outputColumn(known: KnownOutput | undefined) {
+  if (known === undefined) return sql<Sealed | null>`r.output`.as('output');
+  return sql<Sealed | null>`case when a.artifact_id = ${known.artifactId} and r.output ->> 'keyId' = ${known.keyId}
+    and r.output ->> 'iv' = ${known.iv} then jsonb_set(r.output, '{ct}', '""'::jsonb) else r.output end`.as('output');
+}
+
 export function subjectStatement(
   { memory: tables, conflictsTrust, faults, schemaState }: ActiveReadModels,
   tenant: string,
   subject: string,
   knownRevision?: number,
+  knownOutput?: KnownOutput,
 ) {
   return tables.selectNoFrom((eb) => [
     jsonObjectFrom(
@@ -65,7 +84,7 @@ export function subjectStatement(
           'r.tenant as artifact_tenant',
           'r.subject as artifact_subject',
           'r.status as artifact_status',
-          'r.output',
+          outputColumn(knownOutput),
           'r.output_erased',
           's.cause_type',
           's.cause_event_id',
@@ -160,11 +179,21 @@ export type SubjectRow = Awaited<ReturnType<ReturnType<typeof subjectStatement>[
 
 /** Placeholder values: valid ids that are no real request's. Each parameter equal to one is the request's value in that place. */
 const PLACEHOLDERS = [
-  { tenant: 'recall-view-placeholder-tenant', subject: 'recall-view-placeholder-subject', revision: -424242 },
-  { tenant: 'recall-view-other-tenant', subject: 'recall-view-other-subject', revision: -434343 },
+  {
+    tenant: 'recall-view-placeholder-tenant',
+    subject: 'recall-view-placeholder-subject',
+    revision: -424242,
+    output: { artifactId: 'recall-view-placeholder-artifact', keyId: 'recall-view-placeholder-key', iv: 'recall-view-placeholder-iv' },
+  },
+  {
+    tenant: 'recall-view-other-tenant',
+    subject: 'recall-view-other-subject',
+    revision: -434343,
+    output: { artifactId: 'recall-view-other-artifact', keyId: 'recall-view-other-key', iv: 'recall-view-other-iv' },
+  },
 ] as const;
 
-type Slot = 'tenant' | 'subject' | 'stream' | 'revision' | { readonly fixed: unknown };
+type Slot = 'tenant' | 'subject' | 'stream' | 'revision' | 'artifactId' | 'keyId' | 'iv' | { readonly fixed: unknown };
 
 interface Compiled {
   readonly sql: string;
@@ -173,17 +202,26 @@ interface Compiled {
 
 const compiled = new Map<string, Compiled>();
 
-function compile(models: ActiveReadModels, known: boolean): Compiled {
+function compile(models: ActiveReadModels, known: { readonly revision: boolean; readonly output: boolean }): Compiled {
   const [a, b] = PLACEHOLDERS.map((p) => ({
     ...p,
     stream: subjectStreamName(p.tenant, p.subject),
-    query: subjectStatement(models, p.tenant, p.subject, known ? p.revision : undefined).compile(),
+    query: subjectStatement(
+      models,
+      p.tenant,
+      p.subject,
+      known.revision ? p.revision : undefined,
+      known.output ? p.output : undefined,
+    ).compile(),
   }));
   const slots = a!.query.parameters.map((p, i): Slot => {
     if (p === a!.tenant) return 'tenant';
     if (p === a!.subject) return 'subject';
     if (p === a!.stream) return 'stream';
     if (p === String(a!.revision)) return 'revision';
+    if (p === a!.output.artifactId) return 'artifactId';
+    if (p === a!.output.keyId) return 'keyId';
+    if (p === a!.output.iv) return 'iv';
     // Compiled again with other placeholders, a value that changes is one this file does not know how to put in.
     if (p !== b!.query.parameters[i] || a!.query.sql !== b!.query.sql)
       throw new Error(`the subject statement has a parameter (${i + 1}) made from the request that readSubjectRow does not fill`);
@@ -192,17 +230,23 @@ function compile(models: ActiveReadModels, known: boolean): Compiled {
   return { sql: a!.query.sql, slots };
 }
 
-/** The subject's row at the active schemas (`knownRevision`: the versions are left out when the clock is still at it). */
+/**
+ * The subject's row at the active schemas (`knownRevision`: the versions are
+ * left out when the clock is still at it; `knownOutput`: the summary's
+ * ciphertext, when the alias still points at that sealing).
+ */
 export async function readSubjectRow(
   models: ActiveReadModels,
   tenant: string,
   subject: string,
   knownRevision?: number,
+  knownOutput?: KnownOutput,
 ): Promise<SubjectRow> {
-  const name = `${models.schemas.memory}\u0000${models.schemas.conflictsTrust}\u0000${knownRevision !== undefined}`;
+  const known = { revision: knownRevision !== undefined, output: knownOutput !== undefined };
+  const name = `${models.schemas.memory}\u0000${models.schemas.conflictsTrust}\u0000${known.revision}\u0000${known.output}`;
   let statement = compiled.get(name);
   if (statement === undefined) {
-    statement = compile(models, knownRevision !== undefined);
+    statement = compile(models, known);
     // Schemas change only with a rebuild: a few entries in a process's life.
     if (compiled.size > 64) compiled.clear();
     compiled.set(name, statement);
@@ -218,6 +262,12 @@ export async function readSubjectRow(
         return stream;
       case 'revision':
         return String(knownRevision);
+      case 'artifactId':
+        return knownOutput!.artifactId;
+      case 'keyId':
+        return knownOutput!.keyId;
+      case 'iv':
+        return knownOutput!.iv;
       default:
         return slot.fixed;
     }

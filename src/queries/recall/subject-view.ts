@@ -9,7 +9,7 @@ import type { MemoryUsage } from '../../domain/usage/usage.js';
 import { overriddenTrust } from '../../domain/subject/trust.js';
 import { faultFromRow, type ProjectionFault } from '../../projections/runtime/faults.js';
 import { readActiveStatement } from '../active-schema.js';
-import { readSubjectRow, type SubjectRow } from './subject-statement.js';
+import { readSubjectRow, type KnownOutput, type SubjectRow } from './subject-statement.js';
 import type { KnownVersions, SubjectView } from './subject-view-shape.js';
 import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';
 
@@ -17,14 +17,16 @@ export function readSubjectView(
   projections: ProjectionsKysely,
   tenant: string,
   subject: string,
-  known?: (schema: string) => KnownVersions | undefined,
+  known?: (schema: string) => (KnownVersions & { readonly summary?: KnownOutput }) | undefined,
 ): Promise<SubjectView> {
   return readActiveStatement(projections, async (models) => {
     // The versions live in the memory read model: a cached copy is good for its schema only.
     const schema = models.schemas.memory;
     const held = known?.(schema);
     const revision = held?.schema === schema ? held.revision : undefined;
-    const row = await readSubjectRow(models, tenant, subject, revision);
+    // A summary's sealing is the artifact's, whatever the schema: the one held opened needs no ciphertext again.
+    const output = held?.summary ? { artifactId: held.summary.artifactId, keyId: held.summary.keyId, iv: held.summary.iv } : undefined;
+    const row = await readSubjectRow(models, tenant, subject, revision, output);
     const view = toView(row, schema);
     return {
       result: { ...view, versionsKnown: revision !== undefined && view.clock?.revision === revision },
