@@ -40,7 +40,7 @@ export interface LexicalMatch {
   readonly id: string;
   readonly score: number;
   /** The query terms that matched, and whether exactly (not only as a prefix). */
-  readonly terms: ReadonlyMap<string, { readonly exact: boolean }>;
+  readonly terms: ReadonlyArray<{ readonly term: string; readonly exact: boolean }>;
   readonly fields: readonly LexicalField[];
 }
 
@@ -59,10 +59,15 @@ export function searchLexical(index: MiniSearch<LexicalRecord>, queryTerms: read
   });
   results.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return results.slice(0, options.limit).map((result) => {
-    const docTerms = new Set(result.terms);
-    const terms = new Map(result.queryTerms.map((q) => [q, { exact: docTerms.has(q) }]));
-    const fields = new Set<LexicalField>();
-    for (const matched of Object.values(result.match)) for (const field of matched) fields.add(field as LexicalField);
-    return { id: result.id as string, score: result.score, terms, fields: LEXICAL_FIELDS.filter((f) => fields.has(f)) };
+    const terms = result.queryTerms.map((term) => ({ term, exact: result.terms.includes(term) }));
+    let fields = 0;
+    for (const matched in result.match) for (const field of result.match[matched]!) fields |= FIELD_BIT[field as LexicalField];
+    return { id: result.id as string, score: result.score, terms, fields: FIELDS_OF[fields]! };
   });
 }
+
+const FIELD_BIT = Object.fromEntries(LEXICAL_FIELDS.map((field, i) => [field, 1 << i])) as Record<LexicalField, number>;
+/** Each set of fields (by its bits) in LEXICAL_FIELDS order, made once: every match shares them. */
+const FIELDS_OF: ReadonlyArray<readonly LexicalField[]> = Array.from({ length: 1 << LEXICAL_FIELDS.length }, (_, bits) =>
+  LEXICAL_FIELDS.filter((field) => (bits & FIELD_BIT[field]) !== 0),
+);

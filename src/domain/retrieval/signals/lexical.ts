@@ -58,17 +58,24 @@ export function lexicalMatches(
     limit,
   });
   return matches.map((match) => {
-    const best = new Map<string, number>();
-    for (const [searched, { exact }] of match.terms) {
-      const form = forms.get(searched) ?? { term: searched, weight: 1 };
-      const weight = form.weight * (exact ? 1 : lexical.prefixWeight);
-      best.set(form.term, Math.max(best.get(form.term) ?? 0, weight));
+    // Each query term matched at its best form's weight, in the order first met (the sum adds in that order).
+    const named: string[] = [];
+    const best: number[] = [];
+    for (const { term: searched, exact } of match.terms) {
+      const form = forms.get(searched);
+      const term = form?.term ?? searched;
+      const weight = (form?.weight ?? 1) * (exact ? 1 : lexical.prefixWeight);
+      const at = named.indexOf(term);
+      if (at < 0) {
+        named.push(term);
+        best.push(Math.max(0, weight));
+      } else best[at] = Math.max(best[at]!, weight);
     }
     let matched = 0;
-    for (const [term, weight] of best) matched += (worth.get(term) ?? 0) * weight;
+    for (let i = 0; i < named.length; i++) matched += (worth.get(named[i]!) ?? 0) * best[i]!;
     const strength = total > 0 ? Math.min(1, matched / total) : 0;
-    const terms = [...best.keys()].sort();
-    const partial = terms.filter((t) => best.get(t)! < 1);
+    const terms = [...named].sort();
+    const partial = terms.filter((t) => best[named.indexOf(t)]! < 1);
     return {
       id: match.id,
       score: match.score,
