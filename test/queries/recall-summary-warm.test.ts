@@ -98,7 +98,7 @@ describe('a warm recall from a summary', () => {
     const view = await readSubjectView(world.read.projections, 'acme', s);
     const { artifactId, artifact } = view.alias!;
     const openings: SummaryOpenings = new Map();
-    const open = () => openSummary(world.read.keyStore, ctx(s), artifactId, artifact!.output!, undefined, openings);
+    const open = () => openSummary(world.read.keyStore, ctx(s), artifactId, artifact!.output!, artifact!.outputHash, undefined, openings);
     const [first, ...others] = await Promise.all([open(), open(), open(), open()]);
     expect(first?.output.claims.length).toBeGreaterThan(0);
     for (const other of others) expect(other).toBe(first);
@@ -106,7 +106,9 @@ describe('a warm recall from a summary', () => {
     // Apart, each opening is its own; with the key destroyed, neither a held nor a concurrent one is served.
     expect(await open()).not.toBe(first);
     await world.t.ledger.keyStore.forgetMemories(ctx(s), first!.output.claims[0]!.derivedFrom);
-    expect(await openSummary(world.read.keyStore, ctx(s), artifactId, artifact!.output!, first, openings)).toBeUndefined();
+    expect(
+      await openSummary(world.read.keyStore, ctx(s), artifactId, artifact!.output!, artifact!.outputHash, first, openings),
+    ).toBeUndefined();
     expect(await Promise.all([open(), open()])).toEqual([undefined, undefined]);
   });
 

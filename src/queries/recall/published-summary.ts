@@ -25,7 +25,8 @@ export type Rendering = (identity: string, make: () => RenderedEntry) => Rendere
 
 export interface OpenedSummary {
   readonly artifactId: string;
-  /** The key and nonce of the sealing it was opened from (the subject statement leaves that sealing's ciphertext out). */
+  /** The keyed hash of its content, and the key and nonce of the sealing it was opened from: the subject statement leaves out the ciphertext of what they name. */
+  readonly outputHash: string | null;
   readonly keyId: string;
   readonly iv: string;
   /** The artifact, key id and nonce of the envelope: a new sealing of the same artifact (a fresh nonce) is another output. */
@@ -58,6 +59,7 @@ export async function openSummary(
   ref: SubjectRef,
   artifactId: string,
   sealed: Sealed,
+  outputHash: string | null,
   held: OpenedSummary | undefined,
   openings?: SummaryOpenings,
 ): Promise<OpenedSummary | undefined> {
@@ -69,7 +71,9 @@ export async function openSummary(
   const pending = openings?.get(subjectKey);
   if (pending?.envelope === envelope) return await live(await pending.opening);
   const opening = openPublishedOutput(keys, ref, artifactId, sealed).then((output) =>
-    output ? { artifactId, keyId: sealed.keyId, iv: sealed.iv, envelope, output, rendered: new Map(), documents: new Map() } : undefined,
+    output
+      ? { artifactId, outputHash, keyId: sealed.keyId, iv: sealed.iv, envelope, output, rendered: new Map(), documents: new Map() }
+      : undefined,
   );
   openings?.set(subjectKey, { envelope, opening });
   try {

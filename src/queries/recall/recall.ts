@@ -169,7 +169,15 @@ async function answerFrom(
   const [opening, published] = await Promise.all([
     openPassing(read.keyStore, ref, passing, held?.opened),
     summaryAlias
-      ? openSummary(read.keyStore, ref, summaryAlias.artifactId, view.alias!.artifact!.output!, held?.summary, corpora?.summaryOpenings)
+      ? openSummary(
+          read.keyStore,
+          ref,
+          summaryAlias.artifactId,
+          view.alias!.artifact!.output!,
+          view.alias!.artifact!.outputHash,
+          held?.summary,
+          corpora?.summaryOpenings,
+        )
       : Promise.resolve(undefined),
   ]);
   if (summaryAlias && !published) choice = unreadableSummary(summaryAlias);

@@ -42,18 +42,28 @@ const VERSION_COLUMNS = [
   'promoted_from',
 ] as const;
 
-/** A sealing of a summary's output the caller has opened: the artifact, the key and the nonce name it. */
+/**
+ * The summary output the caller holds opened: the artifact and the keyed hash
+ * of its content name it; the key and nonce are those it was opened from.
+ */
 export interface KnownOutput {
   readonly artifactId: string;
+  readonly outputHash: string;
   readonly keyId: string;
   readonly iv: string;
 }
 
-/** The output as stored, or, when it is the sealing the caller knows, without its ciphertext (`ct` empty). */
+/**
+ * The output as stored, or, when it is the one the caller holds, its
+ * envelope without the ciphertext (`ct` empty): the row's other columns tell
+ * it (comparing inside the sealed JSON would unpack all of it).
+ */
 function outputColumn(known: KnownOutput | undefined) {
   if (known === undefined) return sql<Sealed | null>`r.output`.as('output');
-  return sql<Sealed | null>`case when a.artifact_id = ${known.artifactId} and r.output ->> 'keyId' = ${known.keyId}
-    and r.output ->> 'iv' = ${known.iv} then jsonb_set(r.output, '{ct}', '""'::jsonb) else r.output end`.as('output');
+  return sql<Sealed | null>`case when a.artifact_id = ${known.artifactId} and r.output_hash = ${known.outputHash} and r.output is not null
+    then jsonb_build_object('alg', 'A256GCM', 'keyId', ${known.keyId}::text, 'iv', ${known.iv}::text, 'ct', '') else r.output end`.as(
+    'output',
+  );
 }
 
 export function subjectStatement(
@@ -85,6 +95,7 @@ export function subjectStatement(
           'r.subject as artifact_subject',
           'r.status as artifact_status',
           outputColumn(knownOutput),
+          'r.output_hash',
           'r.output_erased',
           's.cause_type',
           's.cause_event_id',
@@ -183,17 +194,27 @@ const PLACEHOLDERS = [
     tenant: 'recall-view-placeholder-tenant',
     subject: 'recall-view-placeholder-subject',
     revision: -424242,
-    output: { artifactId: 'recall-view-placeholder-artifact', keyId: 'recall-view-placeholder-key', iv: 'recall-view-placeholder-iv' },
+    output: {
+      artifactId: 'recall-view-placeholder-artifact',
+      outputHash: 'recall-view-placeholder-hash',
+      keyId: 'recall-view-placeholder-key',
+      iv: 'recall-view-placeholder-iv',
+    },
   },
   {
     tenant: 'recall-view-other-tenant',
     subject: 'recall-view-other-subject',
     revision: -434343,
-    output: { artifactId: 'recall-view-other-artifact', keyId: 'recall-view-other-key', iv: 'recall-view-other-iv' },
+    output: {
+      artifactId: 'recall-view-other-artifact',
+      outputHash: 'recall-view-other-hash',
+      keyId: 'recall-view-other-key',
+      iv: 'recall-view-other-iv',
+    },
   },
 ] as const;
 
-type Slot = 'tenant' | 'subject' | 'stream' | 'revision' | 'artifactId' | 'keyId' | 'iv' | { readonly fixed: unknown };
+type Slot = 'tenant' | 'subject' | 'stream' | 'revision' | 'artifactId' | 'outputHash' | 'keyId' | 'iv' | { readonly fixed: unknown };
 
 interface Compiled {
   readonly sql: string;
@@ -220,6 +241,7 @@ function compile(models: ActiveReadModels, known: { readonly revision: boolean; 
     if (p === a!.stream) return 'stream';
     if (p === String(a!.revision)) return 'revision';
     if (p === a!.output.artifactId) return 'artifactId';
+    if (p === a!.output.outputHash) return 'outputHash';
     if (p === a!.output.keyId) return 'keyId';
     if (p === a!.output.iv) return 'iv';
     // Compiled again with other placeholders, a value that changes is one this file does not know how to put in.
@@ -264,6 +286,8 @@ export async function readSubjectRow(
         return String(knownRevision);
       case 'artifactId':
         return knownOutput!.artifactId;
+      case 'outputHash':
+        return knownOutput!.outputHash;
       case 'keyId':
         return knownOutput!.keyId;
       case 'iv':

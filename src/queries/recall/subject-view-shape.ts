@@ -49,6 +49,8 @@ export interface AliasView {
     readonly subject: string | null;
     readonly status: string;
     readonly output: Sealed | null;
+    /** The keyed hash of the output's content (what names it without opening it). */
+    readonly outputHash: string | null;
     readonly outputErased: boolean;
   } | null;
   readonly stale: {

@@ -17,7 +17,9 @@ export function readSubjectView(
   projections: ProjectionsKysely,
   tenant: string,
   subject: string,
-  known?: (schema: string) => (KnownVersions & { readonly summary?: KnownOutput }) | undefined,
+  known?: (
+    schema: string,
+  ) => (KnownVersions & { readonly summary?: Omit<KnownOutput, 'outputHash'> & { readonly outputHash: string | null } }) | undefined,
 ): Promise<SubjectView> {
   return readActiveStatement(projections, async (models) => {
     // The versions live in the memory read model: a cached copy is good for its schema only.
@@ -25,7 +27,11 @@ export function readSubjectView(
     const held = known?.(schema);
     const revision = held?.schema === schema ? held.revision : undefined;
     // A summary's sealing is the artifact's, whatever the schema: the one held opened needs no ciphertext again.
-    const output = held?.summary ? { artifactId: held.summary.artifactId, keyId: held.summary.keyId, iv: held.summary.iv } : undefined;
+    const summary = held?.summary;
+    const output =
+      summary?.outputHash != null
+        ? { artifactId: summary.artifactId, outputHash: summary.outputHash, keyId: summary.keyId, iv: summary.iv }
+        : undefined;
     const row = await readSubjectRow(models, tenant, subject, revision, output);
     const view = toView(row, schema);
     return {
@@ -78,6 +84,7 @@ function toView(row: SubjectRow, schema: string): Omit<SubjectView, 'versionsKno
                   subject: a.artifact_subject,
                   status: a.artifact_status ?? 'unknown',
                   output: a.output,
+                  outputHash: a.output_hash,
                   outputErased: a.output_erased === true,
                 },
           stale:
