@@ -57,16 +57,14 @@ export function keyMatches(
       const all = weights.key(document.key, keyTerms);
       let hit = 0;
       let distinct = false;
-      const terms: string[] = [];
       for (const term of keyTerms) {
         if (!named.has(term)) continue;
         hit += weights.term(term);
-        terms.push(term);
         if ((index.keyTerms.frequency.get(term) ?? 0) <= distinctive) distinct = true;
       }
       const share = all > 0 ? hit / all : 0;
-      // Without strength of its own a key's terms are never shown.
-      memo = distinct && share >= MIN_KEY_COVERAGE ? { strength: share, terms } : NO_COVERAGE;
+      // Without strength of its own a key's terms are never shown (most keys a question reaches): listed only with it.
+      memo = distinct && share >= MIN_KEY_COVERAGE ? { strength: share, terms: keyTerms.filter((term) => named.has(term)) } : NO_COVERAGE;
       coverage.set(document.key, memo);
     }
     const strength = Math.max(memo.strength, filterStrength);
