@@ -145,6 +145,27 @@ describe('a warm recall from a summary', () => {
     expect(withoutId(next)).toEqual(withoutId(await recall(world.read, { tenant: 'acme', subject: s })));
   });
 
+  it("keeps the summary's entries a reader may be shown with the corpus: the same entries for every warm recall, with or without a query", async () => {
+    const s = 'sw-entries';
+    await summarised(s);
+    const read = withCache();
+    const corpus = () => [...read.retrievalIndexes.corpora.corpora()].find((c) => c.subject === s)!.corpus;
+    await recall(read, { tenant: 'acme', subject: s });
+    const kept = [...corpus().shown.values()];
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.length).toBeGreaterThan(0);
+    const asked = await recall(read, { tenant: 'acme', subject: s, query: 'shipping city', topK: 5 });
+    expect(asked.items.some((i) => i.type === 'claim')).toBe(true);
+    expect([...corpus().shown.values()]).toEqual(kept);
+    expect([...corpus().shown.values()][0]).toBe(kept[0]);
+    // Another reader's filters are another view.
+    await recall(read, { tenant: 'acme', subject: s, maxSensitivity: 'public' });
+    expect(corpus().shown.size).toBe(2);
+    expect(withoutId(await recall(read, { tenant: 'acme', subject: s }))).toEqual(
+      withoutId(await recall(world.read, { tenant: 'acme', subject: s })),
+    );
+  });
+
   it('reads the sealed output once: a warm recall of the same sealing gets its row without the ciphertext, a new one with it', async () => {
     const s = 'sw-ciphertext';
     await summarised(s);

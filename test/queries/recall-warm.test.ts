@@ -219,7 +219,7 @@ describe('recall without a query, warm', () => {
     expect(await items(asks[0]!, read)).toEqual(await items(asks[0]!, 'cold'));
   });
 
-  it('the erasure check searches the standing orders a corpus keeps', async () => {
+  it('the erasure check searches what a corpus keeps of what readers were shown', async () => {
     const s = 'w-standing-check';
     await record(s, said('chat.t1', 'The gate code is osprey-4412.'));
     await world.catchUp(ctx(s));
@@ -240,5 +240,11 @@ describe('recall without a query, warm', () => {
     expect(await check.run(target)).toMatchObject({ status: 'failed' });
     held!.corpus.standing.delete('planted');
     expect(await check.run(target)).toMatchObject({ status: 'passed' });
+    // Likewise the summary entries kept for a reader.
+    held!.corpus.shown.set('planted', [
+      { entry: { type: 'open_item', index: 0, openItem: { text: 'heron-9921' }, sources: [] }, item: planted, rank: {} } as never,
+    ]);
+    expect(await check.run(target)).toMatchObject({ status: 'failed' });
+    held!.corpus.shown.delete('planted');
   });
 });

@@ -52,8 +52,8 @@ export function retrievalIndexCheck(read: ReadSide): ErasureCheck {
           if (erased.has(id)) findings += 1;
           findings += findNeedles(JSON.stringify(document), target.needles);
         }
-        // The items it keeps in standing order (recall without a query): their texts, values and provenance.
-        for (const items of corpus.standing.values()) {
+        // What it keeps of what readers were shown (summary entries, items in standing order): texts, values and provenance.
+        for (const items of [...corpus.shown.values(), ...corpus.standing.values()]) {
           const text = JSON.stringify(items);
           for (const id of erased) if (text.includes(JSON.stringify(id))) findings += 1;
           findings += findNeedles(text, target.needles);

@@ -154,7 +154,8 @@ export function keepCorpus(
     opened: kept,
     documents,
     ...(summary ? { summary } : {}),
-    // What was opened changed: items made before may show other fields.
+    // What was opened changed: entries and items made before may show other fields.
+    shown: new Map(),
     standing: new Map(),
   };
   corpora.keep(ref, corpus);

@@ -24,7 +24,7 @@ import {
 } from './items.js';
 import { keepCorpus, openPassing, servedKeysLive, type ServedKeys } from './opening.js';
 import { pack } from './packing.js';
-import { STANDING_KEPT, type OpenedCorpora, type OpenedCorpus } from './retrieval/opened-corpus.js';
+import { READERS_KEPT, type OpenedCorpora } from './retrieval/opened-corpus.js';
 import { SubjectProjectionFaulted } from '../projection-faulted.js';
 import type { ReadableMemory } from './readable.js';
 import { requireRecallInput, type RecallInput, type RecallRequest } from './request.js';
@@ -194,14 +194,16 @@ async function answerFrom(
     labels: (identity, texts) => cachedLabels(scoped(identity), texts),
   };
   const conflictMembers = new Set(conflicts.flatMap((c) => c.members));
-  const summary =
-    choice.source === 'summary' && published
-      ? {
-          artifactId: published.artifactId,
-          entries: summaryEntries(published, readable, conflictMembers, memo),
-          documents: published.documents,
-        }
-      : undefined;
+  const shownSummary = choice.source === 'summary' ? published : undefined;
+  // What this reader is shown of the corpus is kept with it, by what else decides it (readerKey).
+  const reader = corpus ? readerKey(request, choice, shownSummary?.artifactId, reasons, conflicts) : undefined;
+  const summary = shownSummary
+    ? {
+        artifactId: shownSummary.artifactId,
+        entries: keptFor(corpus?.shown, reader, () => summaryEntries(shownSummary, readable, conflictMembers, memo)),
+        documents: shownSummary.documents,
+      }
+    : undefined;
   const conflictItems = conflicts.map((c) => ({
     item: conflictItem(c, sidesOf(c.members, readable, reasons), read.countTokens),
     members: c.members,
@@ -228,9 +230,7 @@ async function answerFrom(
       ].sort((a, b) => compareRanks(a.rank, b.rank));
       return [...conflictItems.map((c) => c.item), ...ranked.map((r) => r.item)];
     };
-    ordered = corpus
-      ? [...standingOf(corpus, standingKey(request, choice, summary?.artifactId, reasons, conflicts), standingOrder)]
-      : standingOrder();
+    ordered = [...keptFor(corpus?.standing, reader, standingOrder)];
   }
 
   const prioritised = ordered.map((item, i) => ({ ...item, priority: i + 1 }));
@@ -266,12 +266,12 @@ async function answerFrom(
 }
 
 /**
- * What a standing order depends on besides the corpus (its revision, what it
- * opened, its summary): the reader's filters, what they left out (which moves
- * with the clock: validity and expiry), the open conflicts (their read model
- * may move at the same revision) and the source chosen.
+ * What a reader is shown of a corpus depends on besides the corpus (its
+ * revision, what it opened, its summary): the reader's filters, what they
+ * left out (which moves with the clock: validity and expiry), the open
+ * conflicts (their read model may move at the same revision) and the source.
  */
-function standingKey(
+function readerKey(
   request: RecallRequest,
   choice: { readonly source: string; readonly reason: string },
   artifactId: string | undefined,
@@ -291,13 +291,15 @@ function standingKey(
   ]);
 }
 
-/** The corpus's standing order under `key`, made now if it holds none. */
-function standingOf(corpus: OpenedCorpus, key: string, make: () => RecallItem[]): readonly RecallItem[] {
-  const known = corpus.standing.get(key);
-  if (known) return known;
+/** What `kept` holds under `key`, made (and kept, the oldest of READERS_KEPT let go) when it holds none; made afresh without a corpus. */
+function keptFor<T>(kept: Map<string, T> | undefined, key: string | undefined, make: () => T): T {
+  const known = key === undefined ? undefined : kept?.get(key);
+  if (known !== undefined) return known;
   const made = make();
-  if (corpus.standing.size >= STANDING_KEPT) corpus.standing.delete(corpus.standing.keys().next().value!);
-  corpus.standing.set(key, made);
+  if (kept && key !== undefined) {
+    if (kept.size >= READERS_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(key, made);
+  }
   return made;
 }
 

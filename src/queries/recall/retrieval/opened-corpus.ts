@@ -11,6 +11,7 @@
 // subjects first.
 import type { RetrievalDocument } from '../../../domain/retrieval/index.js';
 import type { RecallItem } from '../items.js';
+import type { ShownSummaryEntry } from '../summary-items.js';
 import type { OpenedSummary, SummaryOpenings } from '../published-summary.js';
 import type { ReadableMemory } from '../readable.js';
 import type { CurrentVersion, KnownVersions } from '../subject-view-shape.js';
@@ -32,16 +33,19 @@ export interface OpenedCorpus extends KnownVersions {
   /** The published summary the last recall served, opened, with its entries' renderings (published-summary.ts). */
   readonly summary?: OpenedSummary;
   /**
-   * Recall without a query at this revision: the items in standing order, by
-   * what else decides them (the reader's filters, what they left out, the open
-   * conflicts, the source): a warm recall of an unchanged subject takes them
-   * instead of making and ranking every item again. Few entries (STANDING_KEPT).
+   * What recall showed a reader at this revision, by what else decides it
+   * (the reader's filters, what they left out, the open conflicts, the
+   * source: recall.ts readerKey): a warm recall of an unchanged subject takes
+   * it instead of making every item again. The summary's entries the reader
+   * may be shown (with or without a query), and without a query the items in
+   * standing order. Few entries each (READERS_KEPT).
    */
+  readonly shown: Map<string, readonly ShownSummaryEntry[]>;
   readonly standing: Map<string, readonly RecallItem[]>;
 }
 
-/** Standing orders kept per corpus (readers with different filters of one subject). */
-export const STANDING_KEPT = 8;
+/** Readers' views kept per corpus (readers with different filters of one subject). */
+export const READERS_KEPT = 8;
 
 const subjectKeyOf = (ref: { tenant: string; subject: string }) => `${ref.tenant}\u0000${ref.subject}`;
 
