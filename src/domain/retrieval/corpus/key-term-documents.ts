@@ -7,23 +7,37 @@
 import type { IndexedDocument } from './retrieval-index.js';
 
 export interface KeyTermDocuments {
-  /** key term -> ids of the documents whose key holds it, in id order. */
+  /** key term -> ids of the documents whose key holds it, in id order (how many: the term's document frequency). */
   readonly byTerm: ReadonlyMap<string, readonly string[]>;
+  /** key term -> the keys holding it, each once (documents of one key have one coverage: it is worked out once). */
+  readonly keysByTerm: ReadonlyMap<string, readonly string[]>;
+  /** key -> ids of the documents with it, in id order. */
+  readonly byKey: ReadonlyMap<string, readonly string[]>;
   /** The key terms in code-unit order: those a query term begins are one run of it. */
   readonly sorted: readonly string[];
 }
 
+const add = <T>(into: Map<string, T[]>, name: string, value: T) => {
+  const values = into.get(name);
+  if (values) values.push(value);
+  else into.set(name, [value]);
+};
+
 /** `documents` in id order. */
 export function keyTermDocuments(documents: Iterable<IndexedDocument>): KeyTermDocuments {
   const byTerm = new Map<string, string[]>();
+  const keysByTerm = new Map<string, string[]>();
+  const byKey = new Map<string, string[]>();
   for (const { document, keyTerms } of documents) {
+    const firstOfKey = !byKey.has(document.key);
+    add(byKey, document.key, document.id);
     for (const term of keyTerms) {
-      const ids = byTerm.get(term);
-      if (ids) ids.push(document.id);
-      else byTerm.set(term, [document.id]);
+      add(byTerm, term, document.id);
+      // A key's terms are its own: the first document of a key lists it under each.
+      if (firstOfKey) add(keysByTerm, term, document.key);
     }
   }
-  return { byTerm, sorted: [...byTerm.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
+  return { byTerm, keysByTerm, byKey, sorted: [...byTerm.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
 }
 
 /** The first position in `sorted` whose term is not before `term`. */

@@ -17,21 +17,24 @@ const NO_COVERAGE = { strength: 0, terms: [] } as const;
 
 const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+interface Coverage {
+  readonly strength: number;
+  readonly terms: readonly string[];
+}
+
 /**
- * Without a key filter, the documents a key match can come from: those
- * holding a named key term that is distinctive (a document naming only
- * common key terms has no strength), in id order, as a scan of `accepted`
- * would meet them.
+ * Without a key filter, the keys a key match can come from: those holding
+ * a named key term that is distinctive (a key naming only common key terms
+ * has no strength).
  */
-function namedDocuments(index: RetrievalIndex, named: ReadonlySet<string>, accept: (id: string) => boolean): string[] {
+function namedKeys(index: RetrievalIndex, named: ReadonlySet<string>): Set<string> {
   const distinctive = index.size / 2;
-  const ids = new Set<string>();
+  const keys = new Set<string>();
   for (const term of named) {
-    const holders = index.keyTermDocuments.byTerm.get(term)!;
-    if (holders.length > distinctive) continue;
-    for (const id of holders) ids.add(id);
+    if (index.keyTermDocuments.byTerm.get(term)!.length > distinctive) continue;
+    for (const key of index.keyTermDocuments.keysByTerm.get(term)!) keys.add(key);
   }
-  return [...ids].filter(accept).sort(compareIds);
+  return keys;
 }
 
 export function keyMatches(
@@ -44,29 +47,45 @@ export function keyMatches(
 ): SignalMatch[] {
   const filterStrength = keyFilter === undefined ? 0 : isWildcard(keyFilter) ? 0.5 : 1;
   const distinctive = index.size / 2;
-  const coverage = new Map<string, { readonly strength: number; readonly terms: readonly string[] }>();
-  const matches: SignalMatch[] = [];
   const named = namedKeyTerms(index.keyTermDocuments, queryTerms, policy.lexical.prefixMinLength);
   const weights = keyWeightsOf(index);
-  // With a filter every accepted document matches at the filter's strength at least; without one, only a named key term's.
-  const candidates = filterStrength === 0 ? namedDocuments(index, named, accept) : accepted;
-  for (const id of candidates) {
-    const { keyTerms, document } = index.documents.get(id)!;
-    let memo = coverage.get(document.key);
-    if (!memo) {
-      const all = weights.key(document.key, keyTerms);
-      let hit = 0;
-      let distinct = false;
-      for (const term of keyTerms) {
-        if (!named.has(term)) continue;
-        hit += weights.term(term);
-        if ((index.keyTerms.frequency.get(term) ?? 0) <= distinctive) distinct = true;
-      }
-      const share = all > 0 ? hit / all : 0;
-      // Without strength of its own a key's terms are never shown (most keys a question reaches): listed only with it.
-      memo = distinct && share >= MIN_KEY_COVERAGE ? { strength: share, terms: keyTerms.filter((term) => named.has(term)) } : NO_COVERAGE;
-      coverage.set(document.key, memo);
+  const coverage = new Map<string, Coverage>();
+  const coverageOf = (key: string, keyTerms: readonly string[]): Coverage => {
+    let memo = coverage.get(key);
+    if (memo) return memo;
+    const all = weights.key(key, keyTerms);
+    let hit = 0;
+    let distinct = false;
+    for (const term of keyTerms) {
+      if (!named.has(term)) continue;
+      hit += weights.term(term);
+      if ((index.keyTerms.frequency.get(term) ?? 0) <= distinctive) distinct = true;
     }
+    const share = all > 0 ? hit / all : 0;
+    // Without strength of its own a key's terms are never shown (most keys a question reaches): listed only with it.
+    memo = distinct && share >= MIN_KEY_COVERAGE ? { strength: share, terms: keyTerms.filter((term) => named.has(term)) } : NO_COVERAGE;
+    coverage.set(key, memo);
+    return memo;
+  };
+
+  // With a filter every accepted document matches at the filter's strength at least; without one, only the documents of a key with strength of its own.
+  const candidates: Array<readonly [string, Coverage]> = [];
+  if (filterStrength === 0) {
+    for (const key of namedKeys(index, named)) {
+      const ids = index.keyTermDocuments.byKey.get(key)!;
+      const memo = coverageOf(key, index.documents.get(ids[0]!)!.keyTerms);
+      if (memo.strength > 0) for (const id of ids) if (accept(id)) candidates.push([id, memo]);
+    }
+    // In id order, as a scan of the accepted documents would meet them.
+    candidates.sort((a, b) => compareIds(a[0], b[0]));
+  } else {
+    for (const id of accepted) {
+      const { keyTerms, document } = index.documents.get(id)!;
+      candidates.push([id, coverageOf(document.key, keyTerms)]);
+    }
+  }
+  const matches: SignalMatch[] = [];
+  for (const [id, memo] of candidates) {
     const strength = Math.max(memo.strength, filterStrength);
     if (strength === 0) continue;
     const via = memo.strength >= filterStrength ? 'query_terms' : 'key_filter';
