@@ -6,7 +6,7 @@ import { newKey } from '../cipher/key-material.js';
 import { artifactHashKeyOf, newKeyId, unwrapArtifactKey, wrapArtifactKey } from './key-hierarchy.js';
 import type { MasterKey } from './master-key.js';
 import type { ArtifactDerivation, ArtifactKey, KeyForgotten, KeyFound, SubjectRef } from './port.js';
-import { derivesFromForgotten, insertArtifact, selectArtifact, type ArtifactRow } from './postgres-artifact-keys.js';
+import { derivesFromForgotten, insertArtifact, selectArtifact, type OpenableArtifactRow } from './postgres-artifact-keys.js';
 import type { Queryable } from './postgres-rows.js';
 import type { UnwrappedKeys } from './unwrapped-keys.js';
 
@@ -27,7 +27,7 @@ const forgotten = (at: Date | null): KeyForgotten => ({ status: 'forgotten', sco
 export function openArtifactRow(
   ref: SubjectRef,
   subject: LiveSubject,
-  row: ArtifactRow,
+  row: OpenableArtifactRow,
   masterById: (id: string) => MasterKey,
   unwrapped?: UnwrappedKeys,
 ): KeyFound<ArtifactKey> | KeyForgotten {

@@ -31,18 +31,21 @@ export async function selectArtifact(db: Queryable, ref: SubjectRef, artifactId:
   return result.rows[0];
 }
 
+/** What opening an artifact's key reads of its row (not what it derives from: a summary of a thousand memories names them all). */
+export type OpenableArtifactRow = Omit<ArtifactRow, 'derived_from' | 'parent_artifact_id'>;
+
+const OPENABLE_COLUMNS = ['artifact_id', 'key_id', 'subject_key_id', 'master_key_id', 'wrapped_key', 'created_at', 'forgotten_at'] as const;
+
 /** The subject's row and the artifact's, in one round trip (a recall of a summary reads both). */
 export async function selectSubjectWithArtifact(
   db: Queryable,
   ref: SubjectRef,
   artifactId: string,
-): Promise<{ readonly subject: SubjectRow | undefined; readonly artifact: ArtifactRow | undefined }> {
-  const result = await db.query<SubjectRow & { readonly [K in keyof ArtifactRow as `a_${K}`]: ArtifactRow[K] | null }>({
+): Promise<{ readonly subject: SubjectRow | undefined; readonly artifact: OpenableArtifactRow | undefined }> {
+  const result = await db.query<SubjectRow & { readonly [K in keyof OpenableArtifactRow as `a_${K}`]: OpenableArtifactRow[K] | null }>({
     name: 'key_store_subject_with_artifact',
     text: `SELECT s.key_id, s.master_key_id, s.wrapped_secret, s.created_at, s.forgotten_at,
-                  ${COLUMNS.split(', ')
-                    .map((column) => `a.${column} AS a_${column}`)
-                    .join(', ')}
+                  ${OPENABLE_COLUMNS.map((column) => `a.${column} AS a_${column}`).join(', ')}
              FROM key_store_subjects s
              LEFT JOIN key_store_artifacts a ON a.tenant = s.tenant AND a.subject = s.subject AND a.artifact_id = $3
             WHERE s.tenant = $1 AND s.subject = $2`,
@@ -58,14 +61,12 @@ export async function selectSubjectWithArtifact(
     forgotten_at: row.forgotten_at,
   };
   if (row.a_artifact_id === null) return { subject, artifact: undefined };
-  const artifact: ArtifactRow = {
+  const artifact: OpenableArtifactRow = {
     artifact_id: row.a_artifact_id,
     key_id: row.a_key_id,
     subject_key_id: row.a_subject_key_id,
     master_key_id: row.a_master_key_id,
     wrapped_key: row.a_wrapped_key,
-    derived_from: row.a_derived_from ?? [],
-    parent_artifact_id: row.a_parent_artifact_id,
     created_at: row.a_created_at,
     forgotten_at: row.a_forgotten_at,
   };
