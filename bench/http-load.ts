@@ -323,6 +323,30 @@ async function statementsOf(databaseUrl: string): Promise<{ stop(requests: numbe
   };
 }
 
+interface PhaseResult {
+  readonly perSecond: number;
+  readonly p99: number;
+  /** Errors, timeouts and non-2xx answers. */
+  readonly failed: number;
+}
+
+/** The issue's targets (issue 20), met or not, in one line per phase run. */
+function targets(print: (line: string) => void, record?: PhaseResult & { ratio: number }, recall?: PhaseResult, query?: PhaseResult): void {
+  const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  if (record)
+    print(
+      `target record: ${record.ratio.toFixed(3)}x of raw (>= 0.15x), p99 ${record.p99} ms (<= 150), ${record.failed} failed: ${mark(record.ratio >= 0.15 && record.p99 <= 150 && record.failed === 0)}`,
+    );
+  if (recall)
+    print(
+      `target recall without a query: ${recall.perSecond.toFixed(0)} req/s (>= 400), ${recall.failed} failed: ${mark(recall.perSecond >= 400 && recall.failed === 0)}`,
+    );
+  if (query)
+    print(
+      `target recall with a query: ${query.perSecond.toFixed(0)} req/s (>= 150), p99 ${query.p99} ms (<= 200), ${query.failed} failed: ${mark(query.perSecond >= 150 && query.p99 <= 200 && query.failed === 0)}`,
+    );
+}
+
 async function phase(
   print: (line: string) => void,
   url: string,
@@ -331,7 +355,7 @@ async function phase(
   request: autocannon.Request,
   service: number | undefined,
   databaseUrl: string,
-): Promise<number> {
+): Promise<PhaseResult> {
   const lag = sampleLag(url);
   const statements = await statementsOf(databaseUrl);
   const cpuBefore = cpuSeconds(service);
@@ -352,7 +376,7 @@ async function phase(
   print(
     `${name}: event store appends so far (subject streams): ${histogramQuantiles(metrics, 'memledger_event_store_append_seconds', 'stream="subject",outcome="ok"')}`,
   );
-  return result.requests.average;
+  return { perSecond: result.requests.average, p99: result.latency.p99, failed: result.errors + result.timeouts + result.non2xx };
 }
 
 export const httpLoadBench: Bench = {
@@ -385,6 +409,9 @@ export const httpLoadBench: Bench = {
       // The imported history holds the user's own words and reviewed facts: only a user-channel admin key may claim both.
       const importer = (await keys.create({ tenant: 'bench', role: 'admin', channel: 'user', now: new Date() })).key;
       print(`loopback ${url}, concurrency ${CONNECTIONS}, ${seconds} s per phase, ${SUBJECTS} subjects`);
+      let recordResult: (PhaseResult & { ratio: number }) | undefined;
+      let recallResult: PhaseResult | undefined;
+      let queryResult: PhaseResult | undefined;
       if (phases.has('record')) {
         const raw = await rawInserts(databaseUrl, seconds);
         print(
@@ -420,7 +447,8 @@ export const httpLoadBench: Bench = {
           databaseUrl,
         );
 
-        print(`record / raw insert: ${(recorded / raw.perSecond).toFixed(3)}x`);
+        recordResult = { ...recorded, ratio: recorded.perSecond / raw.perSecond };
+        print(`record / raw insert: ${recordResult.ratio.toFixed(3)}x`);
       }
 
       // The issue's figure is at 50 memories per subject: imported, as the query phase's subjects are, so it does not
@@ -431,7 +459,7 @@ export const httpLoadBench: Bench = {
         await importSubjects(print, url, importer, reader, 'bench-r', SUBJECTS, plain.entries);
         await settle(print, url, reader, 'bench-r', SUBJECTS);
         let m = 0;
-        await phase(
+        recallResult = await phase(
           print,
           url,
           `recall without a query (${RECALL_MEMORIES} memories per subject)`,
@@ -457,7 +485,7 @@ export const httpLoadBench: Bench = {
         await importSubjects(print, url, importer, reader, 'bench-q', QUERY_SUBJECTS, measured.entries);
         await settle(print, url, reader, 'bench-q', QUERY_SUBJECTS);
         let q = 0;
-        await phase(
+        queryResult = await phase(
           print,
           url,
           `recall with a query (${QUERY_MEMORIES} memories per subject, top 20)`,
@@ -478,6 +506,7 @@ export const httpLoadBench: Bench = {
           databaseUrl,
         );
       }
+      targets(print, recordResult, recallResult, queryResult);
     } finally {
       await keys.close();
       child.kill('SIGTERM');
