@@ -82,7 +82,7 @@ export class ServiceMetrics {
     });
     this.recallServed = new Counter({
       name: 'memledger_recall_served_total',
-      help: 'Memories recall answers served (seen in the log since start); stale="true": ranked with the stale reason',
+      help: 'Memories the recalls of this service served, counted as it records them, since start; stale="true": ranked with the stale reason',
       labelNames: ['stale'],
       registers,
     });
@@ -127,7 +127,7 @@ export class ServiceMetrics {
       const measure = lag;
       new Gauge({
         name: 'memledger_projection_lag_events',
-        help: 'Events of the log after the projection checkpoint (counted up to a limit)',
+        help: 'Events of the streams the projection reads after its checkpoint (counted up to a limit)',
         labelNames: ['projection'],
         registers,
         async collect() {
