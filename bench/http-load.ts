@@ -323,6 +323,15 @@ async function statementsOf(databaseUrl: string): Promise<{ stop(requests: numbe
   };
 }
 
+/** A recall by `reader`, its path made from the request's number (1, 2, …). */
+function recallRequest(reader: string, path: (n: number) => string): autocannon.Request {
+  let n = 0;
+  return {
+    method: 'GET',
+    setupRequest: (req) => ({ ...req, path: path(++n), headers: { authorization: `Bearer ${reader}` } }),
+  };
+}
+
 interface PhaseResult {
   readonly perSecond: number;
   readonly p99: number;
@@ -458,23 +467,12 @@ export const httpLoadBench: Bench = {
         const plain = measuredSubject(RECALL_MEMORIES);
         await importSubjects(print, url, importer, reader, 'bench-r', SUBJECTS, plain.entries);
         await settle(print, url, reader, 'bench-r', SUBJECTS);
-        let m = 0;
         recallResult = await phase(
           print,
           url,
           `recall without a query (${RECALL_MEMORIES} memories per subject)`,
           seconds,
-          {
-            method: 'GET',
-            setupRequest: (req) => {
-              m++;
-              return {
-                ...req,
-                path: `/v1/subjects/bench-r${m % SUBJECTS}/recall?budget=2000`,
-                headers: { authorization: `Bearer ${reader}` },
-              };
-            },
-          },
+          recallRequest(reader, (n) => `/v1/subjects/bench-r${n % SUBJECTS}/recall?budget=2000`),
           child.pid,
           databaseUrl,
         );
@@ -484,24 +482,15 @@ export const httpLoadBench: Bench = {
         const measured = measuredSubject(QUERY_MEMORIES);
         await importSubjects(print, url, importer, reader, 'bench-q', QUERY_SUBJECTS, measured.entries);
         await settle(print, url, reader, 'bench-q', QUERY_SUBJECTS);
-        let q = 0;
         queryResult = await phase(
           print,
           url,
           `recall with a query (${QUERY_MEMORIES} memories per subject, top 20)`,
           seconds,
-          {
-            method: 'GET',
-            setupRequest: (req) => {
-              q++;
-              const query = encodeURIComponent(measured.queries[q % measured.queries.length]!);
-              return {
-                ...req,
-                path: `/v1/subjects/bench-q${q % QUERY_SUBJECTS}/recall?query=${query}&topK=20&budget=2000`,
-                headers: { authorization: `Bearer ${reader}` },
-              };
-            },
-          },
+          recallRequest(reader, (n) => {
+            const query = encodeURIComponent(measured.queries[n % measured.queries.length]!);
+            return `/v1/subjects/bench-q${n % QUERY_SUBJECTS}/recall?query=${query}&topK=20&budget=2000`;
+          }),
           child.pid,
           databaseUrl,
         );

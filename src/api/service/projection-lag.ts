@@ -1,9 +1,8 @@
 // How far each projection is behind the log: events of the streams it reads
 // after its checkpoint (counted up to a limit) and the age of the oldest of
-// them, and the events
-// it passed over as faults. /metrics and /readyz both ask; a measurement is
-// reused for `cacheMs`. Faults do not make the service unready: every other
-// subject is served (a faulted subject's reads say why).
+// them, and the events it passed over as faults. /metrics and /readyz both
+// ask; a measurement is reused for `cacheMs`. Faults do not make the service
+// unready: every other subject is served (a faulted subject's reads say why).
 import { formatPosition, type EventStore } from '../../infrastructure/event-store/port.js';
 import { projectionFilter, type ProjectionDefinition } from '../../projections/index.js';
 import { readFaults } from '../../projections/runtime/faults.js';

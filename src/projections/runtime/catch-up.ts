@@ -83,12 +83,10 @@ export async function catchUpProjection(
           appliedBy: 'this process',
         };
       const checkpoint = await readCheckpoint(db, schema);
-      const at =
-        (checkpoint.position && comparePositions(checkpoint.position, head) >= 0) ||
-        (await nothingToApply(store, definition, checkpoint.position, head));
-      if (at) {
-        // The owner may not have written its passage over events it does not read yet (follow.ts): up to the head, it has nothing to apply.
-        const position = checkpoint.position && comparePositions(checkpoint.position, head) >= 0 ? checkpoint.position : head;
+      const reached = checkpoint.position !== undefined && comparePositions(checkpoint.position, head) >= 0;
+      // The owner may not have written its passage over events it does not read yet (follow.ts): up to the head, it has nothing to apply.
+      if (reached || (await nothingToApply(store, definition, checkpoint.position, head))) {
+        const position = reached ? checkpoint.position : head;
         return {
           ...base,
           applied: 0,

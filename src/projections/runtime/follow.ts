@@ -63,8 +63,9 @@ export async function followProjection(
             ...(options.onBatch ? { onBatch: options.onBatch } : {}),
           });
           const moved = resumeFrom === undefined || !samePosition(result.checkpoint, resumeFrom.position);
+          // With its passage deferred, only a committed batch wrote the checkpoint row in that run.
+          if (result.applied > 0) writtenAt = performance.now();
           let written = result.written;
-          if (resumeFrom === undefined || !samePosition(written, resumeFrom.written)) writtenAt = performance.now();
           if (!samePosition(written, result.checkpoint) && performance.now() - writtenAt >= passedOverEveryMs) {
             written = await writePassedOver(conn, schema, result.checkpoint!, result.eventsSeen);
             writtenAt = performance.now();

@@ -25,12 +25,11 @@ export type Rendering = (identity: string, make: () => RenderedEntry) => Rendere
 
 export interface OpenedSummary {
   readonly artifactId: string;
-  /** The keyed hash of its content, and the key and nonce of the sealing it was opened from: the subject statement leaves out the ciphertext of what they name. */
+  /** The keyed hash of its content: the subject statement leaves out the ciphertext of the output it names. */
   readonly outputHash: string | null;
+  /** The key and nonce of the sealing it was opened from: a new sealing of the same artifact (a fresh nonce) is another output. */
   readonly keyId: string;
   readonly iv: string;
-  /** The artifact, key id and nonce of the envelope: a new sealing of the same artifact (a fresh nonce) is another output. */
-  readonly envelope: string;
   readonly output: SummarizerOutput;
   /** Entry identity (`c:<artifact>:<i>`, `o:<artifact>:<i>`) -> its rendering, made on first use. */
   readonly rendered: Map<string, RenderedEntry>;
@@ -44,7 +43,7 @@ async function keyLive(keys: KeyStore, ref: SubjectRef, artifactId: string, keyI
   return found.status === 'found' && found.key.keyId === keyId;
 }
 
-const envelopeOf = (artifactId: string, sealed: Sealed) => `${artifactId}\u0000${sealed.keyId}\u0000${sealed.iv}`;
+const envelopeOf = (artifactId: string, sealed: Pick<Sealed, 'keyId' | 'iv'>) => `${artifactId}\u0000${sealed.keyId}\u0000${sealed.iv}`;
 
 /** Openings under way, by subject: concurrent recalls of a newly published summary open and render it once. */
 export type SummaryOpenings = Map<string, { readonly envelope: string; readonly opening: Promise<OpenedSummary | undefined> }>;
@@ -66,14 +65,12 @@ export async function openSummary(
   const envelope = envelopeOf(artifactId, sealed);
   const live = async (summary: OpenedSummary | undefined) =>
     summary && (await keyLive(keys, ref, artifactId, sealed.keyId)) ? summary : undefined;
-  if (held?.envelope === envelope) return await live(held);
+  if (held && envelopeOf(held.artifactId, held) === envelope) return await live(held);
   const subjectKey = `${ref.tenant}\u0000${ref.subject}`;
   const pending = openings?.get(subjectKey);
   if (pending?.envelope === envelope) return await live(await pending.opening);
   const opening = openPublishedOutput(keys, ref, artifactId, sealed).then((output) =>
-    output
-      ? { artifactId, outputHash, keyId: sealed.keyId, iv: sealed.iv, envelope, output, rendered: new Map(), documents: new Map() }
-      : undefined,
+    output ? { artifactId, outputHash, keyId: sealed.keyId, iv: sealed.iv, output, rendered: new Map(), documents: new Map() } : undefined,
   );
   openings?.set(subjectKey, { envelope, opening });
   try {

@@ -24,7 +24,8 @@ import {
 } from './items.js';
 import { keepCorpus, openPassing, servedKeysLive, type ServedKeys } from './opening.js';
 import { pack } from './packing.js';
-import { READERS_KEPT, type OpenedCorpora } from './retrieval/opened-corpus.js';
+import type { OpenedCorpora } from './retrieval/opened-corpus.js';
+import { keptFor, readerKey } from './reader-views.js';
 import { SubjectProjectionFaulted } from '../projection-faulted.js';
 import type { ReadableMemory } from './readable.js';
 import { requireRecallInput, type RecallInput, type RecallRequest } from './request.js';
@@ -263,44 +264,6 @@ async function answerFrom(
   const served = packed.included.map((p) => p.item);
   // With a query, the served memories' keys seal its shares (answerRecall): they are read, not only proven live.
   return { answer, served: await servedKeysLive(read.keyStore, ref, served, opening, request.retrieval !== undefined) };
-}
-
-/**
- * What a reader is shown of a corpus depends on besides the corpus (its
- * revision, what it opened, its summary): the reader's filters, what they
- * left out (which moves with the clock: validity and expiry), the open
- * conflicts (their read model may move at the same revision) and the source.
- */
-function readerKey(
-  request: RecallRequest,
-  choice: { readonly source: string; readonly reason: string },
-  artifactId: string | undefined,
-  reasons: ReadonlyMap<string, FilterReason>,
-  conflicts: ReadonlyArray<{ readonly conflictId: string; readonly members: readonly string[] }>,
-): string {
-  return JSON.stringify([
-    request.scopes,
-    request.maxSensitivity,
-    request.purpose ?? null,
-    request.includeDemoted === true,
-    choice.source,
-    choice.reason,
-    artifactId ?? null,
-    [...reasons],
-    conflicts.map((c) => [c.conflictId, c.members]),
-  ]);
-}
-
-/** What `kept` holds under `key`, made (and kept, the oldest of READERS_KEPT let go) when it holds none; made afresh without a corpus. */
-function keptFor<T>(kept: Map<string, T> | undefined, key: string | undefined, make: () => T): T {
-  const known = key === undefined ? undefined : kept?.get(key);
-  if (known !== undefined) return known;
-  const made = make();
-  if (kept && key !== undefined) {
-    if (kept.size >= READERS_KEPT) kept.delete(kept.keys().next().value!);
-    kept.set(key, made);
-  }
-  return made;
 }
 
 /** Open conflicts that still have two active members and apply to the reader's scopes. */

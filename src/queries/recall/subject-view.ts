@@ -9,7 +9,8 @@ import type { MemoryUsage } from '../../domain/usage/usage.js';
 import { overriddenTrust } from '../../domain/subject/trust.js';
 import { faultFromRow, type ProjectionFault } from '../../projections/runtime/faults.js';
 import { readActiveStatement } from '../active-schema.js';
-import { readSubjectRow, type KnownOutput, type SubjectRow } from './subject-statement.js';
+import { readSubjectRow } from './subject-row.js';
+import type { KnownOutput, SubjectRow } from './subject-statement.js';
 import type { KnownVersions, SubjectView } from './subject-view-shape.js';
 import type { ProjectionsKysely } from '../../projections/runtime/schema-handles.js';
 

@@ -19,16 +19,7 @@ import {
   type RecordedEvent,
 } from '@eventstore/db-client';
 import { z } from 'zod';
-import {
-  type AppendResult,
-  type EventStore,
-  type ExaminedPage,
-  type ExpectedRevision,
-  type LogFilter,
-  type Position,
-  type StoredEvent,
-  type Subscription,
-} from '../port.js';
+import { type AppendResult, type EventStore, type ExpectedRevision, type Position, type StoredEvent, type Subscription } from '../port.js';
 import {
   InvalidEventStoreInput,
   parseAppend,
@@ -226,12 +217,17 @@ class EsdbEventStore implements EventStore {
     return (await this.scan(after, maxCount, filter)).events;
   }
 
-  async readPage(options: Parameters<EventStore['readPage']>[0]): Promise<ExaminedPage> {
+  async readPage(options: Parameters<EventStore['readPage']>[0]): ReturnType<EventStore['readPage']> {
     const { after, maxCount, filter } = parseReadPage(options);
     return this.scan(after, maxCount, filter);
   }
 
-  private scan(after: Position | undefined, maxCount: number, filter: LogFilter | undefined): Promise<ExaminedPage> {
+  /** The log after `after`, filtered, and how far it was examined (readAll keeps the events only). */
+  private scan(
+    after: Position | undefined,
+    maxCount: number,
+    filter: Parameters<EventStore['readPage']>[0]['filter'],
+  ): ReturnType<EventStore['readPage']> {
     return scanLog((from, direction, count, onServer) => this.readFiltered(from, direction, count, onServer), {
       scope: this.scope,
       horizons: this.horizons,

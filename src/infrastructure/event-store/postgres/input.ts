@@ -80,8 +80,9 @@ const maxCount = z.number().int().positive().optional();
 const readStreamSchema = z
   .object({ fromRevision: revision.optional(), direction: z.enum(['forwards', 'backwards']).optional(), maxCount })
   .optional();
-const readAllSchema = z.object({ after: positionSchema.optional(), maxCount, filter: filterSchema }).optional();
-const readPageSchema = z.object({ after: positionSchema.optional(), maxCount: z.number().int().positive(), filter: filterSchema });
+const readAllShape = z.object({ after: positionSchema.optional(), maxCount, filter: filterSchema });
+const readAllSchema = readAllShape.optional();
+const readPageSchema = readAllShape.extend({ maxCount: z.number().int().positive() });
 const subscribeAllSchema = z.object({ after: positionSchema.optional(), filter: filterSchema }).optional();
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, field: string): T {

@@ -6,7 +6,6 @@
 // headPosition, subscriptions) only its stable prefix.
 import type pg from 'pg';
 import {
-  comparePositions,
   LogHorizonTimeout,
   type AppendResult,
   type EventStore,
@@ -27,7 +26,7 @@ import { parseAppend, parseReadAll, parseReadPage, parseReadStream, parseSubscri
 import { EVENT_COLUMNS, HEAD_POSITION_SQL, READ_ALL_SQL, READ_PAGE_SQL, readAllParams } from './log-order.js';
 import { toPosition, toStoredEvent, type EventRow } from './rows.js';
 import { LogSignal } from './signal.js';
-import { LogSubscription, type LogPage } from './subscription.js';
+import { examinedTo, LogSubscription, type LogPage } from './subscription.js';
 
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 
@@ -100,11 +99,7 @@ export class PostgresEventStore implements EventStore {
     this.#ensureOpen();
     const input = parseReadPage(options);
     const page = await this.#readPage(input.after, input.filter, input.maxCount);
-    // A full page examined up to its last event; a short one everything up to the head at the horizon it was read at.
-    const last = page.events.at(-1)?.position;
-    if (page.events.length >= input.maxCount) return { events: page.events, examinedTo: last };
-    const beyond = page.head && (input.after === undefined || comparePositions(page.head, input.after) > 0) ? page.head : undefined;
-    return { events: page.events, examinedTo: beyond ?? last };
+    return { events: page.events, examinedTo: examinedTo(page, input.after, input.maxCount) };
   }
 
   async headPosition(): Promise<Position | undefined> {

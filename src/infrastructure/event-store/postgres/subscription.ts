@@ -15,6 +15,17 @@ export interface LogPage {
   readonly head?: Position;
 }
 
+/**
+ * How far a page read after `after` examined the log: a full page up to its
+ * last event, a short one everything up to the head at its horizon (a
+ * filtered reader need not look at the events it passed over again).
+ */
+export function examinedTo(page: LogPage, after: Position | undefined, maxCount: number): Position | undefined {
+  const last = page.events.at(-1)?.position;
+  if (page.events.length >= maxCount) return last;
+  return page.head && (after === undefined || comparePositions(page.head, after) > 0) ? page.head : last;
+}
+
 export interface LogReader {
   read(after: Position | undefined, filter: LogFilter | undefined, maxCount: number): Promise<LogPage>;
 }
@@ -67,7 +78,8 @@ export class LogSubscription implements Subscription {
       while (!this.#closed) {
         const wakeupsBefore = this.#wakeups;
         const listenedBefore = this.signal.listening();
-        const page = await this.#unlessClosed(this.log.read(after, this.filter, PAGE_SIZE));
+        const read = after;
+        const page = await this.#unlessClosed(this.log.read(read, this.filter, PAGE_SIZE));
         if (page === CLOSED) return;
         if (page.events.length > 0) pendingWait = PENDING_WAIT_MS;
         for (const event of page.events) {
@@ -75,9 +87,7 @@ export class LogSubscription implements Subscription {
           yield event;
           after = event.position;
         }
-        // A filtered read that matched nothing more up to the head need not examine those events again.
-        if (page.events.length < PAGE_SIZE && page.head && (after === undefined || comparePositions(page.head, after) > 0))
-          after = page.head;
+        after = examinedTo(page, read, PAGE_SIZE) ?? after;
         // A full page, or a wakeup during the read: there may be more already.
         if (page.events.length === PAGE_SIZE || this.#wakeups !== wakeupsBefore) continue;
         if (page.pending) {
