@@ -14,6 +14,7 @@ import {
   type StoredEvent,
 } from '../../src/infrastructure/event-store/port.js';
 import { appendQuery } from '../../src/infrastructure/event-store/postgres/append.js';
+import { READ_PAGE_SQL, readAllParams } from '../../src/infrastructure/event-store/postgres/log-order.js';
 import { openPostgresEventStore, PostgresEventStore } from '../../src/infrastructure/event-store/postgres/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { newEvent, newEvents, reader } from './event-store-fixtures.js';
@@ -102,6 +103,31 @@ describe('PostgreSQL global log', () => {
     expect((await readUntil(1, { filter: { streamPrefixes: [prefix] } })).map((event) => event.stream)).toEqual([`${prefix}kept`]);
     expect(await store.readStream(`${prefix}gone`)).toEqual([]);
     await store.append(`${prefix}gone`, [newEvent()], { expectedRevision: 'no_stream' });
+  });
+});
+
+describe('PostgreSQL page reads', () => {
+  it('a page read finds the log head and what is pending down the log-order index, never by reading the whole log', async () => {
+    // Every subscription and projection round reads a page; a plan that scans the table costs in proportion to the log.
+    const prefix = `plan-${randomUUID()}-`;
+    for (let i = 0; i < 20; i++) await store.append(`${prefix}${i}`, newEvents(100), { expectedRevision: 'no_stream' });
+    await raw.query('analyze events');
+    const head = await store.headPosition();
+    const { rows } = await raw.query<{ 'QUERY PLAN': unknown }>(
+      `explain (analyze, format json) ${READ_PAGE_SQL}`,
+      readAllParams(head, { streamPrefixes: [prefix] }, 100),
+    );
+    const scans: { relation: string; rows: number }[] = [];
+    const walk = (node: Record<string, unknown>) => {
+      if (node['Node Type'] === 'Seq Scan')
+        scans.push({
+          relation: String(node['Relation Name']),
+          rows: Number(node['Actual Rows']) + Number(node['Rows Removed by Filter'] ?? 0),
+        });
+      for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+    };
+    walk((rows[0]!['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]!.Plan);
+    expect(scans.filter((scan) => scan.relation === 'events')).toEqual([]);
   });
 });
 

@@ -76,10 +76,15 @@ export const HEAD_POSITION_SQL = `
  * that is not full examined everything up to it, so a filtered subscription
  * reads on from there, not again from its last match (from the log's start,
  * when nothing matched yet). An empty page is one row of nulls carrying these.
+ * `pending` asks whether the log's last transaction id reaches the horizon,
+ * not `exists (… where transaction_id >= horizon)`: the planner costed that
+ * as a sequential scan expected to stop early, and with nothing pending it
+ * read the whole table on every page (1.3 ms at 4,000 events, growing with
+ * the log); the last id is one step down the log-order index.
  */
 export const READ_PAGE_SQL = `
   select page.*, beyond.pending, beyond.head_commit, beyond.head_prepare
-    from (select exists (select 1 from events where transaction_id >= ${STABLE}) as pending,
+    from (select coalesce((select transaction_id from events order by transaction_id desc limit 1) >= ${STABLE}, false) as pending,
                  head.transaction_id::text as head_commit, head.global_position as head_prepare
             from (select 1) one
             left join lateral (select transaction_id, global_position from events where transaction_id < ${STABLE}
