@@ -18,7 +18,7 @@ export type { CandidatesDb } from './candidates/tables.js';
 export type { ConflictsTrustDb } from './conflicts-trust/tables.js';
 export type { MemoryProjectionDb } from './memory/tables.js';
 export { openProjectionDatabase, type ProjectionDatabase } from './database.js';
-export { catchUpProjection, type CatchUpOptions, type CatchUpResult } from './runtime/catch-up.js';
+export { catchUpProjection, nothingToApply, type CatchUpOptions, type CatchUpResult } from './runtime/catch-up.js';
 export { followProjection, type FollowOptions } from './runtime/follow.js';
 export { rebuildProjection, type RebuildOptions, type RebuildResult } from './runtime/rebuild.js';
 export { projectionStatus, type ProjectionStatus } from './runtime/status.js';

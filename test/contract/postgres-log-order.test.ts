@@ -212,6 +212,31 @@ describe('PostgreSQL subscription wakeups', () => {
     }
   });
 
+  it('a filtered subscriber sleeps through wakeups for streams of other categories, and wakes for its own', async () => {
+    // Each NOTIFY names the categories appended (`quiet…-`, `noisy…-`): recall records woke every projector.
+    const pool = new PageRecordingPool({ connectionString: database.url, max: 2 });
+    const own = new PostgresEventStore(pool, { signalConnection: { connectionString: database.url }, pollIntervalMs: 3_600_000 });
+    try {
+      const tag = randomUUID().replaceAll('-', '');
+      const events = reader(own.subscribeAll({ filter: { streamPrefixes: [`quiet${tag}-`] } }));
+      const next = events.take(1);
+      await sleep(200); // its first read done, settled into its hour-long wait
+      const before = pool.pageReads.length;
+      for (let i = 0; i < 5; i++) {
+        await store.append(`noisy${tag}-${i}`, newEvents(2), { expectedRevision: 'no_stream' });
+        await sleep(40); // apart: five NOTIFYs, not one coalesced
+      }
+      await sleep(300);
+      expect(pool.pageReads.length).toBe(before);
+      const wanted = newEvent();
+      await store.append(`quiet${tag}-s`, [wanted], { expectedRevision: 'no_stream' });
+      const delivered = await Promise.race([next, sleep(10_000).then(() => 'still asleep after 10 s')]);
+      expect(typeof delivered === 'string' ? delivered : delivered[0]!.id).toBe(wanted.id);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('polling finds events that arrive without a notification', async () => {
     const prefix = `poll-${randomUUID()}-`;
     const subscription = store.subscribeAll({ filter: { streamPrefixes: [prefix] } });

@@ -150,7 +150,7 @@ describe('events of streams a read model does not read', () => {
     });
     try {
       const last = await appendRecallRecords(4);
-      // Reported in process at once.
+      // Reported in process within the interval (plus a round).
       for (let i = 0; i < 500 && !reports.some((r) => comparePositions(r.checkpoint, last) >= 0); i++) await sleep(10);
       expect(reports.some((r) => comparePositions(r.checkpoint, last) >= 0)).toBe(true);
       // While the row is behind, another process's catch-up waits for nothing: up to the head, nothing is left to apply.
@@ -166,6 +166,48 @@ describe('events of streams a read model does not read', () => {
         await sleep(10);
       }
       expect(comparePositions((await readCheckpoint(world.db, schema)).position!, last)).toBeGreaterThanOrEqual(0);
+    } finally {
+      stop.abort();
+      await following;
+    }
+  });
+
+  it('a follower is not woken by them: it reads nothing until an event of its streams comes', async () => {
+    // Each recall's record used to wake every projector for a round (its head read, a page read).
+    const definition = PROJECTIONS[2]!;
+    await catchUpProjection(world.db, world.store, definition);
+    let reads = 0;
+    const store = world.store;
+    const log: EventStore = {
+      append: (...args) => store.append(...args),
+      readStream: (...args) => store.readStream(...args),
+      readAll: (...args) => store.readAll(...args),
+      readPage: (options) => ((reads += 1), store.readPage(options)),
+      headPosition: () => ((reads += 1), store.headPosition()),
+      awaitCommitted: (options) => store.awaitCommitted(options),
+      subscribeAll: (options) => store.subscribeAll(options),
+      close: () => store.close(),
+    };
+    const stop = new AbortController();
+    const reports: BatchProgress[] = [];
+    const following = followProjection(world.db, log, definition, {
+      signal: stop.signal,
+      idleMs: 60_000,
+      passedOverEveryMs: 60_000,
+      onBatch: (progress) => void reports.push(progress),
+    });
+    try {
+      await sleep(300); // its first round done, asleep
+      const before = reads;
+      for (let i = 0; i < 5; i++) {
+        await appendRecallRecords(2);
+        await sleep(40); // apart: five wakeups, not one coalesced
+      }
+      await sleep(300);
+      expect(reads).toBe(before);
+      const last = await appendChunk(world.store, workload.chunk(3));
+      for (let i = 0; i < 1000 && !reports.some((r) => comparePositions(r.checkpoint, last!) >= 0); i++) await sleep(10);
+      expect(reports.some((r) => comparePositions(r.checkpoint, last!) >= 0 && r.applied > 0)).toBe(true);
     } finally {
       stop.abort();
       await following;

@@ -5,6 +5,7 @@
 // feedback loop's numbers (feedback-metrics.ts).
 import { unhandled } from '../../domain/decider/decider.js';
 import { ARTIFACT_EVENT_SCHEMAS, type ArtifactEventType } from '../../domain/events/artifact-events.js';
+import { ARTIFACT_STREAM_PREFIX, SUBJECT_STREAM_PREFIX } from '../../domain/events/stream-names.js';
 import type { EventStore, Position, StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { countFeedbackLoop, FEEDBACK_LOOP_EVENTS } from './feedback-metrics.js';
@@ -70,7 +71,11 @@ export async function observeConsolidationOutcomes(
   while (!signal.aborted) {
     const subscription = store.subscribeAll({
       ...(after ? { after } : {}),
-      filter: { eventTypePrefixes: [...OUTCOME_EVENTS, ...FEEDBACK_LOOP_EVENTS] },
+      // The streams they are in, too: appends to others (recall records) then do not wake it (wakeup-categories.ts).
+      filter: {
+        streamPrefixes: [SUBJECT_STREAM_PREFIX, ARTIFACT_STREAM_PREFIX],
+        eventTypePrefixes: [...OUTCOME_EVENTS, ...FEEDBACK_LOOP_EVENTS],
+      },
     });
     const stop = () => void subscription.close();
     signal.addEventListener('abort', stop, { once: true });

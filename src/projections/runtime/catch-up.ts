@@ -106,7 +106,7 @@ export async function catchUpProjection(
 }
 
 /** Whether no event of the projection's streams lies after `from` up to `head` (always false for a projection that reads every stream). */
-async function nothingToApply(
+export async function nothingToApply(
   store: EventStore,
   definition: ProjectionDefinition,
   from: Position | undefined,

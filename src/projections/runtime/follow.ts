@@ -1,12 +1,12 @@
 // A long-running projector: keep the active schema caught up, sleep until the
-// log grows, and stand by while another process owns the projection, ready
-// to take over when it dies.
+// log grows with events of the projection's streams, and stand by while
+// another process owns the projection, ready to take over when it dies.
 import { comparePositions, type EventStore, type Position } from '../../infrastructure/event-store/port.js';
 import { applyUntil, DEFAULT_BATCH_SIZE, writePassedOver, type BatchProgress, type ResumePoint } from './apply-loop.js';
 import { ProjectionSchemaRetired } from './errors.js';
 import { isMissingSchema, stillServing } from './catch-up.js';
 import { tryOwn } from './ownership.js';
-import type { ProjectionDefinition } from './projection.js';
+import { projectionFilter, type ProjectionDefinition } from './projection.js';
 import { schemaRow } from './registry.js';
 import { dropLeftovers, ensureActive } from './schemas.js';
 import type { ProjectionsKysely } from './schema-handles.js';
@@ -21,10 +21,12 @@ export interface FollowOptions {
   readonly onBatch?: (progress: BatchProgress) => void | Promise<void>;
   readonly onStandby?: (schema: string) => void;
   /**
-   * How long the checkpoint row may stay behind the log where the projector
-   * only passed over events it does not read (default 1 s): in process,
-   * onBatch reports the progress at once; another process (catch-up,
-   * status) sees it at most this late, and nothing it reads is missing.
+   * How long the projector may stay behind the log where it would only pass
+   * over events it does not read (default 1 s): they do not wake it; the
+   * round after this interval passes over them, reports the progress
+   * (onBatch) and writes the checkpoint row. Nothing it reads is missing
+   * meanwhile, and a reader waiting for it learns so in one short read
+   * (nothingToApply).
    */
   readonly passedOverEveryMs?: number;
 }
@@ -75,7 +77,7 @@ export async function followProjection(
           if (!moved && (await schemaRow(conn, schema))?.state !== 'active') return;
           // With a passed-over advance still to write, sleep no longer than until it is due.
           const due = samePosition(written, result.checkpoint) ? idleMs : passedOverEveryMs - (performance.now() - writtenAt);
-          await logGrows(store, result.checkpoint, signal, Math.max(1, Math.min(idleMs, due)));
+          await logGrows(store, definition, result.checkpoint, signal, Math.max(1, Math.min(idleMs, due)), passedOverEveryMs);
         }
       });
     } catch (error) {
@@ -89,15 +91,30 @@ export async function followProjection(
   }
 }
 
-/** Resolves when an event after `after` exists, after `timeoutMs`, or on abort. */
-async function logGrows(store: EventStore, after: Position | undefined, signal: AbortSignal, timeoutMs: number): Promise<void> {
-  // Under load the log has grown already: its head says so without reading a page of events the batch reads again.
-  const head = await store.headPosition();
-  if (head && (after === undefined || comparePositions(head, after) > 0)) return;
-  const subscription = store.subscribeAll(after ? { after } : {});
+/**
+ * Resolves when an event of the projection's streams after `after` exists, after `timeoutMs`, or on abort. Events
+ * of other streams (recall records, under recall traffic) do not wake it: the next round passes over them within
+ * `passOverMs` of finding them here, and meanwhile a reader waiting for the head learns that they hold nothing for
+ * it (nothingToApply).
+ */
+async function logGrows(
+  store: EventStore,
+  definition: ProjectionDefinition,
+  after: Position | undefined,
+  signal: AbortSignal,
+  timeoutMs: number,
+  passOverMs: number,
+): Promise<void> {
+  const filter = projectionFilter(definition);
+  // Under load the log has grown already: one event says so without reading a page of events the batch reads again.
+  const next = await store.readPage({ ...(after ? { after } : {}), maxCount: 1, ...(filter ? { filter } : {}) });
+  if (next.events.length > 0) return;
+  const from = next.examinedTo ?? after;
+  const passedOver = from !== undefined && (after === undefined || comparePositions(from, after) > 0);
+  const subscription = store.subscribeAll({ ...(from ? { after: from } : {}), ...(filter ? { filter } : {}) });
   const first = subscription[Symbol.asyncIterator]().next();
   first.catch(() => undefined);
-  const idle = pause(timeoutMs, signal);
+  const idle = pause(passedOver ? Math.min(timeoutMs, passOverMs) : timeoutMs, signal);
   try {
     await Promise.race([first, idle.over]);
   } finally {

@@ -4,18 +4,26 @@
 // flush included), which would serialize all appends and defeat group commit.
 // Notifications are coalesced (at most one per NOTIFY_INTERVAL_MS per store,
 // the first one at once), and nothing depends on them: subscribers also poll,
-// so a lost wakeup only adds latency.
+// so a lost wakeup only adds latency. Each NOTIFY names the categories of
+// the streams appended since the last (wakeup-categories.ts), so that a
+// subscriber that reads none of them stays asleep.
 import pg from 'pg';
 import { setTimeout as delay } from 'node:timers/promises';
+import { decodeCategories, encodeCategories, streamCategory } from './wakeup-categories.js';
+
+/** Called on every wakeup with the categories it names (undefined: it could concern any stream). */
+export type WakeupListener = (categories: ReadonlySet<string> | undefined) => void;
 
 const CHANNEL = 'memledger_event_log';
 const NOTIFY_INTERVAL_MS = 20;
 
 export class LogSignal {
   #connection: Promise<pg.Client> | undefined;
-  #listeners = new Set<() => void>();
+  #listeners = new Set<WakeupListener>();
   #listening = new WeakMap<pg.Client, boolean>();
   #pending = false;
+  /** The categories appended since the last NOTIFY. */
+  readonly #categories = new Set<string>();
   #sending = false;
   #lastSent = 0;
   #queue: Promise<void> = Promise.resolve();
@@ -27,14 +35,15 @@ export class LogSignal {
 
   constructor(private readonly config: pg.ClientConfig) {}
 
-  /** Call after an append commits. */
-  appended(): void {
+  /** Call after an append to `stream` commits. */
+  appended(stream: string): void {
+    this.#categories.add(streamCategory(stream));
     this.#pending = true;
     if (!this.#sending && !this.#closed) void this.#send();
   }
 
   /** Calls `listener` on every wakeup until the returned function is called. */
-  listen(listener: () => void): () => void {
+  listen(listener: WakeupListener): () => void {
     this.#listeners.add(listener);
     this.ensureListening();
     return () => {
@@ -79,7 +88,9 @@ export class LogSignal {
         const wait = this.#lastSent + NOTIFY_INTERVAL_MS - Date.now();
         if (wait > 0) await delay(wait, undefined, { ref: false });
         this.#pending = false;
-        await this.#query(`notify ${CHANNEL}`);
+        const payload = encodeCategories(this.#categories);
+        this.#categories.clear();
+        await this.#query('select pg_notify($1, $2)', [CHANNEL, payload]);
         this.#lastSent = Date.now();
       }
     } catch {
@@ -114,9 +125,9 @@ export class LogSignal {
   }
 
   /** One statement at a time on the signal connection. */
-  #query(text: string): Promise<void> {
+  #query(text: string, values?: unknown[]): Promise<void> {
     const run = this.#queue.then(async () => {
-      await (await this.#connect()).query(text);
+      await (await this.#connect()).query(text, values);
     });
     this.#queue = run.catch(() => undefined);
     return run;
@@ -139,7 +150,10 @@ export class LogSignal {
     const client = new pg.Client(this.config);
     client.on('error', lost);
     client.on('end', lost);
-    client.on('notification', () => this.#listeners.forEach((listener) => listener()));
+    client.on('notification', (message) => {
+      const categories = decodeCategories(message.payload);
+      this.#listeners.forEach((listener) => listener(categories));
+    });
     try {
       await client.connect();
       return client;

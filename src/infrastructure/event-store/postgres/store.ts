@@ -72,7 +72,7 @@ export class PostgresEventStore implements EventStore {
   async append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     this.#ensureOpen();
     const result = await this.#appends.append(parseAppend(stream, events, options));
-    this.#signal.appended();
+    this.#signal.appended(stream);
     return result;
   }
 

@@ -4,6 +4,7 @@
 // (log-order.ts) make "after the last delivered position" exact.
 import { comparePositions, type LogFilter, type Position, type StoredEvent, type Subscription } from '../port.js';
 import type { LogSignal } from './signal.js';
+import { mayConcern } from './wakeup-categories.js';
 
 const PAGE_SIZE = 500;
 
@@ -51,7 +52,9 @@ export class LogSubscription implements Subscription {
     private readonly filter: LogFilter | undefined,
     private readonly onClose: (subscription: LogSubscription) => void,
   ) {
-    this.#stopListening = signal.listen(() => {
+    this.#stopListening = signal.listen((categories) => {
+      // A wakeup for streams this subscriber reads none of is not one (the poll still looks now and then).
+      if (!mayConcern(categories, filter)) return;
       this.#wakeups += 1;
       this.#wake?.();
     });
