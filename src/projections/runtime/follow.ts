@@ -22,11 +22,12 @@ export interface FollowOptions {
   readonly onStandby?: (schema: string) => void;
   /**
    * How long the projector may stay behind the log where it would only pass
-   * over events it does not read (default 1 s): they do not wake it; the
-   * round after this interval passes over them, reports the progress
-   * (onBatch) and writes the checkpoint row. Nothing it reads is missing
-   * meanwhile, and a reader waiting for it learns so in one short read
-   * (nothingToApply).
+   * over events it does not read (default 1 s). They do not wake it: a round
+   * that finds them sleeps no longer than this, and the next passes over
+   * them, reports the progress (onBatch) and writes the checkpoint row;
+   * those that come while it sleeps wait for its next wakeup (idleMs at the
+   * latest). Nothing it reads is missing meanwhile, and a reader waiting for
+   * it learns so in one short read (nothingToApply).
    */
   readonly passedOverEveryMs?: number;
 }

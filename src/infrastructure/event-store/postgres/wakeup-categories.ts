@@ -4,6 +4,7 @@
 // record (recall-…) does not wake the projectors, which read memory- and
 // artifact- streams only. A NOTIFY without a payload (from an older writer,
 // or one that appended too many kinds of stream to list) concerns everyone.
+import { z } from 'zod';
 import type { LogFilter } from '../port.js';
 
 /** Longer payloads are not sent: the wakeup then concerns every subscriber (PostgreSQL allows 8,000 bytes). */
@@ -21,16 +22,19 @@ export function encodeCategories(categories: ReadonlySet<string>): string {
   return payload.length <= MAX_PAYLOAD ? payload : '';
 }
 
+const payloadSchema = z.array(z.string());
+
 /** The categories a payload names; undefined when it names none it could be sure of (everyone is concerned). */
 export function decodeCategories(payload: string | undefined): ReadonlySet<string> | undefined {
   if (!payload) return undefined;
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(payload);
-    if (!Array.isArray(parsed) || !parsed.every((c): c is string => typeof c === 'string')) return undefined;
-    return new Set(parsed);
+    parsed = JSON.parse(payload);
   } catch {
     return undefined;
   }
+  const categories = payloadSchema.safeParse(parsed);
+  return categories.success ? new Set(categories.data) : undefined;
 }
 
 /**
