@@ -30,6 +30,21 @@ describe('unwrapped keys', () => {
     expect(store.unwrappedKeysHeld(ref, ['m-2'])).toBe(0);
   });
 
+  it("reads the subject's keys with its memories' in one call: the very keys each read alone gives, forgotten with the subject", async () => {
+    const ref = newSubject();
+    const store = storeWith(masterA);
+    await store.memoryKey(ref, 'm-1', { create: true });
+    const both = await store.subjectAndMemoryKeys(ref, ['m-1', 'm-9']);
+    expect(found(both.subject)).toEqual(found(await store.subjectKeys(ref)));
+    expect(found(both.memories.get('m-1')!)).toEqual(found((await store.memoryKeys(ref, ['m-1'])).get('m-1')!));
+    expect(both.memories.get('m-9')).toEqual({ status: 'absent' });
+    expect((await store.subjectAndMemoryKeys(newSubject(), ['m-1'])).subject).toEqual({ status: 'absent' });
+    await store.forgetSubject(ref);
+    const gone = await store.subjectAndMemoryKeys(ref, ['m-1']);
+    expect(gone.subject).toMatchObject({ status: 'forgotten', scope: 'subject' });
+    expect(gone.memories.get('m-1')).toMatchObject({ status: 'forgotten' });
+  });
+
   it("a row whose wrapped bytes changed is unwrapped again: another row's bytes fail even after a good read", async () => {
     const ref = newSubject();
     const store = storeWith(masterA);

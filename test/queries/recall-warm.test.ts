@@ -23,26 +23,39 @@ beforeAll(async () => {
 });
 afterAll(async () => world?.close());
 
-/** The real key store; counts the memory keys recall asks for (each opens one memory's fields, or checks one served). */
-function countingKeys(keys: KeyStore): { store: KeyStore; asked: () => number } {
+/**
+ * The real key store; counts the memory keys recall asks for (each opens one memory's fields, or checks one
+ * served), and the reads of the subject's keys on their own.
+ */
+function countingKeys(keys: KeyStore): { store: KeyStore; asked: () => number; subjectAsked: () => number } {
   let asked = 0;
+  let subjectAsked = 0;
   const store = new Proxy(keys, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target) as unknown;
-      if (prop === 'memoryKeys')
+      if (prop === 'memoryKeys' || prop === 'subjectAndMemoryKeys')
         return (ref: Parameters<KeyStore['memoryKeys']>[0], ids: readonly string[]) => {
           asked += ids.length;
-          return target.memoryKeys(ref, ids);
+          return prop === 'memoryKeys' ? target.memoryKeys(ref, ids) : target.subjectAndMemoryKeys(ref, ids);
+        };
+      if (prop === 'subjectKeys')
+        return (ref: Parameters<KeyStore['subjectKeys']>[0]) => {
+          subjectAsked += 1;
+          return target.subjectKeys(ref);
         };
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { store, asked: () => asked };
+  return { store, asked: () => asked, subjectAsked: () => subjectAsked };
 }
 
-function readSide(): { read: RecallReadSide & { retrievalIndexes: RetrievalIndexCache }; asked: () => number } {
-  const { store, asked } = countingKeys(world.read.keyStore);
-  return { read: { ...world.read, keyStore: store, retrievalIndexes: new RetrievalIndexCache() }, asked };
+function readSide(): {
+  read: RecallReadSide & { retrievalIndexes: RetrievalIndexCache };
+  asked: () => number;
+  subjectAsked: () => number;
+} {
+  const { store, asked, subjectAsked } = countingKeys(world.read.keyStore);
+  return { read: { ...world.read, keyStore: store, retrievalIndexes: new RetrievalIndexCache() }, asked, subjectAsked };
 }
 
 const said = (key: string, content: string, extra: Record<string, unknown> = {}) => ({
@@ -62,17 +75,19 @@ describe('a warm recall', () => {
     const s = 'w-count';
     for (let i = 0; i < 40; i++) await record(s, said(`chat.t${i}`, `Turn ${i}: we spoke about the garden and week ${i}.`));
     await world.catchUp(ctx(s));
-    const { read, asked } = readSide();
+    const { read, asked, subjectAsked } = readSide();
     const ask = (query: string) => recall(read, { tenant: 'acme', subject: s, query, topK: 3 });
 
     const cold = await ask('garden week');
     expect(cold.items).toHaveLength(3);
     // The recording seals the question's shares under the served memories' keys as this recall read them (issue 20): none read again.
     expect(asked()).toBe(40); // every passing memory opened once; nothing reused yet, nothing to check
+    expect(subjectAsked()).toBe(1); // the subject's share: its key read on its own, as nothing was checked
     const before = asked();
     const warm = await ask('garden week');
     expect(warm.items).toEqual(cold.items);
     expect(asked() - before).toBe(3); // the three served, checked (and their keys seal the shares); none opened
+    expect(subjectAsked()).toBe(1); // the subject's key came with theirs, in the same round trip
 
     const fresh = await record(s, said('chat.new', 'The courier Zephyrine left the parcel at the back door.'));
     await world.catchUp(ctx(s));

@@ -105,6 +105,11 @@ export interface ArtifactKeyEntry extends KeyIdEntry {
   readonly parentArtifactId: string | null;
 }
 
+export interface SubjectAndMemoryKeys {
+  readonly subject: KeyLookup<SubjectKeys>;
+  readonly memories: ReadonlyMap<string, KeyLookup<MemoryKey>>;
+}
+
 export interface KeyStore {
   /** With `create`, makes the subject's keys if there are none; a forgotten subject stays forgotten. */
   subjectKeys(ref: SubjectRef, options: { readonly create: true }): Promise<KeyFound<SubjectKeys> | KeyForgotten>;
@@ -124,6 +129,9 @@ export interface KeyStore {
 
   /** Reads many memory keys of one subject in one round trip (never creates). */
   memoryKeys(ref: SubjectRef, memoryIds: readonly string[]): Promise<ReadonlyMap<string, KeyLookup<MemoryKey>>>;
+
+  /** The subject's keys with many of its memory keys, in the same round trip (never creates). */
+  subjectAndMemoryKeys(ref: SubjectRef, memoryIds: readonly string[]): Promise<SubjectAndMemoryKeys>;
 
   /**
    * The subject's memory key epoch: it moves in every transaction that

@@ -20,6 +20,7 @@ import type {
   KeyStore,
   MemoryKey,
   SealingKeys,
+  SubjectAndMemoryKeys,
   SubjectKeyIds,
   SubjectKeys,
   SubjectRef,
@@ -38,7 +39,7 @@ import { rewrapUnderCurrentMaster, type RewrapResult } from './postgres-rewrap.j
 import { lockSubjectForMaking } from './postgres-subject-lock.js';
 import { makeMemoryKeyAtOnce, makeMemoryKeyInTransaction, MemoryKeyMaking } from './postgres-memory-key-making.js';
 import { UnwrappedKeys } from './unwrapped-keys.js';
-import { listKeyIds, readMemoryKeys } from './postgres-key-reads.js';
+import { listKeyIds, readMemoryKeys, readSubjectAndMemoryKeys } from './postgres-key-reads.js';
 import { masterById, openSubjectRow, subjectKeysOf } from './postgres-opened-rows.js';
 
 export interface PostgresKeyStoreOptions {
@@ -157,6 +158,10 @@ export class PostgresKeyStore implements KeyStore {
 
   async memoryKeys(ref: SubjectRef, memoryIds: readonly string[]): Promise<ReadonlyMap<string, KeyLookup<MemoryKey>>> {
     return readMemoryKeys(this.pool, this.masterKeys, this.unwrapped, validSubjectRef(ref), validMemoryIds(memoryIds));
+  }
+
+  async subjectAndMemoryKeys(ref: SubjectRef, memoryIds: readonly string[]): Promise<SubjectAndMemoryKeys> {
+    return readSubjectAndMemoryKeys(this.pool, this.masterKeys, this.unwrapped, validSubjectRef(ref), validMemoryIds(memoryIds));
   }
 
   async forgetMemory(ref: SubjectRef, memoryId: string): Promise<ForgetResult> {

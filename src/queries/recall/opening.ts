@@ -8,7 +8,7 @@
 // key epoch unchanged since the opening proves it in one row. The keys either lookup read are
 // handed on, within this recall only, to seal its question's shares
 // (recall-records.ts): no memory's key is read twice in one recall.
-import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
+import type { KeyLookup, KeyStore, MemoryKey, SubjectKeys, SubjectRef } from '../../infrastructure/key-store/port.js';
 import { memoryKeysOf, openMemoryFieldsWithKeys, type PersonalFields } from '../opened/memory-fields.js';
 import type { RecallItem } from './items.js';
 import type { OpenedSummary } from './published-summary.js';
@@ -89,6 +89,8 @@ export interface ServedKeys {
   readonly live: boolean;
   /** The served memories' keys as this recall read them (opened, or checked here). */
   readonly keys: ReadonlyMap<string, KeyLookup<MemoryKey>>;
+  /** The subject's keys, when the check read them with the memories' (in the same round trip). */
+  readonly subject?: KeyLookup<SubjectKeys>;
 }
 
 /**
@@ -109,12 +111,14 @@ export async function servedKeysLive(
     const epoch = await keys.memoryKeyEpoch(ref);
     if (epoch !== undefined && ids.every((id) => opened.opened.get(id)!.epoch === epoch)) return { live: true, keys: opened.keys };
   }
-  const lookups = await memoryKeysOf(keys, ref, ids);
+  // Keys to seal under: the subject's come with them (its share of the question).
+  const read = needKeys ? await keys.subjectAndMemoryKeys(ref, ids) : { memories: await memoryKeysOf(keys, ref, ids) };
+  const lookups = read.memories;
   const live = ids.every((id) => {
     const lookup = lookups.get(id);
     return lookup?.status === 'found' && lookup.key.keyId === opened.opened.get(id)!.keyId;
   });
-  return { live, keys: new Map([...opened.keys, ...lookups]) };
+  return { live, keys: new Map([...opened.keys, ...lookups]), ...('subject' in read ? { subject: read.subject } : {}) };
 }
 
 /**

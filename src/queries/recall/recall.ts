@@ -105,7 +105,7 @@ export async function answerRecall(
   const ref = { tenant: request.tenant, subject: request.subject };
   const record = recallRecord(recallId, composed, request, read.clock().toISOString());
   const query = request.retrieval
-    ? await sealRecallQuery(read.keyStore, ref, recallId, request.retrieval.query, servedMemoryIds(record), own.keys)
+    ? await sealRecallQuery(read.keyStore, ref, recallId, request.retrieval.query, servedMemoryIds(record), own.keys, own.subject)
     : undefined;
   await appendRecall(read.eventStore, ref, query ? { ...record, parameters: { ...record.parameters, query } } : record, actor);
   return { recallId, ...composed };
@@ -119,14 +119,14 @@ export async function composeRecall(read: RecallReadSide, request: RecallRequest
 async function composeWithKeys(
   read: RecallReadSide,
   request: RecallRequest,
-): Promise<{ answer: ComposedRecall; keys: ServedKeys['keys'] }> {
+): Promise<{ answer: ComposedRecall } & Pick<ServedKeys, 'keys' | 'subject'>> {
   const corpora = read.retrievalIndexes?.corpora;
   const first = await answerFrom(read, request, corpora);
-  if (first.served.live) return { answer: first.answer, keys: first.served.keys };
+  if (first.served.live) return { answer: first.answer, keys: first.served.keys, subject: first.served.subject };
   // A key destroyed under what the corpus opened (an erasure under way): drop it, open everything again with its keys.
   read.retrievalIndexes!.dropSubject({ tenant: request.tenant, subject: request.subject });
   const again = await answerFrom(read, request, undefined);
-  return { answer: again.answer, keys: again.served.keys };
+  return { answer: again.answer, keys: again.served.keys, subject: again.served.subject };
 }
 
 async function answerFrom(

@@ -15,7 +15,7 @@ import { recallStreamName } from '../../domain/events/stream-names.js';
 import { SealBroken } from '../../infrastructure/cipher/errors.js';
 import { open, seal } from '../../infrastructure/cipher/seal.js';
 import type { EventStore, StoredEvent } from '../../infrastructure/event-store/port.js';
-import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
+import type { KeyLookup, KeyStore, MemoryKey, SubjectKeys, SubjectRef } from '../../infrastructure/key-store/port.js';
 
 const TEXT_FIELD = 'recall.query';
 const SHARE_FIELD = 'recall.query.share';
@@ -34,7 +34,8 @@ const shareContext = (ref: SubjectRef, recallId: string, memoryId?: string) => (
 /**
  * The question sealed as above; undefined when the subject has no key
  * (nothing recorded yet, or forgotten). `known`: served memories' keys the
- * recall read already (only the others are looked up).
+ * recall read already (only the others are looked up); `knownSubject`: the
+ * subject's, when it read them with those.
  */
 export async function sealRecallQuery(
   keys: KeyStore,
@@ -43,11 +44,12 @@ export async function sealRecallQuery(
   query: string,
   servedMemoryIds: readonly string[],
   known: ReadonlyMap<string, KeyLookup<MemoryKey>> = new Map(),
+  knownSubject?: KeyLookup<SubjectKeys>,
 ): Promise<SealedQuery | undefined> {
   const ids = [...new Set(servedMemoryIds)].sort();
   const missing = ids.filter((id) => !known.has(id));
   const [subject, looked] = await Promise.all([
-    keys.subjectKeys(ref),
+    knownSubject ?? keys.subjectKeys(ref),
     missing.length > 0 ? keys.memoryKeys(ref, missing) : new Map<string, KeyLookup<MemoryKey>>(),
   ]);
   if (subject.status !== 'found') return undefined;
