@@ -13,6 +13,7 @@ import { readSideErasureChecks } from '../../src/queries/erasure/index.js';
 import { INDEX_CACHE_PATH, retrievalIndexCheck } from '../../src/queries/erasure/index-cache-check.js';
 import type { RecallItem } from '../../src/queries/recall/items.js';
 import type { ErasureTarget } from '../../src/reads/erasure/verification.js';
+import { openPassing } from '../../src/queries/recall/opening.js';
 import { recall, type RecallReadSide } from '../../src/queries/recall/recall.js';
 import { RetrievalIndexCache } from '../../src/queries/recall/retrieval/index-cache.js';
 import { ctx, ok, openReadWorld, type ReadWorld } from './support/read-world.js';
@@ -232,6 +233,25 @@ describe('recall without a query, warm', () => {
     await world.catchUp(ctx(s));
     expect(shown(await items(asks[0]!, read))).toContain(late);
     expect(await items(asks[0]!, read)).toEqual(await items(asks[0]!, 'cold'));
+  });
+
+  it('opens nothing and copies nothing when what passes is what the corpus holds: its opened map as it is', async () => {
+    const s = 'w-same-map';
+    for (let i = 0; i < 5; i++) await record(s, said(`chat.m${i}`, `Message ${i} about the boat.`));
+    await world.catchUp(ctx(s));
+    const { read, asked } = readSide();
+    await recall(read, { tenant: 'acme', subject: s, query: 'boat', topK: 3 });
+    const corpus = read.retrievalIndexes.corpora.current({ tenant: 'acme', subject: s })!;
+    const ref = { tenant: 'acme', subject: s };
+    const before = asked();
+    const all = await openPassing(read.keyStore, ref, corpus.versions, corpus.opened);
+    expect(all.opened).toBe(corpus.opened);
+    expect(corpus.versions.every((v) => all.reused.has(v.memory_id))).toBe(true);
+    // One left out by a filter: a map of the others, each the corpus's, still nothing opened.
+    const some = await openPassing(read.keyStore, ref, corpus.versions.slice(1), corpus.opened);
+    expect(some.opened).not.toBe(corpus.opened);
+    expect([...some.opened.values()]).toEqual(corpus.versions.slice(1).map((v) => corpus.opened.get(v.memory_id)));
+    expect(asked()).toBe(before);
   });
 
   it('the erasure check searches what a corpus keeps of what readers were shown', async () => {

@@ -19,11 +19,11 @@ import type { CurrentVersion, SubjectView } from './subject-view-shape.js';
 const OPEN_CHUNK = 500;
 
 export interface OpenedPassing {
-  readonly opened: Map<string, OpenedMemory>;
+  readonly opened: ReadonlyMap<string, OpenedMemory>;
   /** Passing memories that could not be opened (key gone, fields erased). */
   readonly unreadable: readonly string[];
   /** Memories taken from the corpus without a key lookup in this recall. */
-  readonly reused: ReadonlySet<string>;
+  readonly reused: Pick<ReadonlySet<string>, 'has'>;
   /** The keys this recall looked up (of the memories it opened), never kept beyond it. */
   readonly keys: ReadonlyMap<string, KeyLookup<MemoryKey>>;
 }
@@ -34,6 +34,9 @@ export async function openPassing(
   passing: readonly CurrentVersion[],
   held: ReadonlyMap<string, OpenedMemory> | undefined,
 ): Promise<OpenedPassing> {
+  // The warm case: what passes is what the corpus holds, at these very version objects: its map as it is, no copy.
+  if (held && passing.length === held.size && passing.every((v) => held.get(v.memory_id)?.version === v))
+    return { opened: held, unreadable: [], reused: held, keys: new Map() };
   const opened = new Map<string, OpenedMemory>();
   const reused = new Set<string>();
   const toOpen: CurrentVersion[] = [];
@@ -142,7 +145,8 @@ export function keepCorpus(
   }
   const same = held && held.schema === view.schema && held.revision === view.clock.revision;
   // Nothing opened that the corpus does not hold (the warm case): it stays as it is.
-  if (same && held.summary === summary && [...opened].every(([id, memory]) => held.opened.get(id) === memory)) return held;
+  if (same && held.summary === summary && (opened === held.opened || [...opened].every(([id, memory]) => held.opened.get(id) === memory)))
+    return held;
   const kept = new Map(opened);
   for (const [id, memory] of held?.opened ?? []) {
     const current = byId.get(id);

@@ -31,7 +31,7 @@ import type { ReadableMemory } from './readable.js';
 import { requireRecallInput, type RecallInput, type RecallRequest } from './request.js';
 import { byRelevance, type RelevanceDeps, type RetrievalReport } from './retrieval/by-relevance.js';
 import { chooseSource, unreadableSummary, type AliasInfo, type RawReason } from './source-choice.js';
-import type { CurrentVersion, SubjectView } from './subject-view-shape.js';
+import { versionsById, type CurrentVersion, type SubjectView } from './subject-view-shape.js';
 import { readSubjectView, withCurrentTrust } from './subject-view.js';
 import { mergeRecallAnswers, type MergedRecallAnswer } from './shared-recall.js';
 import { summaryEntries } from './summary-items.js';
@@ -154,7 +154,7 @@ async function answerFrom(
     taint: view.taint,
     demoted: request.includeDemoted ? new Set<string>() : view.demoted,
   };
-  const byId = new Map(view.versions.map((v) => [v.memory_id, v]));
+  const byId = versionsById(view.versions);
   const reasons = new Map<string, FilterReason>();
   for (const v of forgotten ? [] : view.versions) {
     const reason = filterReason(v, filters);

@@ -99,3 +99,18 @@ export interface KnownVersions {
   readonly schema: string;
   readonly revision: number;
 }
+
+/**
+ * Versions by memory id, made once per versions array: a warm recall reads the very array its corpus holds
+ * (KnownVersions), so its 1,000-entry map is not made again on every recall. Held weakly: it goes with the array.
+ */
+const byIdOf = new WeakMap<readonly CurrentVersion[], ReadonlyMap<string, CurrentVersion>>();
+
+export function versionsById(versions: readonly CurrentVersion[]): ReadonlyMap<string, CurrentVersion> {
+  let byId = byIdOf.get(versions);
+  if (!byId) {
+    byId = new Map(versions.map((v) => [v.memory_id, v]));
+    byIdOf.set(versions, byId);
+  }
+  return byId;
+}
