@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { KeyLengthInvalid, KeyUnwrapFailed, SealBroken, SealedMalformed } from '../../src/infrastructure/cipher/errors.js';
 import { keyedHash } from '../../src/infrastructure/cipher/keyed-hash.js';
+import { freshRandomBytes } from '../../src/infrastructure/cipher/random-pool.js';
 import { unwrapKey, wrapKey } from '../../src/infrastructure/cipher/key-wrap.js';
 import { open, seal, type SealContext } from '../../src/infrastructure/cipher/seal.js';
 import { sealedSchema } from '../../src/domain/events/sealed.js';
@@ -25,6 +26,19 @@ describe('seal / open', () => {
     expect(Buffer.from(sealed.iv, 'base64')).toHaveLength(12);
     expect(Buffer.from(sealed.ct, 'base64')).toHaveLength(Buffer.byteLength(plaintext) + 16);
     expect(open(sealed, key, context)).toBe(plaintext);
+  });
+
+  it('never hands out the same nonce, across many refills of the random pool, and draws are copies', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 20_000; i++) seen.add(seal('x', key, 'mk_1', context).iv);
+    expect(seen.size).toBe(20_000);
+    const a = freshRandomBytes(32);
+    const copy = Buffer.from(a);
+    const b = freshRandomBytes(32);
+    expect(a.equals(b)).toBe(false);
+    b.fill(0); // a later draw's buffer is not a view of an earlier one
+    expect(a.equals(copy)).toBe(true);
+    expect(freshRandomBytes(10_000)).toHaveLength(10_000);
   });
 
   it('uses a fresh nonce each time', () => {

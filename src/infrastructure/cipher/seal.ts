@@ -1,10 +1,11 @@
 // Sealing personal content: AES-256-GCM with a fresh random nonce, the
 // envelope's alg and keyId plus the value's place (tenant, subject, memory,
 // field) bound as associated data. Plaintext lives only in memory.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { associatedData } from './associated-data.js';
 import { SealBroken, SealedMalformed } from './errors.js';
 import { requireKey } from './key-material.js';
+import { freshRandomBytes } from './random-pool.js';
 import type { Sealed } from './sealed.js';
 
 /** Where a sealed value belongs; opening under any other context fails. */
@@ -36,7 +37,7 @@ function aadFor(keyId: string, context: SealContext): Buffer {
 
 /** Seals a UTF-8 string (callers pass JSON text) under a 32-byte key named keyId. */
 export function seal(plaintext: string, key: Buffer, keyId: string, context: SealContext): Sealed {
-  const nonce = randomBytes(NONCE_BYTES);
+  const nonce = freshRandomBytes(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', requireKey(key, 'key'), nonce, { authTagLength: TAG_BYTES });
   cipher.setAAD(aadFor(keyId, context));
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);

@@ -8,11 +8,12 @@
 // needed): one under the subject's data key, one under each served memory's
 // key. Forgetting the subject or any served memory destroys a share, and the
 // question with it. A question that served nothing goes with the subject only.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { decodeStoredEvent, encodeEvent } from '../../domain/events/decode.js';
 import type { RecallServed, SealedQuery } from '../../domain/events/recall-events.js';
 import { recallStreamName } from '../../domain/events/stream-names.js';
 import { SealBroken } from '../../infrastructure/cipher/errors.js';
+import { freshRandomBytes } from '../../infrastructure/cipher/random-pool.js';
 import { open, seal } from '../../infrastructure/cipher/seal.js';
 import type { EventStore, StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { KeyLookup, KeyStore, MemoryKey, SubjectKeys, SubjectRef } from '../../infrastructure/key-store/port.js';
@@ -54,13 +55,13 @@ export async function sealRecallQuery(
   ]);
   if (subject.status !== 'found') return undefined;
   const memoryKeys = ids.map((id): [string, KeyLookup<MemoryKey> | undefined] => [id, known.get(id) ?? looked.get(id)]);
-  const recallKey = randomBytes(32);
+  const recallKey = freshRandomBytes(32);
   let rest: Buffer = recallKey;
   const shares: SealedQuery['shares'] = [];
   for (const [memoryId, found] of memoryKeys) {
     // A memory without a live key was not served (it could not be opened): it has no share.
     if (found?.status !== 'found') continue;
-    const share = randomBytes(32);
+    const share = freshRandomBytes(32);
     rest = xor(rest, share);
     shares.push({ memoryId, share: seal(share.toString('base64'), found.key.key, found.key.keyId, shareContext(ref, recallId, memoryId)) });
   }
