@@ -49,17 +49,18 @@ async function appendRecallRecords(n: number): Promise<Position> {
 }
 
 /** The projections database with every statement Kysely sends counted. */
-function counting(db: ProjectionsKysely): { db: ProjectionsKysely; statements: () => number } {
-  let n = 0;
+function counting(db: ProjectionsKysely): { db: ProjectionsKysely; statements: () => number; kinds: () => string[] } {
+  const kinds: string[] = [];
   return {
     db: db.withPlugin({
       transformQuery: (args) => {
-        n += 1;
+        kinds.push(args.node.kind);
         return args.node;
       },
       transformResult: (args) => Promise.resolve(args.result),
     }),
-    statements: () => n,
+    statements: () => kinds.length,
+    kinds: () => [...kinds],
   };
 }
 
@@ -101,11 +102,20 @@ describe('events of streams a read model does not read', () => {
       const last = await appendRecallRecords(5);
       const counted = counting(world.db);
       const log = watched(world.store);
-      const result = await applyUntil(counted.db, log.store, definition, schema, { batchSize: 2000, until: last, untilWaitMs: 10_000 });
+      const rounds: BatchProgress[] = [];
+      const result = await applyUntil(counted.db, log.store, definition, schema, {
+        batchSize: 2000,
+        until: last,
+        untilWaitMs: 10_000,
+        onBatch: (progress) => void rounds.push(progress),
+      });
       expect(result.checkpoint).toEqual(last);
       expect(log.delivered.filter(isRecall)).toEqual([]);
-      // readCheckpoint at the start, then the one update (a transaction would add the schema row, a savepoint and its release).
-      expect(counted.statements()).toBe(2);
+      // readCheckpoint at the start, then one update per round (a transaction would add the schema row, a savepoint
+      // and its release). One round unless transactions elsewhere on the server held the log's readable horizon
+      // below `last` for a moment (parallel test files), and then each round moved the checkpoint further.
+      expect(rounds.length).toBeGreaterThanOrEqual(1);
+      expect(counted.kinds()).toEqual(['SelectQueryNode', ...rounds.map(() => 'RawNode')]); // the raw one is advanceCheckpoint's update
       const after = await readCheckpoint(world.db, schema);
       expect(after.position).toEqual(last);
       // Nothing applied, nothing counted as seen.
