@@ -42,6 +42,8 @@ describe('processes sharing a data folder', () => {
     const reports = await Promise.all(users.map((user) => user.report));
 
     expect(reports.map((report) => report.one)).toEqual([1, 1, 1, 1]);
+    // The one that started it and the three that joined all reach it through its socket in the cluster folder.
+    expect(reports.map((report) => [report.host, report.overSocket])).toEqual(reports.map(() => [join(dataDir, 'pg'), true]));
     expect(new Set(reports.map((report) => report.postmasterStartedAt)).size).toBe(1);
     const postmasters = postmastersOf(dataDir);
     expect(postmasters).toHaveLength(1);

@@ -1,7 +1,7 @@
 // One process at a time on a data folder: the embedded server starts, works,
 // and stops when the process lets go — by release(), by leaving the event
 // loop empty, by process.exit(), or by a signal.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -126,5 +126,28 @@ describe('the embedded server of a data folder', () => {
       await server.release();
       expect(existsSync(join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
     }
+  });
+
+  it('is reached through a socket in its cluster folder, owner only; a folder too deep for a socket path over TCP', async () => {
+    const dataDir = await folder();
+    const near = startServerUser(dataDir, 'write:near', 'hold');
+    const report = await near.report;
+    expect([report.host, report.overSocket]).toEqual([join(dataDir, 'pg'), true]);
+    const socket = readdirSync(join(dataDir, 'pg')).find((name) => name.startsWith('.s.PGSQL.'));
+    expect(socket).toBeDefined();
+    expect(statSync(join(dataDir, 'pg', socket!)).mode & 0o777).toBe(0o700);
+    near.letGo();
+    expect((await near.ended).code).toBe(0);
+    // The postmaster removes its socket as it stops: the next start makes it again.
+    expect(readdirSync(join(dataDir, 'pg')).filter((name) => name.startsWith('.s.PGSQL.'))).toEqual([]);
+
+    // sun_path holds 107 bytes: `<folder>/pg/.s.PGSQL.<port>` longer than that cannot be a socket.
+    const parent = await folder();
+    await chmod(parent, 0o711); // the server account (as root) passes through it
+    const deep = join(parent, 'd'.repeat(100));
+    const far = startServerUser(deep, 'write:far', 'release');
+    const farReport = await far.report;
+    expect([farReport.host, farReport.overSocket]).toEqual(['127.0.0.1', false]);
+    expect((await far.ended).code).toBe(0);
   });
 });

@@ -1,4 +1,8 @@
 // Which errors mean "the database is out of reach" (503, retry) and which do not.
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../../src/infrastructure/postgres/unavailable.js';
 
@@ -25,5 +29,19 @@ describe('isDatabaseUnavailable', () => {
     ['not an error', 'ECONNREFUSED'],
   ])('says no to %s', (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+
+  it("says yes to a server's Unix-domain socket that is gone (the embedded server stopped), no to a missing file", async () => {
+    const gone = new pg.Client({ host: join(tmpdir(), `memledger-no-server-${process.pid}`), port: 5432, user: 'nobody', database: 'none' });
+    gone.on('error', () => undefined);
+    const refused = await gone.connect().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect((refused as { code?: string }).code).toBe('ENOENT');
+    expect(isDatabaseUnavailable(refused)).toBe(true);
+    const missing = await readFile(join(tmpdir(), `memledger-no-file-${process.pid}`)).catch((error: unknown) => error);
+    expect((missing as { code?: string }).code).toBe('ENOENT');
+    expect(isDatabaseUnavailable(missing)).toBe(false);
   });
 });

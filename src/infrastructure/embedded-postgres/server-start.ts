@@ -20,8 +20,10 @@ export interface Urls {
   readonly adminUrl: string;
 }
 
-export function urlsFor(password: string, port: number): Urls {
-  const base = `postgres://${SERVER_ROLE}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+/** Over the server's Unix-domain socket when it listens on one (pg reads `<socketDir>/.s.PGSQL.<port>`), else TCP. */
+export function urlsFor(password: string, port: number, socketDir?: string): Urls {
+  const host = socketDir ? encodeURIComponent(socketDir) : '127.0.0.1';
+  const base = `postgres://${SERVER_ROLE}:${encodeURIComponent(password)}@${host}:${port}`;
   return { url: `${base}/${APP_DATABASE}`, adminUrl: `${base}/postgres` };
 }
 
@@ -60,10 +62,14 @@ export async function startServer(
       settings = { port, role: SERVER_ROLE };
       writeSettings(layout, settings);
     }
-    const urls = urlsFor(password, port);
-    outcome = (await startPostmaster(layout, account, binaries, { port, probeUrl: urls.adminUrl, durable, timeoutMs: START_TIMEOUT_MS }))
-      .kind;
-    if (outcome === 'ready') return urls;
+    const started = await startPostmaster(layout, account, binaries, {
+      port,
+      probeUrl: urlsFor(password, port).adminUrl,
+      durable,
+      timeoutMs: START_TIMEOUT_MS,
+    });
+    outcome = started.kind;
+    if (started.kind === 'ready') return urlsFor(password, port, started.socketDir);
     if (outcome === 'port_taken') settings = null;
     else await sleep(250);
   }

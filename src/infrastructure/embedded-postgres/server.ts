@@ -111,7 +111,7 @@ async function acquireOnDisk(layout: FolderLayout, options: EmbeddedServerOption
     await initialiseCluster(layout, account, binaries, { durable });
     const password = readPassword(layout);
     const running = runningPostmaster(layout);
-    let urls = running ? urlsFor(password, running.port) : null;
+    let urls = running ? urlsFor(password, running.port, running.socketDir) : null;
     // Joining a server that says it is ready costs no connection: the caller's own first query tells.
     if (!urls || (!running?.ready && !(await answersOrDies(layout, urls.adminUrl)))) {
       urls = await startServer(layout, account, binaries, password, durable);

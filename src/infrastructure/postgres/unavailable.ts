@@ -15,6 +15,8 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error) || depth > 5) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  // A Unix-domain socket that is not there: the server is down (it removes its socket file as it stops).
+  if (code === 'ENOENT' && (error as { syscall?: unknown }).syscall === 'connect') return true;
   if (DRIVER_MESSAGES.test(error.message)) return true;
   // net's connect to every address of a host (localhost: ::1 and 127.0.0.1) fails as one AggregateError.
   return error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1));
