@@ -164,3 +164,21 @@ describe('recall documents remembered by what they were made from', () => {
     for (const [, changed] of named) expect(made(changed).fingerprint).not.toBe(base);
   });
 });
+
+describe('recall documents of the very map the corpus holds (a warm recall, no vectors)', () => {
+  const readable = new Map([a, b, c].map((r) => [r.version.memory_id, r]));
+  const of = (conflicts: ReadonlyArray<readonly [string, readonly string[]]>, memo?: DocumentMemo) =>
+    recallDocuments(readable, new Map(conflicts.map(([id, ids]) => [id, [...ids]])), undefined, () => [], undefined, memo);
+
+  it('are taken as they are while the conflicts are the same, and made again when one opened, closed or changed sides', () => {
+    const memo: DocumentMemo = new Map();
+    const first = of([['b', ['k-1']]], memo);
+    expect(of([['b', ['k-1']]], memo)).toBe(first);
+    for (const conflicts of [[['b', ['k-1']], ['c', ['k-1']]], [], [['b', ['k-2']]], [['a', ['k-1']]]] as const) {
+      const after = of(conflicts, memo);
+      expect(after.fingerprint).toBe(of(conflicts).fingerprint);
+      expect(after.documents).toEqual(of(conflicts).documents);
+      expect(after.fingerprint).not.toBe(first.fingerprint);
+    }
+  });
+});

@@ -28,6 +28,9 @@ export interface OpenedPassing {
   readonly keys: ReadonlyMap<string, KeyLookup<MemoryKey>>;
 }
 
+/** A passing array -> the corpus map found to hold exactly it (neither changes once made). */
+const holds = new WeakMap<readonly CurrentVersion[], ReadonlyMap<string, OpenedMemory>>();
+
 export async function openPassing(
   keys: KeyStore,
   ref: SubjectRef,
@@ -35,8 +38,11 @@ export async function openPassing(
   held: ReadonlyMap<string, OpenedMemory> | undefined,
 ): Promise<OpenedPassing> {
   // The warm case: what passes is what the corpus holds, at these very version objects: its map as it is, no copy.
-  if (held && passing.length === held.size && passing.every((v) => held.get(v.memory_id)?.version === v))
+  // A reader's passing array is kept while nothing moves (filtered-versions.ts): found warm once, it is warm for good.
+  if (held && (holds.get(passing) === held || (passing.length === held.size && passing.every((v) => held.get(v.memory_id)?.version === v)))) {
+    holds.set(passing, held);
     return { opened: held, unreadable: [], reused: held, keys: new Map() };
+  }
   const opened = new Map<string, OpenedMemory>();
   const reused = new Set<string>();
   const toOpen: CurrentVersion[] = [];

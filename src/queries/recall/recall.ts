@@ -10,7 +10,8 @@ import type { Scopes } from '../../domain/entry/scopes.js';
 import { trustRank, type TrustLevel } from '../../domain/entry/source.js';
 import type { Sensitivity } from '../../domain/entry/vocabulary.js';
 import type { ReadSide } from '../read-side.js';
-import { emptyFilterCounts, filterReason, inScope, type FilterReason } from './hard-filters.js';
+import { emptyFilterCounts, inScope, type FilterReason } from './hard-filters.js';
+import { filterVersions } from './filtered-versions.js';
 import {
   compareRanks,
   conflictItem,
@@ -155,15 +156,11 @@ async function answerFrom(
     demoted: request.includeDemoted ? new Set<string>() : view.demoted,
   };
   const byId = versionsById(view.versions);
-  const reasons = new Map<string, FilterReason>();
-  for (const v of forgotten ? [] : view.versions) {
-    const reason = filterReason(v, filters);
-    if (reason) {
-      reasons.set(v.memory_id, reason);
-      excluded[reason] += 1;
-    }
-  }
-  const passing = (forgotten ? [] : view.versions).filter((v) => !reasons.has(v.memory_id));
+  // Judged once per reader while the clock crosses no version's validity or expiry (filtered-versions.ts).
+  const filtered = forgotten ? undefined : filterVersions(view.versions, filters);
+  const reasons = new Map<string, FilterReason>(filtered?.reasons);
+  if (filtered) Object.assign(excluded, filtered.excluded);
+  const passing = filtered?.passing ?? [];
   const conflicts = forgotten ? [] : openConflictsFor(view, byId, request.scopes);
 
   const summaryAlias = choice.source === 'summary' ? choice.alias : undefined;

@@ -21,6 +21,10 @@ interface SummaryEntryInputs {
 export interface MadeFrom {
   /** The embedding model whose vectors the documents carry; undefined: lexical. */
   readonly model: string | undefined;
+  /** The map the memories were read from (a warm recall hands the corpus's own again). */
+  readonly readable: ReadonlyMap<string, ReadableMemory>;
+  /** The conflicts they were made with. */
+  readonly conflictsOf: ReadonlyMap<string, readonly string[]>;
   /** In the order the documents were made. */
   readonly memories: readonly ReadableMemory[];
   readonly conflictIds: ReadonlyArray<readonly string[] | undefined>;
@@ -44,20 +48,26 @@ const sameIds = (a: readonly string[] | undefined, b: readonly string[] | undefi
   return x.length === y.length && x.every((id, i) => id === y[i]);
 };
 
+const sameConflicts = (a: ReadonlyMap<string, readonly string[]>, b: ReadonlyMap<string, readonly string[]>) =>
+  a === b || (a.size === b.size && [...a].every(([id, conflictIds]) => sameIds(conflictIds, b.get(id))));
+
 const sameSources = (a: readonly CurrentVersion[], b: readonly CurrentVersion[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** True when `inputs` are what `made` describes: the documents made of them then are the ones to make now. */
 export function sameInputs(made: MadeFrom, inputs: MadeFromInputs): boolean {
   const { readable, conflictsOf, summary, semantic } = inputs;
   if (made.model !== semantic?.model || readable.size !== made.memories.length) return false;
+  // The very map (its entries never change) with the same conflicts and no vectors: the same memories, without walking them.
+  const unchanged = readable === made.readable && semantic === undefined && sameConflicts(conflictsOf, made.conflictsOf);
   let i = 0;
-  for (const r of readable.values()) {
-    if (r !== made.memories[i]) return false;
-    const id = r.version.memory_id;
-    if (!sameIds(conflictsOf.get(id), made.conflictIds[i])) return false;
-    if ((semantic?.vectors.get(id)?.length ?? -1) !== made.vectorLengths[i]) return false;
-    i++;
-  }
+  if (!unchanged)
+    for (const r of readable.values()) {
+      if (r !== made.memories[i]) return false;
+      const id = r.version.memory_id;
+      if (!sameIds(conflictsOf.get(id), made.conflictIds[i])) return false;
+      if ((semantic?.vectors.get(id)?.length ?? -1) !== made.vectorLengths[i]) return false;
+      i++;
+    }
   if (summary === undefined || made.summary === undefined) return summary === made.summary;
   const entries = made.summary.entries;
   if (summary.artifactId !== made.summary.artifactId || summary.documents !== made.summary.documents) return false;
@@ -74,6 +84,8 @@ export function madeFrom(inputs: MadeFromInputs): MadeFrom {
   const memories = [...readable.values()];
   return {
     model: semantic?.model,
+    readable,
+    conflictsOf: new Map(conflictsOf),
     memories,
     conflictIds: memories.map((r) => conflictsOf.get(r.version.memory_id)),
     vectorLengths: memories.map((r) => semantic?.vectors.get(r.version.memory_id)?.length ?? -1),
