@@ -32,7 +32,12 @@ describe('isDatabaseUnavailable', () => {
   });
 
   it("says yes to a server's Unix-domain socket that is gone (the embedded server stopped), no to a missing file", async () => {
-    const gone = new pg.Client({ host: join(tmpdir(), `memledger-no-server-${process.pid}`), port: 5432, user: 'nobody', database: 'none' });
+    const gone = new pg.Client({
+      host: join(tmpdir(), `memledger-no-server-${process.pid}`),
+      port: 5432,
+      user: 'nobody',
+      database: 'none',
+    });
     gone.on('error', () => undefined);
     const refused = await gone.connect().then(
       () => undefined,

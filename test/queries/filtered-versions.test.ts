@@ -46,7 +46,7 @@ const versions: readonly CurrentVersion[] = [
   version('until', { valid_to: at('2026-12-05T00:00:00.000Z') }),
   version('expiring', { expires_at: at('2026-12-07T00:00:00.000Z') }),
   version('scoped', { scopes: { project: 'apollo' } }),
-  version('secret', { sensitivity: 'secret' }),
+  version('restricted', { sensitivity: 'restricted' }),
   version('billing', { purposes: ['billing'] }),
   version('tainted', { source_type: 'web', source_refs: ['https://evil.example/x'] }),
   version('untrusted', { trust: 'untrusted' }),
@@ -90,7 +90,7 @@ describe('hard filters kept per reader', () => {
     ];
     const readers = [
       (now: string) => reader(now),
-      (now: string) => reader(now, { scopes: { project: 'apollo' }, maxSensitivity: 'secret', purpose: undefined }),
+      (now: string) => reader(now, { scopes: { project: 'apollo' }, maxSensitivity: 'restricted', purpose: undefined }),
       (now: string) => reader(now, { demoted: new Set(), taint: { refPatterns: [], sourceTypes: [] } }),
     ];
     for (const now of instants)

@@ -174,7 +174,15 @@ describe('recall documents of the very map the corpus holds (a warm recall, no v
     const memo: DocumentMemo = new Map();
     const first = of([['b', ['k-1']]], memo);
     expect(of([['b', ['k-1']]], memo)).toBe(first);
-    for (const conflicts of [[['b', ['k-1']], ['c', ['k-1']]], [], [['b', ['k-2']]], [['a', ['k-1']]]] as const) {
+    for (const conflicts of [
+      [
+        ['b', ['k-1']],
+        ['c', ['k-1']],
+      ],
+      [],
+      [['b', ['k-2']]],
+      [['a', ['k-1']]],
+    ] as const) {
       const after = of(conflicts, memo);
       expect(after.fingerprint).toBe(of(conflicts).fingerprint);
       expect(after.documents).toEqual(of(conflicts).documents);

@@ -39,7 +39,10 @@ export async function openPassing(
 ): Promise<OpenedPassing> {
   // The warm case: what passes is what the corpus holds, at these very version objects: its map as it is, no copy.
   // A reader's passing array is kept while nothing moves (filtered-versions.ts): found warm once, it is warm for good.
-  if (held && (holds.get(passing) === held || (passing.length === held.size && passing.every((v) => held.get(v.memory_id)?.version === v)))) {
+  if (
+    held &&
+    (holds.get(passing) === held || (passing.length === held.size && passing.every((v) => held.get(v.memory_id)?.version === v)))
+  ) {
     holds.set(passing, held);
     return { opened: held, unreadable: [], reused: held, keys: new Map() };
   }
