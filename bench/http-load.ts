@@ -19,6 +19,8 @@
 // once a second during each phase.
 //   MEMLEDGER_BENCH_HTTP_PHASES=record,recall,query  the phases to run (default all; the raw
 //                                                    baseline runs with the record phase)
+//   MEMLEDGER_SERVE_WORKERS=N                        `serve --workers N` (default 1); each worker's corpora are
+//                                                    warmed before a recall phase (support/warm-workers.ts)
 //   MEMLEDGER_BENCH_PG_STATS=1                       each phase's statements per request, from
 //                                                    pg_stat_statements (a server that loads it,
 //                                                    MEMLEDGER_BENCH_DATABASE_URL a superuser's)
@@ -32,6 +34,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { ApiKeyStore } from '../src/infrastructure/api-keys/api-key-store.js';
 import { measuredSubject } from './recall-query/subject.js';
+import { serveWorkers, warmWorkers } from './support/warm-workers.js';
 import type { Bench } from './run.js';
 
 const CONNECTIONS = 32;
@@ -285,20 +288,22 @@ async function rawInserts(databaseUrl: string, seconds: number): Promise<{ perSe
 }
 
 /**
- * CPU seconds (user + system) the service has used so far (its process and,
- * with `serve --workers N`, its worker processes), from /proc (Linux): per
- * request, the one figure a busy machine does not skew much, as requests/s
- * does. Undefined where /proc is not there.
+ * CPU seconds (user + system) used so far by the processes `counted` picks
+ * (by pid, parent pid and command name), from /proc (Linux): the service
+ * (its process and, with `serve --workers N`, its worker processes), or
+ * PostgreSQL's processes. Per request, the one figure a busy machine does
+ * not skew much, as requests/s does. Undefined where /proc is not there.
  */
-function cpuSeconds(pid: number | undefined): number | undefined {
-  // Fields after the command's closing parenthesis: ppid is the 2nd, utime and stime the 12th and 13th.
-  const statOf = (id: string) => readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1]!.split(' ');
+function cpuSeconds(counted: (pid: string, parent: string, command: string) => boolean): number | undefined {
   try {
     let total = 0;
     for (const id of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
       try {
-        const fields = statOf(id);
-        if (id === String(pid) || fields[1] === String(pid)) total += Number(fields[11]) + Number(fields[12]);
+        // The command in parentheses, then fields from the state on: ppid is the 2nd, utime and stime the 12th and 13th.
+        const stat = readFileSync(`/proc/${id}/stat`, 'utf8');
+        const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (counted(id, fields[1]!, command)) total += Number(fields[11]) + Number(fields[12]);
       } catch {
         // a process that ended meanwhile
       }
@@ -308,6 +313,10 @@ function cpuSeconds(pid: number | undefined): number | undefined {
     return undefined;
   }
 }
+
+const serviceProcesses = (pid: number | undefined) => (id: string, parent: string) => id === String(pid) || parent === String(pid);
+/** Every PostgreSQL process on the machine (the bench's server is the busy one). */
+const postgresProcesses = (_id: string, _parent: string, command: string) => command === 'postgres';
 
 /**
  * MEMLEDGER_BENCH_PG_STATS=1 (a server with pg_stat_statements loaded, and a
@@ -387,14 +396,20 @@ async function phase(
 ): Promise<PhaseResult> {
   const lag = sampleLag(url);
   const statements = await statementsOf(databaseUrl);
-  const cpuBefore = cpuSeconds(service);
+  const before = { service: cpuSeconds(serviceProcesses(service)), postgres: cpuSeconds(postgresProcesses), load: process.cpuUsage() };
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request] });
-  const cpuAfter = cpuSeconds(service);
+  const after = {
+    service: cpuSeconds(serviceProcesses(service)),
+    postgres: cpuSeconds(postgresProcesses),
+    load: process.cpuUsage(before.load),
+  };
   for (const line of (await statements?.stop(result.requests.total)) ?? []) print(`${name}: ${line}`);
   const samples = await lag.stop();
-  if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0)
+  const perRequest = (s: number) => `${((1000 * s) / result.requests.total).toFixed(2)} ms`;
+  if (before.service !== undefined && after.service !== undefined && result.requests.total > 0)
     print(
-      `${name}: the service used ${(cpuAfter - cpuBefore).toFixed(1)} s of CPU, ${((1000 * (cpuAfter - cpuBefore)) / result.requests.total).toFixed(2)} ms per request (projector and workers included)`,
+      `${name}: the service used ${(after.service - before.service).toFixed(1)} s of CPU, ${perRequest(after.service - before.service)} per request (projector and workers included); ` +
+        `PostgreSQL ${perRequest(after.postgres! - before.postgres!)}, the load generator ${perRequest((after.load.user + after.load.system) / 1e6)}`,
     );
   print(
     `${name}: ${result.requests.average.toFixed(0)} req/s (${result.requests.total} requests), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +
@@ -413,6 +428,7 @@ export const httpLoadBench: Bench = {
   async run({ databaseUrl, print }) {
     const seconds = durationSeconds();
     const phases = phasesToRun();
+    const workers = serveWorkers();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env = {
@@ -437,7 +453,7 @@ export const httpLoadBench: Bench = {
       const reader = (await keys.create({ tenant: 'bench', role: 'reader', now: new Date() })).key;
       // The imported history holds the user's own words and reviewed facts: only a user-channel admin key may claim both.
       const importer = (await keys.create({ tenant: 'bench', role: 'admin', channel: 'user', now: new Date() })).key;
-      print(`loopback ${url}, concurrency ${CONNECTIONS}, ${seconds} s per phase, ${SUBJECTS} subjects`);
+      print(`loopback ${url}, concurrency ${CONNECTIONS}, ${seconds} s per phase, ${SUBJECTS} subjects, ${workers} serve worker(s)`);
       let recordResult: (PhaseResult & { ratio: number }) | undefined;
       let recallResult: PhaseResult | undefined;
       let queryResult: PhaseResult | undefined;
@@ -487,6 +503,12 @@ export const httpLoadBench: Bench = {
         const plain = measuredSubject(RECALL_MEMORIES);
         await importSubjects(print, url, importer, reader, 'bench-r', SUBJECTS, plain.entries);
         await settle(print, url, databaseUrl, reader, 'bench-r', SUBJECTS);
+        await warmWorkers(
+          url,
+          reader,
+          Array.from({ length: SUBJECTS }, (_, i) => `/v1/subjects/bench-r${i}/recall?budget=2000`),
+          workers,
+        );
         recallResult = await phase(
           print,
           url,
@@ -502,6 +524,14 @@ export const httpLoadBench: Bench = {
         const measured = measuredSubject(QUERY_MEMORIES);
         await importSubjects(print, url, importer, reader, 'bench-q', QUERY_SUBJECTS, measured.entries);
         await settle(print, url, databaseUrl, reader, 'bench-q', QUERY_SUBJECTS);
+        const warmed = Date.now();
+        await warmWorkers(
+          url,
+          reader,
+          Array.from({ length: QUERY_SUBJECTS }, (_, i) => `/v1/subjects/bench-q${i}/recall?query=orders&topK=20`),
+          workers,
+        );
+        if (workers > 1) print(`each of ${workers} workers warmed on the subjects in ${((Date.now() - warmed) / 1000).toFixed(1)} s`);
         queryResult = await phase(
           print,
           url,

@@ -1,0 +1,36 @@
+// Each process of `serve --workers N` holds its own opened corpora (what
+// recall decrypted and indexed of a subject): a subject's first recall in
+// each is cold. The cluster's primary hands new connections to the workers in
+// turn, so recalls sent one after another, each on a connection of its own,
+// reach every worker: the phases then measure the steady state, as they do
+// with one process (whose corpora the import's first recall warmed).
+import { request } from 'node:http';
+
+/** MEMLEDGER_SERVE_WORKERS, as `serve` reads it (default 1). */
+export function serveWorkers(): number {
+  const text = process.env.MEMLEDGER_SERVE_WORKERS?.trim();
+  const n = text ? Number(text) : 1;
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error('MEMLEDGER_SERVE_WORKERS must be a whole number from 1 to 64');
+  return n;
+}
+
+function getOnNewConnection(url: string, apiKey: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { agent: false, headers: { authorization: `Bearer ${apiKey}`, connection: 'close' } }, (answer) => {
+      answer.resume();
+      answer.on('end', () => resolve(answer.statusCode ?? 0));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
+}
+
+/** Sends each path twice per worker, one at a time, each on a new connection; throws on an answer that is not 200. */
+export async function warmWorkers(url: string, apiKey: string, paths: readonly string[], workers: number): Promise<void> {
+  if (workers <= 1) return;
+  for (const path of paths)
+    for (let i = 0; i < 2 * workers; i++) {
+      const status = await getOnNewConnection(`${url}${path}`, apiKey);
+      if (status !== 200) throw new Error(`warming ${path} answered ${status}`);
+    }
+}
