@@ -288,30 +288,38 @@ async function rawInserts(databaseUrl: string, seconds: number): Promise<{ perSe
 }
 
 /**
- * CPU seconds (user + system) used so far by the processes `counted` picks
+ * CPU seconds (user + system) used so far by each process `counted` picks
  * (by pid, parent pid and command name), from /proc (Linux): the service
  * (its process and, with `serve --workers N`, its worker processes), or
  * PostgreSQL's processes. Per request, the one figure a busy machine does
  * not skew much, as requests/s does. Undefined where /proc is not there.
  */
-function cpuSeconds(counted: (pid: string, parent: string, command: string) => boolean): number | undefined {
+function cpuSeconds(counted: (pid: string, parent: string, command: string) => boolean): Map<string, number> | undefined {
   try {
-    let total = 0;
+    const used = new Map<string, number>();
     for (const id of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
       try {
         // The command in parentheses, then fields from the state on: ppid is the 2nd, utime and stime the 12th and 13th.
         const stat = readFileSync(`/proc/${id}/stat`, 'utf8');
         const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        if (counted(id, fields[1]!, command)) total += Number(fields[11]) + Number(fields[12]);
+        if (counted(id, fields[1]!, command)) used.set(id, (Number(fields[11]) + Number(fields[12])) / 100);
       } catch {
         // a process that ended meanwhile
       }
     }
-    return total / 100;
+    return used;
   } catch {
     return undefined;
   }
+}
+
+/** What the processes alive at `after` used since `before` (a process that ended meanwhile is not counted: a floor). */
+function usedBetween(before: Map<string, number> | undefined, after: Map<string, number> | undefined): number | undefined {
+  if (!before || !after) return undefined;
+  let total = 0;
+  for (const [id, seconds] of after) total += seconds - (before.get(id) ?? 0);
+  return total;
 }
 
 const serviceProcesses = (pid: number | undefined) => (id: string, parent: string) => id === String(pid) || parent === String(pid);
@@ -333,8 +341,9 @@ async function statementsOf(databaseUrl: string): Promise<{ stop(requests: numbe
   return {
     async stop(requests) {
       try {
-        const { rows } = await client.query<{ calls: string; ms: string; query: string }>(
-          `select calls, total_exec_time as ms, regexp_replace(query, '\\s+', ' ', 'g') as query from pg_stat_statements
+        // Planning is counted with pg_stat_statements.track_planning = on (else 0).
+        const { rows } = await client.query<{ calls: string; ms: string; plan: string; query: string }>(
+          `select calls, total_exec_time as ms, total_plan_time as plan, regexp_replace(query, '\\s+', ' ', 'g') as query from pg_stat_statements
             where dbid = (select oid from pg_database where datname = current_database()) order by calls desc limit 15`,
         );
         const all = rows.reduce((sum, r) => sum + Number(r.calls), 0);
@@ -342,7 +351,7 @@ async function statementsOf(databaseUrl: string): Promise<{ stop(requests: numbe
           `statements per request (top 15: ${(all / requests).toFixed(2)}):`,
           ...rows.map(
             (r) =>
-              `  ${(Number(r.calls) / requests).toFixed(2)} x ${(Number(r.ms) / Number(r.calls)).toFixed(3)} ms  ${r.query.slice(0, 110)}`,
+              `  ${(Number(r.calls) / requests).toFixed(2)} x ${(Number(r.ms) / Number(r.calls)).toFixed(3)} ms (plan ${(Number(r.plan) / Number(r.calls)).toFixed(3)} ms)  ${r.query.slice(0, 100)}`,
           ),
         ];
       } finally {
@@ -406,10 +415,12 @@ async function phase(
   for (const line of (await statements?.stop(result.requests.total)) ?? []) print(`${name}: ${line}`);
   const samples = await lag.stop();
   const perRequest = (s: number) => `${((1000 * s) / result.requests.total).toFixed(2)} ms`;
-  if (before.service !== undefined && after.service !== undefined && result.requests.total > 0)
+  const served = usedBetween(before.service, after.service);
+  const postgres = usedBetween(before.postgres, after.postgres);
+  if (served !== undefined && postgres !== undefined && result.requests.total > 0)
     print(
-      `${name}: the service used ${(after.service - before.service).toFixed(1)} s of CPU, ${perRequest(after.service - before.service)} per request (projector and workers included); ` +
-        `PostgreSQL ${perRequest(after.postgres! - before.postgres!)}, the load generator ${perRequest((after.load.user + after.load.system) / 1e6)}`,
+      `${name}: the service used ${served.toFixed(1)} s of CPU, ${perRequest(served)} per request (projector and workers included); ` +
+        `PostgreSQL ${perRequest(postgres)} (its processes that lived through the phase), the load generator ${perRequest((after.load.user + after.load.system) / 1e6)}`,
     );
   print(
     `${name}: ${result.requests.average.toFixed(0)} req/s (${result.requests.total} requests), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +

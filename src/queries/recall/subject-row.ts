@@ -5,6 +5,7 @@
 // request's values put in the placeholders' places.
 import { CompiledQuery } from 'kysely';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
+import { prepareStatement } from '../../infrastructure/postgres/named-statements.js';
 import type { ActiveReadModels } from '../active-schema.js';
 import { subjectStatement, type KnownOutput, type SubjectRow } from './subject-statement.js';
 
@@ -69,6 +70,8 @@ function compile(models: ActiveReadModels, known: { readonly revision: boolean; 
       throw new Error(`the subject statement has a parameter (${i + 1}) made from the request that readSubjectRow does not fill`);
     return { fixed: p };
   });
+  // Planning it took 0.7-1.0 ms of the server per recall, running it 0.2: planned once per connection.
+  prepareStatement(a!.query.sql);
   return { sql: a!.query.sql, slots };
 }
 

@@ -31,7 +31,14 @@ export interface MadeFrom {
   /** Each memory's vector length; -1: none. */
   readonly vectorLengths: readonly number[];
   readonly summary:
-    { readonly artifactId: string; readonly documents: object | undefined; readonly entries: readonly SummaryEntryInputs[] } | undefined;
+    | {
+        readonly artifactId: string;
+        readonly documents: object | undefined;
+        /** The entries array as handed over (a warm recall hands the one kept for its reader again). */
+        readonly shown: readonly ShownSummaryEntry[];
+        readonly entries: readonly SummaryEntryInputs[];
+      }
+    | undefined;
 }
 
 export interface MadeFromInputs {
@@ -71,6 +78,7 @@ export function sameInputs(made: MadeFrom, inputs: MadeFromInputs): boolean {
   if (summary === undefined || made.summary === undefined) return summary === made.summary;
   const entries = made.summary.entries;
   if (summary.artifactId !== made.summary.artifactId || summary.documents !== made.summary.documents) return false;
+  if (summary.entries === made.summary.shown) return true; // entries never change once made
   if (summary.entries.length !== entries.length) return false;
   return summary.entries.every(({ entry }, j) => {
     const e = entries[j]!;
@@ -92,6 +100,7 @@ export function madeFrom(inputs: MadeFromInputs): MadeFrom {
     summary: summary && {
       artifactId: summary.artifactId,
       documents: summary.documents,
+      shown: summary.entries,
       entries: summary.entries.map(({ entry }) => ({ type: entry.type, index: entry.index, sources: entry.sources })),
     },
   };
