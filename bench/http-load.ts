@@ -238,6 +238,12 @@ async function settle(
   );
 }
 
+/** The service's event loop delay (prom-client's default metrics: p99 or max since the process started), in ms. */
+function eventLoopDelay(text: string, which: 'p99' | 'max'): string {
+  const line = new RegExp(`^memledger_nodejs_eventloop_lag_${which}_seconds (\\S+)$`, 'm').exec(text);
+  return line ? (Number(line[1]) * 1000).toFixed(0) : '?';
+}
+
 /** p50 and p99 of a Prometheus histogram (as bucket upper bounds) from the exposition text. */
 function histogramQuantiles(text: string, name: string, labels: string): string {
   const buckets = [...text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)",${labels}\\} (\\d+)$`, 'gm'))].map((m) => ({
@@ -429,7 +435,10 @@ async function phase(
   print(`${name}: ${summarize(samples)}`);
   const metrics = await (await fetch(`${url}/metrics`)).text();
   print(
-    `${name}: event store appends so far (subject streams): ${histogramQuantiles(metrics, 'memledger_event_store_append_seconds', 'stream="subject",outcome="ok"')}`,
+    `${name}: event store appends so far (subject streams): ${histogramQuantiles(metrics, 'memledger_event_store_append_seconds', 'stream="subject",outcome="ok"')}; ` +
+      `recall records: ${histogramQuantiles(metrics, 'memledger_event_store_append_seconds', 'stream="recall",outcome="ok"')}; ` +
+      `recalls as the service timed them: ${histogramQuantiles(metrics, 'memledger_http_request_duration_seconds', 'method="GET",route="/v1/subjects/:subject/recall",status="200"')}; ` +
+      `event loop delay p99 ${eventLoopDelay(metrics, 'p99')} ms, max ${eventLoopDelay(metrics, 'max')} ms (one process's, since it started)`,
   );
   return { perSecond: result.requests.average, p99: result.latency.p99, failed: result.errors + result.timeouts + result.non2xx };
 }

@@ -1,7 +1,7 @@
 // The service's Prometheus metrics (GET /metrics), on a registry of its own
 // so that several services in one process (tests) do not collide:
 //   memledger_http_request_duration_seconds{method,route,status}
-//   memledger_event_store_append_seconds{stream,outcome}   append latency
+//   memledger_event_store_append_seconds{stream,outcome}   append latency (stream: subject, recall, artifact = the rest)
 //   memledger_projection_lag_events{projection}            events not yet applied
 //   memledger_projection_lag_seconds{projection}           age of the oldest of them
 //   memledger_projection_faults{projection}                events it could not apply (passed over)

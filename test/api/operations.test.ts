@@ -118,6 +118,8 @@ describe('metrics', () => {
     expect((await t.request('GET', '/metrics')).contentType).toMatch(/^text\/plain/);
     expect(sample(text, 'memledger_event_store_append_seconds_count', { stream: 'subject', outcome: 'ok' })).toBeGreaterThanOrEqual(4);
     expect(sample(text, 'memledger_event_store_append_seconds_count', { stream: 'artifact', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+    // Each recall's record (the two above): its append is timed on its own.
+    expect(sample(text, 'memledger_event_store_append_seconds_count', { stream: 'recall', outcome: 'ok' })).toBe(2);
     expect(sample(text, 'memledger_projection_lag_events', { projection: 'memory' })).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'memledger_projection_lag_seconds', { projection: 'memory' })).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'memledger_projection_lag_events', { projection: 'conflicts_trust' })).toBeGreaterThanOrEqual(0);

@@ -109,7 +109,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const read = {
       projections: projections.db,
       // The recalls this service records are counted as they are appended (feedback-metrics.ts).
-      eventStore: watchedEventStore(ledger.eventStore, (events) => {
+      eventStore: watchedEventStore(eventStore, (events) => {
         for (const event of events) countServedRecall(metrics, event);
       }),
       keyStore: ledger.keyStore,

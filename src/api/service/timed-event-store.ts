@@ -2,7 +2,7 @@
 // append-latency histogram, or watched by a callback once they are stored.
 // Everything else passes through unchanged.
 import type { Histogram } from 'prom-client';
-import { SUBJECT_STREAM_PREFIX } from '../../domain/events/stream-names.js';
+import { RECALL_STREAM_PREFIX, SUBJECT_STREAM_PREFIX } from '../../domain/events/stream-names.js';
 import { WrongExpectedVersion, type EventStore } from '../../infrastructure/event-store/port.js';
 
 /** `store` with its append replaced; every other call passes through. */
@@ -19,9 +19,13 @@ function withAppend(store: EventStore, append: EventStore['append']): EventStore
   };
 }
 
+/** The histogram's stream label: subject streams, recall records, and the rest (artifacts, policies). */
+const streamLabel = (stream: string) =>
+  stream.startsWith(SUBJECT_STREAM_PREFIX) ? 'subject' : stream.startsWith(RECALL_STREAM_PREFIX) ? 'recall' : 'artifact';
+
 export function timedEventStore(store: EventStore, histogram: Histogram<'stream' | 'outcome'>): EventStore {
   return withAppend(store, async (stream, events, options) => {
-    const end = histogram.startTimer({ stream: stream.startsWith(SUBJECT_STREAM_PREFIX) ? 'subject' : 'artifact' });
+    const end = histogram.startTimer({ stream: streamLabel(stream) });
     try {
       const result = await store.append(stream, events, options);
       end({ outcome: 'ok' });
