@@ -9,38 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { recallDocuments, type DocumentMemo, type SummaryToIndex } from '../../src/queries/recall/retrieval/documents.js';
 import type { ReadableMemory } from '../../src/queries/recall/readable.js';
 import type { CurrentVersion } from '../../src/queries/recall/subject-view-shape.js';
+import { currentVersion as version } from './support/current-version.js';
 import type { ShownSummaryEntry } from '../../src/queries/recall/summary-items.js';
-
-function version(id: string, overrides: Partial<CurrentVersion> = {}): CurrentVersion {
-  return {
-    memory_id: id,
-    version: 1,
-    sequence: 1,
-    kind: 'profile',
-    key: `contact.${id}`,
-    scopes: {},
-    value: null,
-    content: null,
-    anticipated_queries: null,
-    polarity: 'affirmed',
-    source_type: 'user',
-    source_refs: [],
-    trust: 'user_assertion',
-    confidence: null,
-    sensitivity: 'normal',
-    consent_ref: null,
-    purposes: null,
-    valid_from: new Date('2026-11-01T00:00:00.000Z'),
-    valid_to: null,
-    expires_at: null,
-    tx_from: new Date('2026-11-01T00:00:00.000Z'),
-    opened_by: 'u',
-    opened_by_type: 'user',
-    promoted_from: null,
-    usage: null,
-    ...overrides,
-  };
-}
 
 const memory = (v: CurrentVersion): ReadableMemory => ({
   version: v,
