@@ -60,12 +60,6 @@ export function runningPostmaster(layout: FolderLayout): RunningPostmaster | nul
   return { process: process_, port, ...(socketDir ? { socketDir } : {}), ready: lines[7]?.trim() === 'ready' };
 }
 
-/**
- * Removes postmaster.pid left by a server that died without cleaning up, so
- * PostgreSQL does not refuse to start because its recorded pid now belongs to
- * another process. Only called under the folder lock, after runningPostmaster
- * said no server runs here.
- */
 /** A socket path holds at most 107 bytes (sun_path): a folder deeper than that is reached over TCP only. */
 const SOCKET_PATH_MAX = 107;
 
@@ -77,6 +71,12 @@ export function socketDirFor(layout: FolderLayout, port: number): string | undef
   return Buffer.byteLength(`${dir}/.s.PGSQL.${port}`) <= SOCKET_PATH_MAX ? dir : undefined;
 }
 
+/**
+ * Removes postmaster.pid left by a server that died without cleaning up, so
+ * PostgreSQL does not refuse to start because its recorded pid now belongs to
+ * another process. Only called under the folder lock, after runningPostmaster
+ * said no server runs here.
+ */
 export function removeStalePidFile(layout: FolderLayout): void {
   rmSync(layout.postmasterPidFile, { force: true });
 }

@@ -50,7 +50,7 @@ export interface LexicalMatch {
  * object per document, term and field matched; ranking a 1,000-memory
  * subject's query spent most of its lexical time there. The scores are the
  * ones search() gives (same BM25+, same weights, same order of additions),
- * held to it by test/retrieval/lexical-search.test.ts.
+ * held to it by test/domain/retrieval/lexical-search.property.test.ts.
  */
 interface IndexData {
   readonly _index: {
