@@ -24,7 +24,8 @@ afterAll(async () => {
 });
 
 const prepared = async () =>
-  (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements order by name`.execute(projections.db)).rows;
+  (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements order by name`.execute(projections.db))
+    .rows;
 
 describe('named statements', () => {
   it('run a registered text as a prepared statement with the same answer, once per connection; others leave nothing prepared', async () => {
