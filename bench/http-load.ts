@@ -245,7 +245,7 @@ function eventLoopDelay(text: string, which: 'p99' | 'max'): string {
 }
 
 /** p50 and p99 of a Prometheus histogram (as bucket upper bounds) from the exposition text. */
-function histogramQuantiles(text: string, name: string, labels: string): string {
+function histogramQuantiles(text: string, name: string, labels: string, counted = 'appends'): string {
   const buckets = [...text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)",${labels}\\} (\\d+)$`, 'gm'))].map((m) => ({
     le: m[1]!,
     count: Number(m[2]),
@@ -253,7 +253,7 @@ function histogramQuantiles(text: string, name: string, labels: string): string 
   const total = buckets.at(-1)?.count ?? 0;
   if (total === 0) return 'no samples';
   const at = (q: number) => buckets.find((b) => b.count >= q * total)?.le ?? '+Inf';
-  return `${total} appends, p50 <= ${at(0.5)} s, p99 <= ${at(0.99)} s`;
+  return `${total} ${counted}, p50 <= ${at(0.5)} s, p99 <= ${at(0.99)} s`;
 }
 
 /** The baseline: single-row INSERT + COMMIT (autocommit) from CONNECTIONS clients on the same server for `seconds`. */
@@ -437,7 +437,7 @@ async function phase(
   print(
     `${name}: event store appends so far (subject streams): ${histogramQuantiles(metrics, 'memledger_event_store_append_seconds', 'stream="subject",outcome="ok"')}; ` +
       `recall records: ${histogramQuantiles(metrics, 'memledger_event_store_append_seconds', 'stream="recall",outcome="ok"')}; ` +
-      `recalls as the service timed them: ${histogramQuantiles(metrics, 'memledger_http_request_duration_seconds', 'method="GET",route="/v1/subjects/:subject/recall",status="200"')}; ` +
+      `recalls as the service timed them: ${histogramQuantiles(metrics, 'memledger_http_request_duration_seconds', 'method="GET",route="/v1/subjects/:subject/recall",status="200"', 'recalls')}; ` +
       `event loop delay p99 ${eventLoopDelay(metrics, 'p99')} ms, max ${eventLoopDelay(metrics, 'max')} ms (one process's, since it started)`,
   );
   return { perSecond: result.requests.average, p99: result.latency.p99, failed: result.errors + result.timeouts + result.non2xx };
