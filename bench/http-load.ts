@@ -34,7 +34,8 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { ApiKeyStore } from '../src/infrastructure/api-keys/api-key-store.js';
 import { measuredSubject } from './recall-query/subject.js';
-import { serveWorkers, warmWorkers } from './support/warm-workers.js';
+import { warmWorkers } from './support/warm-workers.js';
+import { readServiceConfig } from '../src/api/service/service-config.js';
 import type { Bench } from './run.js';
 
 const CONNECTIONS = 32;
@@ -448,7 +449,8 @@ export const httpLoadBench: Bench = {
   async run({ databaseUrl, print }) {
     const seconds = durationSeconds();
     const phases = phasesToRun();
-    const workers = serveWorkers();
+    // As `serve` reads MEMLEDGER_SERVE_WORKERS (the child inherits this environment).
+    const workers = readServiceConfig(process.env).workers;
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env = {

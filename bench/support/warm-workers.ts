@@ -6,14 +6,6 @@
 // with one process (whose corpora the import's first recall warmed).
 import { request } from 'node:http';
 
-/** MEMLEDGER_SERVE_WORKERS, as `serve` reads it (default 1). */
-export function serveWorkers(): number {
-  const text = process.env.MEMLEDGER_SERVE_WORKERS?.trim();
-  const n = text ? Number(text) : 1;
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error('MEMLEDGER_SERVE_WORKERS must be a whole number from 1 to 64');
-  return n;
-}
-
 function getOnNewConnection(url: string, apiKey: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const sent = request(url, { agent: false, headers: { authorization: `Bearer ${apiKey}`, connection: 'close' } }, (answer) => {

@@ -8,7 +8,7 @@
 // the same; at one of them it is made again. Held weakly with the versions
 // array: it goes with the corpus that holds it.
 import { emptyFilterCounts, filterReason, type FilterReason, type HardFilters } from './hard-filters.js';
-import { READERS_KEPT } from './retrieval/opened-corpus.js';
+import { keptFor } from './reader-views.js';
 import type { CurrentVersion } from './subject-view-shape.js';
 
 export interface FilteredVersions {
@@ -40,15 +40,12 @@ const readerOf = (filters: HardFilters) =>
 
 export function filterVersions(versions: readonly CurrentVersion[], filters: HardFilters): FilteredVersions {
   let kept = judgedOf.get(versions);
-  const reader = readerOf(filters);
-  const known = kept?.get(reader);
-  if (known && known.from <= filters.now && filters.now < known.until) return known;
-  const judged = judge(versions, filters);
   if (!kept) judgedOf.set(versions, (kept = new Map<string, Judged>()));
-  kept.delete(reader);
-  if (kept.size >= READERS_KEPT) kept.delete(kept.keys().next().value!);
-  kept.set(reader, judged);
-  return judged;
+  const reader = readerOf(filters);
+  const known = kept.get(reader);
+  if (known && known.from <= filters.now && filters.now < known.until) return known;
+  kept.delete(reader); // judged at another time: made again, kept as the newest
+  return keptFor(kept, reader, () => judge(versions, filters));
 }
 
 function judge(versions: readonly CurrentVersion[], filters: HardFilters): Judged {

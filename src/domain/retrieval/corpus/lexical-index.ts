@@ -141,9 +141,10 @@ function rank(
   for (const doc of documents) {
     const id = data._documentIds.get(doc)!;
     if (accept && !accept(id)) continue;
+    // minisearch multiplies by the number of query terms the document matched (at least one: it is listed).
     let quality = 0;
     for (const seen of matched) if (seen[doc] !== 0) quality += 1;
-    found.push({ doc, id, score: total[doc]! * (quality || 1) });
+    found.push({ doc, id, score: total[doc]! * quality });
   }
   found.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return found.slice(0, options.limit).map(({ doc, id, score }) => {

@@ -23,11 +23,10 @@ export interface MadeFrom {
   readonly model: string | undefined;
   /** The map the memories were read from (a warm recall hands the corpus's own again). */
   readonly readable: ReadonlyMap<string, ReadableMemory>;
-  /** The conflicts they were made with. */
+  /** The conflicts they were made with (a copy: each recall hands a map of its own). */
   readonly conflictsOf: ReadonlyMap<string, readonly string[]>;
   /** In the order the documents were made. */
   readonly memories: readonly ReadableMemory[];
-  readonly conflictIds: ReadonlyArray<readonly string[] | undefined>;
   /** Each memory's vector length; -1: none. */
   readonly vectorLengths: readonly number[];
   readonly summary:
@@ -71,7 +70,7 @@ export function sameInputs(made: MadeFrom, inputs: MadeFromInputs): boolean {
     for (const r of readable.values()) {
       if (r !== made.memories[i]) return false;
       const id = r.version.memory_id;
-      if (!sameIds(conflictsOf.get(id), made.conflictIds[i])) return false;
+      if (!sameIds(conflictsOf.get(id), made.conflictsOf.get(id))) return false;
       if ((semantic?.vectors.get(id)?.length ?? -1) !== made.vectorLengths[i]) return false;
       i++;
     }
@@ -95,7 +94,6 @@ export function madeFrom(inputs: MadeFromInputs): MadeFrom {
     readable,
     conflictsOf: new Map(conflictsOf),
     memories,
-    conflictIds: memories.map((r) => conflictsOf.get(r.version.memory_id)),
     vectorLengths: memories.map((r) => semantic?.vectors.get(r.version.memory_id)?.length ?? -1),
     summary: summary && {
       artifactId: summary.artifactId,
