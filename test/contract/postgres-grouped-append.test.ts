@@ -1,7 +1,8 @@
 // Appends made at once go as one statement and one commit
 // (grouped-append.ts), and each still gets exactly the answer it would get
 // alone: a failing part fails only itself, a retry is answered from what it
-// stored, two appends to one stream never share a group.
+// stored, appends with `any` to one stream share a group in order, and two
+// with an expected revision never do.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -115,12 +116,34 @@ describe('PostgreSQL grouped appends', () => {
     }
   });
 
-  it('never puts two appends to one stream in one group: both land, one after the other', async () => {
+  it('puts appends with `any` to one stream in one group, in the order made, and every event at its own revision', async () => {
     const p = prefix();
-    const results = await Promise.all(
-      Array.from({ length: 10 }, () => store.append(`${p}same`, [newEvent()], { expectedRevision: 'any' })),
-    );
-    expect(results.map((result) => result.nextExpectedRevision).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(new Set(commits(results)).size).toBe(10);
+    const made = Array.from({ length: 10 }, () => newEvents(2));
+    const results = await Promise.all(made.map((events) => store.append(`${p}same`, events, { expectedRevision: 'any' })));
+    // Each append's events are consecutive and stored as given.
+    const read = await store.readStream(`${p}same`);
+    expect(read.map((event) => event.streamRevision)).toEqual([...Array(20).keys()]);
+    for (const [i, events] of made.entries()) {
+      expect(results[i]!.written!.map((event) => event.id)).toEqual(events.map((event) => event.id));
+      const revisions = results[i]!.written!.map((event) => event.streamRevision);
+      expect(revisions[1]).toBe(revisions[0]! + 1);
+      expect(results[i]!.nextExpectedRevision).toBe(revisions[1]);
+    }
+    // Made at once, they share commits: alone, each would be its own.
+    expect(new Set(commits(results)).size).toBeLessThan(10);
+  });
+
+  it('never puts two appends to one stream with an expected revision in one group: the second sees the first', async () => {
+    const p = prefix();
+    const outcomes = await Promise.allSettled([
+      ...Array.from({ length: 5 }, () => store.append(`${p}same`, [newEvent()], { expectedRevision: 'no_stream' })),
+      ...Array.from({ length: 5 }, () => store.append(`${p}counted`, [newEvent()], { expectedRevision: 'any' })),
+    ]);
+    // Exactly one `no_stream` append lands; the others see it and are refused.
+    expect(outcomes.slice(0, 5).filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of outcomes.slice(0, 5).filter((o) => o.status === 'rejected'))
+      expect(outcome).toMatchObject({ reason: expect.any(WrongExpectedVersion) as unknown });
+    expect(await store.readStream(`${p}same`)).toHaveLength(1);
+    expect((await store.readStream(`${p}counted`)).map((event) => event.streamRevision)).toEqual([0, 1, 2, 3, 4]);
   });
 });

@@ -6,6 +6,10 @@
 // and it saves a round trip and a commit per call it joins. A group of one
 // runs the single statement; an item the group statement could not settle
 // (ALONE) runs it again by itself, after the group, holding no group's place.
+// An item whose key a running group holds waits for that group: it could
+// only collide with it (two appends to one stream from two groups meet at
+// the unique index, and the later statement fails whole, every part of it
+// going again alone).
 export const ALONE = Symbol('alone');
 
 export interface GroupedStatement<Item, Result> {
@@ -13,8 +17,14 @@ export interface GroupedStatement<Item, Result> {
   readonly runAlone: (item: Item) => Promise<Result>;
   /** Runs two or more items together: one result per item, in their order, or ALONE for those to run by themselves. */
   readonly runGroup: (items: readonly Item[]) => Promise<readonly (Result | typeof ALONE)[]>;
-  /** Items of one key never share a group (two appends to one stream: the second must see the first). */
+  /** Items of one key never share a group (two appends to one stream: the second must see the first), nor run in two groups at once. */
   readonly keyOf: (item: Item) => string;
+  /**
+   * Items for which this holds may share a group with others of their key
+   * that it holds for too (appends with `any`: the group statement writes
+   * them one after another, in the order they were made).
+   */
+  readonly sharesKey?: (item: Item) => boolean;
   readonly maxItems: number;
   readonly maxInFlight: number;
 }
@@ -28,6 +38,8 @@ interface Pending<Item, Result> {
 export class StatementGroups<Item, Result> {
   #queue: Pending<Item, Result>[] = [];
   #inFlight = 0;
+  /** The keys of the groups running now. */
+  readonly #running = new Set<string>();
 
   constructor(private readonly statement: GroupedStatement<Item, Result>) {}
 
@@ -41,30 +53,40 @@ export class StatementGroups<Item, Result> {
 
   #pump(): void {
     while (this.#inFlight < this.statement.maxInFlight && this.#queue.length > 0) {
-      const group = this.#take();
+      const { group, keys } = this.#take();
+      if (group.length === 0) return;
       this.#inFlight++;
+      for (const key of keys) this.#running.add(key);
       void this.#runGroup(group).finally(() => {
         this.#inFlight--;
+        for (const key of keys) this.#running.delete(key);
         this.#pump();
       });
     }
   }
 
-  /** The oldest queued items, at most maxItems, one per key; the others keep their places. */
-  #take(): Pending<Item, Result>[] {
+  /**
+   * The oldest queued items, at most maxItems, one per key (or several that
+   * share it), none whose key a running group holds; the others keep their places.
+   */
+  #take(): { group: Pending<Item, Result>[]; keys: ReadonlySet<string> } {
     const taken: Pending<Item, Result>[] = [];
     const left: Pending<Item, Result>[] = [];
-    const keys = new Set<string>();
+    /** Each key taken, and whether every item taken under it shares it. */
+    const keys = new Map<string, boolean>();
+    const { keyOf, sharesKey, maxItems } = this.statement;
     for (const pending of this.#queue) {
-      const key = this.statement.keyOf(pending.item);
-      if (taken.length >= this.statement.maxItems || keys.has(key)) left.push(pending);
+      const key = keyOf(pending.item);
+      const shares = sharesKey?.(pending.item) ?? false;
+      const held = keys.get(key);
+      if (taken.length >= maxItems || this.#running.has(key) || (held !== undefined && !(held && shares))) left.push(pending);
       else {
-        keys.add(key);
+        keys.set(key, shares);
         taken.push(pending);
       }
     }
     this.#queue = left;
-    return taken;
+    return { group: taken, keys: new Set(keys.keys()) };
   }
 
   async #runGroup(group: readonly Pending<Item, Result>[]): Promise<void> {

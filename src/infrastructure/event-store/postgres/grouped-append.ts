@@ -10,8 +10,11 @@
 // settles it with EventStoreDB's semantics. Large batches (imports) never
 // wait in a group. All parts of a group commit together, so the log shows
 // them in one transaction; each keeps its own stream's order and recordedAt.
+// Appends with `any` to one stream may share a group (recalls of one subject
+// at once each append a record to its recall stream): they go as one part,
+// their events one after another in the order the appends were made.
 import type pg from 'pg';
-import type { AppendResult } from '../port.js';
+import type { AppendResult, StoredEvent } from '../port.js';
 import { ALONE, StatementGroups } from '../../postgres/statement-groups.js';
 import { appendBatch } from './append.js';
 import type { AppendInput } from './input.js';
@@ -57,6 +60,7 @@ export class GroupedAppends {
       runAlone: (input) => appendBatch(this.pool, input),
       runGroup: (inputs) => this.#together(inputs),
       keyOf: (input) => input.stream,
+      sharesKey: (input) => input.expectedRevision === 'any',
       maxItems: MAX_PARTS,
       maxInFlight,
     });
@@ -69,31 +73,42 @@ export class GroupedAppends {
   async #together(inputs: readonly AppendInput[]): Promise<(AppendResult | typeof ALONE)[]> {
     let rows: EventRow[];
     try {
-      rows = (await this.pool.query<EventRow>({ name: 'event_store_append_group', text: GROUP_APPEND_SQL, values: groupValues(inputs) }))
-        .rows;
+      rows = (
+        await this.pool.query<EventRow>({ name: 'event_store_append_group', text: GROUP_APPEND_SQL, values: groupValues(partsOf(inputs)) })
+      ).rows;
     } catch {
       // The statement wrote nothing: each append settles alone (and reports its own error).
       return inputs.map(() => ALONE);
     }
-    const byStream = new Map<string, EventRow[]>();
-    for (const row of rows) {
-      const written = byStream.get(row.stream_name);
-      if (written) written.push(row);
-      else byStream.set(row.stream_name, [row]);
-    }
+    const byId = new Map(rows.map((row) => [row.event_id, row]));
     return inputs.map((input) => {
-      const written = (byStream.get(input.stream) ?? []).map(toStoredEvent);
+      const written: StoredEvent[] = [];
+      for (const { id } of input.events) {
+        const row = byId.get(id.toLowerCase());
+        if (!row) return ALONE;
+        written.push(toStoredEvent(row));
+      }
       const last = written.at(-1);
       return last ? { nextExpectedRevision: last.streamRevision, position: last.position, written } : ALONE;
     });
   }
 }
 
-function groupValues(inputs: readonly AppendInput[]): unknown[] {
+/** One part per stream: the group's appends to one stream (all with `any`, see sharesKey) go as one, in order. */
+function partsOf(inputs: readonly AppendInput[]): AppendInput[] {
+  const parts = new Map<string, AppendInput>();
+  for (const input of inputs) {
+    const part = parts.get(input.stream);
+    parts.set(input.stream, part ? { ...part, events: [...part.events, ...input.events] } : input);
+  }
+  return [...parts.values()];
+}
+
+function groupValues(parts: readonly AppendInput[]): unknown[] {
   return [
-    inputs.map((input) => input.stream),
-    inputs.map(({ expectedRevision }) => (typeof expectedRevision === 'number' ? 'exact' : expectedRevision)),
-    inputs.map(({ expectedRevision }) => (typeof expectedRevision === 'number' ? expectedRevision : null)),
-    inputs.map(({ events }) => JSON.stringify(events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })))),
+    parts.map((part) => part.stream),
+    parts.map(({ expectedRevision }) => (typeof expectedRevision === 'number' ? 'exact' : expectedRevision)),
+    parts.map(({ expectedRevision }) => (typeof expectedRevision === 'number' ? expectedRevision : null)),
+    parts.map(({ events }) => JSON.stringify(events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })))),
   ];
 }
