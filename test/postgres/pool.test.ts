@@ -1,7 +1,8 @@
 // The pools memledger opens (src/infrastructure/postgres/pool.ts) against a
 // real server: a connection the server drops never kills the process, and
 // close() means closed, so whoever stops the server next finds no
-// connection of ours left to terminate (issue 12, items 3 and 4).
+// connection of ours left to terminate (issue 12, items 3 and 4), and a
+// statement the server refuses costs no connection (issue 20).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +74,34 @@ describe('a memledger pool', () => {
     expect(failed).toBeInstanceOf(Error);
     client.release(failed as Error);
     expect((await pool.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    await pool.end();
+  });
+
+  it("keeps a connection whose statement the server refused (pg.Pool's query would close it), and drops one the server ended", async () => {
+    const pool = new Pool({ connectionString: database.url, max: 1, application_name: 'pool-kept' });
+    const pid = async () => (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const first = await pid();
+    await pool.query('CREATE TEMPORARY TABLE kept (id int PRIMARY KEY)');
+    await pool.query({ name: 'kept_insert', text: 'INSERT INTO kept VALUES ($1)', values: [1] });
+    // A unique violation, a division by zero, a statement that does not parse: ERRORs on a session that goes on.
+    for (const refused of [
+      pool.query({ name: 'kept_insert', text: 'INSERT INTO kept VALUES ($1)', values: [1] }),
+      pool.query('SELECT 1 / 0'),
+      pool.query({ name: 'kept_broken', text: 'SELEC 1', values: [] }),
+    ])
+      await expect(refused).rejects.toBeInstanceOf(pg.DatabaseError);
+    expect(await pid()).toBe(first);
+    // The same session: its temporary table and its prepared statement are still there.
+    await pool.query({ name: 'kept_insert', text: 'INSERT INTO kept VALUES ($1)', values: [2] });
+    expect((await pool.query<{ n: string }>('SELECT count(*) AS n FROM kept')).rows).toEqual([{ n: '2' }]);
+    // A FATAL ends the session: the pool opens a fresh one.
+    await expect(pool.query('SELECT pg_terminate_backend(pg_backend_pid())')).rejects.toBeInstanceOf(Error);
+    expect(await pid()).not.toBe(first);
+    // Callbacks still take pg.Pool's own way.
+    const viaCallback = await new Promise<number>((resolve, reject) =>
+      pool.query<{ one: number }>('SELECT 1 AS one', (error, result) => (error ? reject(error) : resolve(result.rows[0]!.one))),
+    );
+    expect(viaCallback).toBe(1);
     await pool.end();
   });
 });

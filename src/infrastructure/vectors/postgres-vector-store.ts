@@ -1,9 +1,10 @@
 // The vector store in the app's PostgreSQL (table: migration 0007). Holds
 // only sealed vectors, model names, sizes and failure codes.
-import pg from 'pg';
+import type pg from 'pg';
 import { sealedSchema } from '../../domain/events/sealed.js';
 import type { SubjectRef } from '../key-store/port.js';
 import type { StoredVector, VectorFailure, VectorState, VectorStore } from './port.js';
+import { Pool } from '../postgres/pool.js';
 
 interface Row {
   memory_id: string;
@@ -21,7 +22,7 @@ export class PostgresVectorStore implements VectorStore {
   private readonly pool: pg.Pool;
 
   constructor(connectionString: string) {
-    this.pool = new pg.Pool({ connectionString, max: 2, application_name: 'memledger-vectors' });
+    this.pool = new Pool({ connectionString, max: 2, application_name: 'memledger-vectors' });
   }
 
   async put(ref: SubjectRef, vectors: readonly StoredVector[], at: Date): Promise<void> {
