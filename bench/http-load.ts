@@ -18,7 +18,8 @@
 // request, and the projection lag (events, seconds) sampled from /metrics
 // once a second during each phase.
 //   MEMLEDGER_BENCH_HTTP_PHASES=record,recall,query  the phases to run (default all; the raw
-//                                                    baseline runs with the record phase)
+//                                                    baseline and the HTTP floor (support/http-floor.ts)
+//                                                    run with the record phase)
 //   MEMLEDGER_SERVE_WORKERS=N                        `serve --workers N` (default 1); each worker's corpora are
 //                                                    warmed before a recall phase (support/warm-workers.ts)
 //   MEMLEDGER_BENCH_PG_STATS=1                       each phase's statements per request, from
@@ -35,6 +36,7 @@ import pg from 'pg';
 import { ApiKeyStore } from '../src/infrastructure/api-keys/api-key-store.js';
 import { measuredSubject } from './recall-query/subject.js';
 import { warmWorkers } from './support/warm-workers.js';
+import { httpFloor } from './support/http-floor.js';
 import { readServiceConfig } from '../src/api/service/service-config.js';
 import type { Bench } from './run.js';
 
@@ -329,6 +331,10 @@ function usedBetween(before: Map<string, number> | undefined, after: Map<string,
   return total;
 }
 
+/** Processes alive at `after` that were not at `before` (for PostgreSQL: connections opened, each a new backend). */
+const startedBetween = (before: Map<string, number> | undefined, after: Map<string, number> | undefined): number =>
+  before && after ? [...after.keys()].filter((id) => !before.has(id)).length : 0;
+
 const serviceProcesses = (pid: number | undefined) => (id: string, parent: string) => id === String(pid) || parent === String(pid);
 /** Every PostgreSQL process on the machine (the bench's server is the busy one). */
 const postgresProcesses = (_id: string, _parent: string, command: string) => command === 'postgres';
@@ -385,6 +391,15 @@ interface PhaseResult {
 }
 
 /** The issue's targets (issue 20), met or not, in one line per phase run. */
+/** The record phase's n-th entry. */
+const recordBody = (n: number) => ({
+  kind: 'semantic',
+  key: `order.o${n % 500}`,
+  value: { type: 'text', text: `status ${n}` },
+  content: `Order o${n % 500} changed status (${n}).`,
+  source: { type: 'verified_tool_fact', refs: [`tool://orders/${n}`] },
+});
+
 function targets(print: (line: string) => void, record?: PhaseResult & { ratio: number }, recall?: PhaseResult, query?: PhaseResult): void {
   const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
   if (record)
@@ -427,7 +442,8 @@ async function phase(
   if (served !== undefined && postgres !== undefined && result.requests.total > 0)
     print(
       `${name}: the service used ${served.toFixed(1)} s of CPU, ${perRequest(served)} per request (projector and workers included); ` +
-        `PostgreSQL ${perRequest(postgres)} (its processes that lived through the phase), the load generator ${perRequest((after.load.user + after.load.system) / 1e6)}`,
+        `PostgreSQL ${perRequest(postgres)} (its processes that lived through the phase; ${startedBetween(before.postgres, after.postgres)} started during it), ` +
+        `the load generator ${perRequest((after.load.user + after.load.system) / 1e6)}`,
     );
   print(
     `${name}: ${result.requests.average.toFixed(0)} req/s (${result.requests.total} requests), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +
@@ -485,6 +501,13 @@ export const httpLoadBench: Bench = {
           `raw single-row INSERT + COMMIT, ${CONNECTIONS} clients (pg): ${raw.perSecond.toFixed(0)} rows/s, p99 ${raw.p99.toFixed(1)} ms; load average ${load()}`,
         );
 
+        const sample = recordBody(0);
+        const floor = await httpFloor(databaseUrl, seconds, CONNECTIONS, JSON.stringify(sample));
+        print(
+          `HTTP floor (node:http, the body parsed, one INSERT + COMMIT per request, ${CONNECTIONS} connections): ${floor.perSecond.toFixed(0)} req/s, ` +
+            `p99 ${floor.p99} ms, ${floor.failed} failed (${(floor.perSecond / raw.perSecond).toFixed(3)}x of raw); load average ${load()}`,
+        );
+
         let n = 0;
         const recorded = await phase(
           print,
@@ -495,18 +518,11 @@ export const httpLoadBench: Bench = {
             method: 'POST',
             setupRequest: (req) => {
               n++;
-              const body = {
-                kind: 'semantic',
-                key: `order.o${n % 500}`,
-                value: { type: 'text', text: `status ${n}` },
-                content: `Order o${n % 500} changed status (${n}).`,
-                source: { type: 'verified_tool_fact', refs: [`tool://orders/${n}`] },
-              };
               return {
                 ...req,
                 path: `/v1/subjects/bench-s${n % SUBJECTS}/memories`,
                 headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
-                body: JSON.stringify(body),
+                body: JSON.stringify(recordBody(n)),
               };
             },
           },
@@ -515,7 +531,9 @@ export const httpLoadBench: Bench = {
         );
 
         recordResult = { ...recorded, ratio: recorded.perSecond / raw.perSecond };
-        print(`record / raw insert: ${recordResult.ratio.toFixed(3)}x`);
+        print(
+          `record / raw insert: ${recordResult.ratio.toFixed(3)}x; record / HTTP floor: ${(recorded.perSecond / floor.perSecond).toFixed(3)}x`,
+        );
       }
 
       // The issue's figure is at 50 memories per subject: imported, as the query phase's subjects are, so it does not
