@@ -1,6 +1,7 @@
 // Runs a global regular expression over a text and returns typed spans: the
 // whole match, or one capture group (regexes here carry the `d` flag so that
 // groups have indices).
+import { anyMatches } from './any-match.js';
 import type { DetectionKind, Span } from './detection.js';
 
 export interface KindPattern {
@@ -25,6 +26,15 @@ export function scan(text: string, pattern: KindPattern): Span[] {
   return spans;
 }
 
+const expressionsOf = new WeakMap<readonly KindPattern[], readonly RegExp[]>();
+
+/** Every pattern's spans; none run when their union finds nothing (any-match.ts). */
 export function scanAll(text: string, patterns: readonly KindPattern[]): Span[] {
+  let expressions = expressionsOf.get(patterns);
+  if (expressions === undefined) {
+    expressions = patterns.map((p) => p.re);
+    expressionsOf.set(patterns, expressions);
+  }
+  if (!anyMatches(text, expressions)) return [];
   return patterns.flatMap((p) => scan(text, p));
 }

@@ -56,7 +56,7 @@ function emailAt(text: string, start: number, end: number): boolean {
 }
 
 const HAN = '\\u4e00-\\u9fff';
-const PATTERNS: readonly KindPattern[] = [
+export const IDENTIFIER_PATTERNS: readonly KindPattern[] = [
   {
     kind: 'personal:cn_national_id',
     re: new RegExp(
@@ -108,5 +108,5 @@ export function identifierSpans(text: string): Span[] {
   const emails = [...text.matchAll(EMAIL)]
     .filter((m) => emailAt(text, m.index, m.index + m[0].length))
     .map((m): Span => ({ kind: 'personal:email', start: m.index, end: m.index + m[0].length }));
-  return [...emails, ...scanAll(text, PATTERNS)];
+  return [...emails, ...scanAll(text, IDENTIFIER_PATTERNS)];
 }

@@ -3,11 +3,12 @@
 // Chinese. They raise an entry's sensitivity; a model may not infer them
 // (seed 001 I: no automatic sensitive profiling), which the policy enforces.
 import type { PersonalKind, Span } from '../detection.js';
+import { anyMatches } from '../any-match.js';
 
 const english = (words: string) => new RegExp(`\\b(?:${words})\\b`, 'gi');
 const chinese = (words: string) => new RegExp(words, 'g');
 
-const CATEGORIES: ReadonlyArray<[PersonalKind, RegExp]> = [
+export const SENSITIVE_CATEGORIES: ReadonlyArray<[PersonalKind, RegExp]> = [
   [
     'personal:health',
     english(
@@ -40,8 +41,11 @@ const CATEGORIES: ReadonlyArray<[PersonalKind, RegExp]> = [
   ['personal:politics', chinese('政治倾向|政治立场|政治观点|党员|政党|左派|右派')],
 ];
 
+const EXPRESSIONS = SENSITIVE_CATEGORIES.map(([, re]) => re);
+
 export function sensitiveCategorySpans(text: string): Span[] {
-  return CATEGORIES.flatMap(([kind, re]) =>
+  if (!anyMatches(text, EXPRESSIONS)) return [];
+  return SENSITIVE_CATEGORIES.flatMap(([kind, re]) =>
     [...text.matchAll(re)].map((m): Span => ({ kind, start: m.index, end: m.index + m[0].length })),
   );
 }
