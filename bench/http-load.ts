@@ -331,9 +331,16 @@ function usedBetween(before: Map<string, number> | undefined, after: Map<string,
   return total;
 }
 
-/** Processes alive at `after` that were not at `before` (for PostgreSQL: connections opened, each a new backend). */
-const startedBetween = (before: Map<string, number> | undefined, after: Map<string, number> | undefined): number =>
-  before && after ? [...after.keys()].filter((id) => !before.has(id)).length : 0;
+/**
+ * How many processes started and ended between `before` and `after` (for PostgreSQL: connections opened and
+ * closed, each a backend). What one that ended used is not counted: with many, the CPU figure is too low.
+ */
+function turnover(before: Map<string, number> | undefined, after: Map<string, number> | undefined): string {
+  if (!before || !after) return 'no count of processes';
+  const started = [...after.keys()].filter((id) => !before.has(id)).length;
+  const ended = [...before.keys()].filter((id) => !after.has(id)).length;
+  return `${started} started and ${ended} ended during it`;
+}
 
 const serviceProcesses = (pid: number | undefined) => (id: string, parent: string) => id === String(pid) || parent === String(pid);
 /** Every PostgreSQL process on the machine (the bench's server is the busy one). */
@@ -442,7 +449,7 @@ async function phase(
   if (served !== undefined && postgres !== undefined && result.requests.total > 0)
     print(
       `${name}: the service used ${served.toFixed(1)} s of CPU, ${perRequest(served)} per request (projector and workers included); ` +
-        `PostgreSQL ${perRequest(postgres)} (its processes that lived through the phase; ${startedBetween(before.postgres, after.postgres)} started during it), ` +
+        `PostgreSQL ${perRequest(postgres)} (its processes alive at the end; ${turnover(before.postgres, after.postgres)}), ` +
         `the load generator ${perRequest((after.load.user + after.load.system) / 1e6)}`,
     );
   print(
