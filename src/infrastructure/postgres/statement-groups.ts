@@ -74,13 +74,17 @@ export class StatementGroups<Item, Result> {
     const left: Pending<Item, Result>[] = [];
     /** Each key taken, and whether every item taken under it shares it. */
     const keys = new Map<string, boolean>();
+    /** Keys of which an item stays queued: later items of them stay too (each key's items go in the order made). */
+    const waiting = new Set<string>();
     const { keyOf, sharesKey, maxItems } = this.statement;
     for (const pending of this.#queue) {
       const key = keyOf(pending.item);
       const shares = sharesKey?.(pending.item) ?? false;
       const held = keys.get(key);
-      if (taken.length >= maxItems || this.#running.has(key) || (held !== undefined && !(held && shares))) left.push(pending);
-      else {
+      if (taken.length >= maxItems || this.#running.has(key) || waiting.has(key) || (held !== undefined && !(held && shares))) {
+        left.push(pending);
+        waiting.add(key);
+      } else {
         keys.set(key, shares);
         taken.push(pending);
       }
