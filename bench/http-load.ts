@@ -397,7 +397,6 @@ interface PhaseResult {
   readonly failed: number;
 }
 
-/** The issue's targets (issue 20), met or not, in one line per phase run. */
 /** The record phase's n-th entry. */
 const recordBody = (n: number) => ({
   kind: 'semantic',
@@ -407,6 +406,7 @@ const recordBody = (n: number) => ({
   source: { type: 'verified_tool_fact', refs: [`tool://orders/${n}`] },
 });
 
+/** The issue's targets (issue 20), met or not, in one line per phase run. */
 function targets(print: (line: string) => void, record?: PhaseResult & { ratio: number }, recall?: PhaseResult, query?: PhaseResult): void {
   const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
   if (record)
@@ -508,8 +508,7 @@ export const httpLoadBench: Bench = {
           `raw single-row INSERT + COMMIT, ${CONNECTIONS} clients (pg): ${raw.perSecond.toFixed(0)} rows/s, p99 ${raw.p99.toFixed(1)} ms; load average ${load()}`,
         );
 
-        const sample = recordBody(0);
-        const floor = await httpFloor(databaseUrl, seconds, CONNECTIONS, JSON.stringify(sample));
+        const floor = await httpFloor(databaseUrl, seconds, CONNECTIONS, JSON.stringify(recordBody(0)));
         print(
           `HTTP floor (node:http, the body parsed, one INSERT + COMMIT per request, ${CONNECTIONS} connections): ${floor.perSecond.toFixed(0)} req/s, ` +
             `p99 ${floor.p99} ms, ${floor.failed} failed (${(floor.perSecond / raw.perSecond).toFixed(3)}x of raw); load average ${load()}`,

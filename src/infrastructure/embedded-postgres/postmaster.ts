@@ -28,11 +28,6 @@ export interface RunningPostmaster {
   readonly ready: boolean;
 }
 
-/**
- * The postmaster recorded in postmaster.pid, if that process is alive and
- * really serves this cluster (a pid from a crashed run may since belong to
- * something else).
- */
 function pidFileLines(layout: FolderLayout): string[] | null {
   try {
     return readFileSync(layout.postmasterPidFile, 'utf8').split('\n');
@@ -46,6 +41,17 @@ function pidFileStatus(layout: FolderLayout): string | undefined {
   return pidFileLines(layout)?.[7]?.trim();
 }
 
+/** Line 5 of postmaster.pid: the directory of its Unix-domain socket, when it listens on one. */
+const socketDirIn = (lines: readonly string[] | null): { socketDir?: string } => {
+  const socketDir = lines?.[4]?.trim();
+  return socketDir ? { socketDir } : {};
+};
+
+/**
+ * The postmaster recorded in postmaster.pid, if that process is alive and
+ * really serves this cluster (a pid from a crashed run may since belong to
+ * something else).
+ */
 export function runningPostmaster(layout: FolderLayout): RunningPostmaster | null {
   const lines = pidFileLines(layout);
   if (!lines) return null;
@@ -56,8 +62,7 @@ export function runningPostmaster(layout: FolderLayout): RunningPostmaster | nul
   if (!isRunning(process_)) return null;
   const cwd = workingDirectoryOf(pid);
   if (cwd !== null && cwd !== realpathSync(layout.clusterDir)) return null;
-  const socketDir = lines[4]?.trim();
-  return { process: process_, port, ...(socketDir ? { socketDir } : {}), ready: lines[7]?.trim() === 'ready' };
+  return { process: process_, port, ...socketDirIn(lines), ready: lines[7]?.trim() === 'ready' };
 }
 
 /** A socket path holds at most 107 bytes (sun_path): a folder deeper than that is reached over TCP only. */
@@ -170,8 +175,7 @@ export async function startPostmaster(
     // postmaster.pid says "ready" the moment it is; probing only then (or
     // now and again) keeps start-up quick and the log free of refused probes.
     if ((pidFileStatus(layout) === 'ready' || round % 20 === 19) && (await answers(options.probeUrl))) {
-      const socketDir = pidFileLines(layout)?.[4]?.trim();
-      return { kind: 'ready', process: identityOf(child.pid), ...(socketDir ? { socketDir } : {}) };
+      return { kind: 'ready', process: identityOf(child.pid), ...socketDirIn(pidFileLines(layout)) };
     }
     await sleep(20);
   }

@@ -11,12 +11,12 @@ const MARKER_EXPRESSIONS = MARKERS.map((marker) => marker.re);
 export function injectionSpans(text: string): Span[] {
   const normal = normalise(text);
   const found: Span[] = scanAll(text, RAW_MARKERS);
-  if (!anyMatches(normal.text, MARKER_EXPRESSIONS)) return withoutOverlaps(found, () => 0);
-  for (const marker of MARKERS) {
-    for (const match of normal.text.matchAll(marker.re)) {
-      const [start, end] = originalSpan(normal, match.index, match.index + match[0].length, text);
-      found.push({ kind: marker.kind, start, end });
+  if (anyMatches(normal.text, MARKER_EXPRESSIONS))
+    for (const marker of MARKERS) {
+      for (const match of normal.text.matchAll(marker.re)) {
+        const [start, end] = originalSpan(normal, match.index, match.index + match[0].length, text);
+        found.push({ kind: marker.kind, start, end });
+      }
     }
-  }
   return withoutOverlaps(found, () => 0);
 }

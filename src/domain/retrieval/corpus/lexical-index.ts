@@ -75,7 +75,7 @@ export function searchLexical(index: MiniSearch<LexicalRecord>, queryTerms: read
   if (queryTerms.length === 0) return [];
   const data = index as unknown as IndexData;
   const size = data._nextId;
-  const fields = LEXICAL_FIELDS.map((field, bit) => ({ id: data._fieldIds[field]!, boost: options.boost[field] || 1, bit: 1 << bit }));
+  const fields = LEXICAL_FIELDS.map((field) => ({ id: data._fieldIds[field]!, boost: options.boost[field] || 1, bit: FIELD_BIT[field] }));
   const total = new Float64Array(size);
   const matchedFields = new Uint8Array(size);
   /** Per query term and document: 1 matched, 2 matched exactly (the document holds the term itself). */
