@@ -454,6 +454,7 @@ async function phase(
     );
   print(
     `${name}: ${result.requests.average.toFixed(0)} req/s (${result.requests.total} requests), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +
+      `answers ${(result.throughput.total / Math.max(1, result.requests.total) / 1024).toFixed(1)} KB on average (headers included); ` +
       `errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}; load average ${load()}`,
   );
   print(`${name}: ${summarize(samples)}`);

@@ -27,8 +27,8 @@ const MAX_PARTS = 64;
 
 const GROUP_APPEND_SQL = `
   with part as (
-    select p.stream, p.expected, p.revision as expected_revision, p.events, p.part, head.revision, head.recorded_at
-      from unnest($1::text[], $2::text[], $3::int8[], $4::jsonb[]) with ordinality as p(stream, expected, revision, events, part),
+    select p.stream, p.expected, p.revision as expected_revision, $4::jsonb -> (p.part::int - 1) as events, p.part, head.revision, head.recorded_at
+      from unnest($1::text[], $2::text[], $3::int8[]) with ordinality as p(stream, expected, revision, part),
            lateral (select coalesce(max(e.stream_revision), -1) as revision,
                            (select r.recorded_at from events r where r.stream_name = p.stream order by r.stream_revision desc limit 1) as recorded_at
                       from events e where e.stream_name = p.stream) as head
@@ -109,6 +109,8 @@ function groupValues(parts: readonly AppendInput[]): unknown[] {
     parts.map((part) => part.stream),
     parts.map(({ expectedRevision }) => (typeof expectedRevision === 'number' ? 'exact' : expectedRevision)),
     parts.map(({ expectedRevision }) => (typeof expectedRevision === 'number' ? expectedRevision : null)),
-    parts.map(({ events }) => JSON.stringify(events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })))),
+    // One JSON array of the parts' event arrays, not a jsonb[]: pg writes an array parameter as a literal, escaping every
+    // quote of every event's JSON again (a recall's record is tens of KB), and a string goes as it is.
+    JSON.stringify(parts.map(({ events }) => events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })))),
   ];
 }
