@@ -86,6 +86,14 @@ describe('consolidation', () => {
     const recalled = await t.request('GET', '/v1/subjects/c1/recall?budget=2000', { key: reader });
     expect(recalled.status).toBe(200);
     expect(recalled.body).toMatchObject({ source: 'summary', reason: 'summary_current', alias: { artifactId: phased } });
+    // Again, nothing changed: the same items (kept, and written from their kept JSON), recorded anew, as JSON.
+    const warm = await t.request('GET', '/v1/subjects/c1/recall?budget=2000', { key: reader });
+    expect(warm.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(warm.body.items).toEqual(recalled.body.items);
+    expect(warm.body.items.map((item: { priority: number }) => item.priority)).toEqual(
+      recalled.body.items.map((_: unknown, i: number) => i + 1),
+    );
+    expect(warm.body.recallId).not.toBe(recalled.body.recallId);
   });
 
   it('refuses a switch whose input was retracted after the gate (409 with the result), falls back to raw, recovers with run', async () => {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { instantSchema } from '../../domain/values/instant-schema.js';
 import { asOf } from '../../queries/as-of.js';
 import { answerRecall } from '../../queries/recall/recall.js';
+import { recallAnswerJson } from '../../queries/recall/answer-json.js';
 import { optionsFromText, recallOptionsSchema, requireRecallRequest } from '../../queries/recall/request.js';
 import { replay } from '../../queries/replay/replay.js';
 import { staleSet } from '../../queries/stale-set.js';
@@ -67,7 +68,7 @@ export function readRoutes(services: ApiServices): RouteSpec[] {
     await services.readYourWritesThrough(await subjectsHead(ledger, tenant, subject, request.shared));
     const answer = await answerRecall(read, request, actor);
     services.metrics.recallSource.inc({ source: answer.source, reason: answer.reason });
-    return { status: 200, body: answer };
+    return { status: 200, body: answer, json: recallAnswerJson(answer) };
   };
   return [
     defineRoute({

@@ -130,6 +130,9 @@ async function composeWithKeys(
   return { answer: again.answer, keys: again.served.keys, subject: again.served.subject };
 }
 
+/** Each item with its place in the order (1 first), which decides what the budget keeps. */
+const inPriority = (items: readonly RecallItem[]): RecallItem[] => items.map((item, i) => ({ ...item, priority: i + 1 }));
+
 async function answerFrom(
   read: RecallReadSide,
   request: RecallRequest,
@@ -207,7 +210,7 @@ async function answerFrom(
     members: c.members,
   }));
 
-  let ordered: RecallItem[];
+  let prioritised: readonly RecallItem[];
   let retrieval: RetrievalReport | null = null;
   if (request.retrieval) {
     const ranked = await byRelevance(
@@ -215,7 +218,7 @@ async function answerFrom(
       { ref, revision: view.clock?.revision ?? null, now, readable, conflicts: conflictItems, summary, memo, documents: corpus?.documents },
       request.retrieval,
     );
-    ordered = ranked.items;
+    prioritised = inPriority(ranked.items);
     retrieval = ranked.report;
   } else {
     const standingOrder = () => {
@@ -228,10 +231,11 @@ async function answerFrom(
       ].sort((a, b) => compareRanks(a.rank, b.rank));
       return [...conflictItems.map((c) => c.item), ...ranked.map((r) => r.item)];
     };
-    ordered = [...keptFor(corpus?.standing, reader, standingOrder)];
+    // Kept with their priorities: a warm recall of an unchanged subject serves the very same item objects (whose JSON
+    // answer-json.ts keeps).
+    prioritised = keptFor(corpus?.standing, reader, () => inPriority(standingOrder()));
   }
 
-  const prioritised = ordered.map((item, i) => ({ ...item, priority: i + 1 }));
   const packed = pack(
     prioritised.map((item) => ({ item, tokens: item.tokens, mandatory: item.type === 'conflict' })),
     request.budget,

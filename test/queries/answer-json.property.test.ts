@@ -1,0 +1,42 @@
+// A recall answer's JSON (src/queries/recall/answer-json.ts) is the very
+// text JSON.stringify writes (in UTF-8), whatever the members around `items` and
+// whatever the items (shared between answers or not); and the HTTP recall
+// answers with it as JSON.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { recallAnswerJson } from '../../src/queries/recall/answer-json.js';
+
+// Any UTF-16 (lone surrogates included: JSON.stringify escapes them), members with undefined values too (it leaves them
+// out), and keys that need escaping.
+const value = fc.jsonValue({ stringUnit: 'binary' });
+const key = fc.string({ unit: 'binary' });
+const members = fc.dictionary(key, fc.option(value, { nil: undefined }), { maxKeys: 6 });
+const item = fc.dictionary(key, fc.option(value, { nil: undefined }), { minKeys: 0, maxKeys: 5 });
+
+describe('recall answer JSON', () => {
+  it('is JSON.stringify of the answer, items anywhere among its members', () => {
+    fc.assert(
+      fc.property(members, fc.array(item, { maxLength: 6 }), members, (before, items, after) => {
+        const answer = { ...before, items, ...after };
+        // `items` may be overwritten by a member after it: the answer's own place of it is what counts.
+        if (!Array.isArray(answer.items)) return;
+        expect(recallAnswerJson(answer as { items: object[] }).toString('utf8')).toBe(JSON.stringify(answer));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('writes an item shared by two answers the same in each, as it is when asked', () => {
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 1, maxLength: 4 }), members, (items, rest) => {
+        const first = { recallId: 'r-1', ...rest, items };
+        const second = { recallId: 'r-2', items: [...items].reverse(), notice: 'n' };
+        const text = (answer: { items: object[] }) => recallAnswerJson(answer).toString('utf8');
+        expect(text(first)).toBe(JSON.stringify(first));
+        expect(text(second)).toBe(JSON.stringify(second));
+        expect(text(first)).toBe(JSON.stringify(first));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
