@@ -2,7 +2,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { Pool } from '../infrastructure/postgres/pool.js';
 import { migrateToLatest } from '../infrastructure/postgres/migrate.js';
-import { namedStatementsPool, PLANNED_ONCE_OPTIONS } from '../infrastructure/postgres/named-statements.js';
+import { namedStatementsPool, plannedOncePool } from '../infrastructure/postgres/named-statements.js';
 import type { NoTables, ProjectionsKysely } from './runtime/schema-handles.js';
 
 export interface ProjectionDatabase {
@@ -19,7 +19,7 @@ export async function openProjectionDatabase(
   const pool = new Pool(config);
   // Registered statements (recall's subject statement) are sent by name, on connections of their own: planned once per connection.
   // Half as many: one statement per recall, the rest of its reads on the other pool.
-  const plannedOnce = new Pool({ ...config, max: Math.max(1, Math.floor(config.max / 2)), options: PLANNED_ONCE_OPTIONS });
+  const plannedOnce = plannedOncePool({ ...config, max: Math.max(1, Math.floor(config.max / 2)) });
   const db = new Kysely<NoTables>({ dialect: new PostgresDialect({ pool: namedStatementsPool(pool, plannedOnce) }) });
   return { db, close: () => db.destroy() };
 }

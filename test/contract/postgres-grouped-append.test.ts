@@ -12,6 +12,9 @@ import {
   type EventStore,
 } from '../../src/infrastructure/event-store/port.js';
 import { InvalidEventStoreInput, openPostgresEventStore } from '../../src/infrastructure/event-store/postgres/index.js';
+import { PostgresEventStore } from '../../src/infrastructure/event-store/postgres/store.js';
+import { plannedOncePool } from '../../src/infrastructure/postgres/named-statements.js';
+import { Pool } from '../../src/infrastructure/postgres/pool.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { newEvent, newEvents, outcomeOf } from './event-store-fixtures.js';
 
@@ -48,6 +51,33 @@ describe('PostgreSQL grouped appends', () => {
     expect(log).toHaveLength(40);
     for (const stream of streams)
       expect(log.filter((event) => event.stream === stream).map((event) => event.streamRevision)).toEqual([0, 1]);
+  });
+
+  it('runs the group statement on connections of its own, with its generic plan from the first call', async () => {
+    // PostgreSQL left to choose planned a custom plan on every call: as long as running the statement.
+    const groupPool = plannedOncePool({ connectionString: database.url, max: 1 });
+    const own = new PostgresEventStore(new Pool({ connectionString: database.url, max: 4 }), {
+      signalConnection: { connectionString: database.url },
+      pollIntervalMs: 50,
+      groupPool,
+    });
+    try {
+      const p = prefix();
+      for (let round = 0; round < 3; round++) {
+        const appended = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => own.append(`${p}${round}-${i}`, newEvents(1), { expectedRevision: 'no_stream' })),
+        );
+        expect(appended.map((result) => result.nextExpectedRevision)).toEqual([0, 0, 0, 0, 0, 0]);
+      }
+      const { rows } = await groupPool.query<{ generic: string; custom: string }>(
+        "select generic_plans as generic, custom_plans as custom from pg_prepared_statements where name = 'event_store_append_group'",
+      );
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0]!.custom)).toBe(0);
+      expect(Number(rows[0]!.generic)).toBeGreaterThanOrEqual(3);
+    } finally {
+      await own.close();
+    }
   });
 
   it('fails only the part whose expected revision is wrong, or whose ids are stored elsewhere, or whose text cannot be stored', async () => {

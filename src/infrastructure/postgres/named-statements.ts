@@ -4,7 +4,8 @@
 // building one JSON row) took 0.7-1.0 ms to plan for 0.2 ms to run. A
 // statement registered here by its text is sent as a named prepared
 // statement (pg keeps, per connection, which names it has parsed), on a
-// connection of its own pool whose plan_cache_mode is force_generic_plan:
+// connection of its own pool whose plan_cache_mode is force_generic_plan
+// (plannedOncePool):
 // left to choose, the server kept planning a custom plan on every call
 // whenever its estimate for the generic one came out higher (at 50 memories
 // a subject it did, at 1,000 it did not). Its statements are lookups by key,
@@ -14,11 +15,17 @@
 import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
+import { Pool } from './pool.js';
 
 const names = new Map<string, string>();
 
-/** The connection option of the pool registered statements run on. */
-export const PLANNED_ONCE_OPTIONS = '-c plan_cache_mode=force_generic_plan';
+/**
+ * A pool whose connections keep a prepared statement's generic plan from its
+ * first run on (plan_cache_mode=force_generic_plan): for named statements
+ * that look rows up by key (recall's subject statement, the grouped append),
+ * whose best plan does not depend on the values.
+ */
+export const plannedOncePool = (config: pg.PoolConfig): Pool => new Pool({ ...config, options: '-c plan_cache_mode=force_generic_plan' });
 
 /** Registers `sql` to run as a named prepared statement wherever namedStatementsPool runs it. Returns its name. */
 export function prepareStatement(sql: string): string {
@@ -36,8 +43,7 @@ export const statementName = (sql: string): string | undefined => names.get(sql)
 
 /**
  * `pool` for Kysely, sending registered statements by name. A connection is
- * taken when its first statement comes: from `plannedOnce` (opened with
- * PLANNED_ONCE_OPTIONS) when that statement is a registered one run alone,
+ * taken when its first statement comes: from `plannedOnce` (a plannedOncePool) when that statement is a registered one run alone,
  * otherwise from `pool`; a transaction (its `begin` first) stays on `pool`,
  * registered statements in it included.
  */

@@ -24,6 +24,8 @@ import { toStoredEvent, type EventRow } from './rows.js';
 /** A batch this large goes alone: its insert is long enough to hold a group of small appends back. */
 const ALONE_FROM_EVENTS = 64;
 const MAX_PARTS = 64;
+/** Group statements running at once, by default. */
+export const GROUPS_IN_FLIGHT = 2;
 
 const GROUP_APPEND_SQL = `
   with part as (
@@ -53,8 +55,13 @@ export class GroupedAppends {
 
   constructor(
     private readonly pool: pg.Pool,
+    /**
+     * Where the group statement runs: a plannedOncePool. Left to choose, PostgreSQL planned a custom plan for it on every
+     * call (0.25-0.64 ms, as long as running it); its plan does not depend on the values. A part that goes alone runs on `pool`.
+     */
+    private readonly groupPool: pg.Pool = pool,
     /** Groups running at once (each holds a connection): more spreads the load, fewer makes larger groups. */
-    maxInFlight = 2,
+    maxInFlight = GROUPS_IN_FLIGHT,
   ) {
     this.#groups = new StatementGroups({
       runAlone: (input) => appendBatch(this.pool, input),
@@ -74,7 +81,11 @@ export class GroupedAppends {
     let rows: EventRow[];
     try {
       rows = (
-        await this.pool.query<EventRow>({ name: 'event_store_append_group', text: GROUP_APPEND_SQL, values: groupValues(partsOf(inputs)) })
+        await this.groupPool.query<EventRow>({
+          name: 'event_store_append_group',
+          text: GROUP_APPEND_SQL,
+          values: groupValues(partsOf(inputs)),
+        })
       ).rows;
     } catch {
       // The statement wrote nothing: each append settles alone (and reports its own error).

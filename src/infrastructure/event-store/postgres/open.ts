@@ -3,6 +3,8 @@
 // which owns its connection pool.
 import { Pool } from '../../postgres/pool.js';
 import { migrateToLatest } from '../../postgres/migrate.js';
+import { plannedOncePool } from '../../postgres/named-statements.js';
+import { GROUPS_IN_FLIGHT } from './grouped-append.js';
 import { PostgresEventStore } from './store.js';
 
 export interface OpenPostgresEventStoreOptions {
@@ -20,5 +22,7 @@ export async function openPostgresEventStore(url: string, options: OpenPostgresE
   return new PostgresEventStore(pool, {
     signalConnection: { connectionString: url, application_name: 'memledger-signal' },
     pollIntervalMs: options.pollIntervalMs ?? 500,
+    // One connection per group statement running at once (GroupedAppends' maxInFlight).
+    groupPool: plannedOncePool({ connectionString: url, max: GROUPS_IN_FLIGHT, application_name: 'memledger' }),
   });
 }

@@ -53,6 +53,8 @@ export interface PostgresEventStoreOptions {
   readonly signalConnection: pg.ClientConfig;
   /** How often a live subscription reads when no notification arrives. */
   readonly pollIntervalMs: number;
+  /** The connections grouped appends run their statement on (a plannedOncePool: see grouped-append.ts); default the store's pool. The store ends it. */
+  readonly groupPool?: pg.Pool;
 }
 
 export class PostgresEventStore implements EventStore {
@@ -66,7 +68,7 @@ export class PostgresEventStore implements EventStore {
     private readonly options: PostgresEventStoreOptions,
   ) {
     this.#signal = new LogSignal(options.signalConnection);
-    this.#appends = new GroupedAppends(pool);
+    this.#appends = new GroupedAppends(pool, options.groupPool ?? pool);
   }
 
   async append(stream: string, events: readonly NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
@@ -146,7 +148,7 @@ export class PostgresEventStore implements EventStore {
     this.#closed = true;
     await Promise.all([...this.#subscriptions].map((subscription) => subscription.close()));
     await this.#signal.close();
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.options.groupPool?.end()]);
   }
 
   async #readLog(after: Position | undefined, filter: LogFilter | undefined, maxCount: number | undefined): Promise<StoredEvent[]> {
