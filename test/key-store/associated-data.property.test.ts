@@ -1,10 +1,12 @@
 // The associated data every seal and key wrap authenticates: written directly
-// for speed, it must stay byte for byte what RFC 8785 (the `canonicalize`
-// package) writes, or every ciphertext already stored would stop opening.
+// for speed (a seal's from a template), it must stay byte for byte what RFC
+// 8785 (the `canonicalize` package) writes, or every ciphertext already
+// stored would stop opening.
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { associatedData } from '../../src/infrastructure/cipher/associated-data.js';
+import { aadFor } from '../../src/infrastructure/cipher/seal.js';
 
 const text = fc.oneof(
   fc.string(),
@@ -29,6 +31,41 @@ describe('associated data', () => {
         expect(associatedData(label, fields).toString('utf8')).toBe(expected);
       }),
       { numRuns: 5000 },
+    );
+  });
+
+  it("a seal's, written from its template, is the general writer's for any key id and place", () => {
+    fc.assert(
+      fc.property(
+        text,
+        text,
+        text,
+        fc.option(text, { nil: undefined }),
+        fc.option(text, { nil: undefined }),
+        (keyId, tenant, subject, memoryId, field) => {
+          const general = () =>
+            associatedData('memledger/sealed/v1', {
+              alg: 'A256GCM',
+              keyId,
+              tenant,
+              subject,
+              memoryId: memoryId ?? null,
+              field: field ?? null,
+            });
+          let expected: Buffer;
+          try {
+            expected = general();
+          } catch {
+            expect(() => aadFor(keyId, { tenant, subject, memoryId, field })).toThrow();
+            return;
+          }
+          expect(aadFor(keyId, { tenant, subject, memoryId, field }).toString('utf8')).toBe(expected.toString('utf8'));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    expect(aadFor('k_1', { tenant: 'acme', subject: 'u-1', memoryId: 'm-1', field: 'content' }).toString()).toBe(
+      '{"alg":"A256GCM","field":"content","keyId":"k_1","label":"memledger/sealed/v1","memoryId":"m-1","subject":"u-1","tenant":"acme"}',
     );
   });
 

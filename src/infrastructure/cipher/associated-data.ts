@@ -18,7 +18,7 @@ export function associatedData(label: string, fields: Readonly<Record<string, st
  */
 /** In a `u` regex a surrogate pair is one code point, so this finds only lone surrogates (not well-formed). */
 const LONE_SURROGATE = /\p{Surrogate}/u;
-const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
+export const wellFormed = (text: string): boolean => !LONE_SURROGATE.test(text);
 
 function flatCanonicalJson(object: Readonly<Record<string, string | null>>): string | undefined {
   const entries = Object.entries(object);
