@@ -20,7 +20,8 @@ describe('recall answer JSON', () => {
         const answer = { ...before, items, ...after };
         // `items` may be overwritten by a member after it: the answer's own place of it is what counts.
         if (!Array.isArray(answer.items)) return;
-        expect(recallAnswerJson(answer as { items: object[] }).toString('utf8')).toBe(JSON.stringify(answer));
+        for (const kept of [true, false])
+          expect(recallAnswerJson(answer as { items: object[] }, kept).toString('utf8')).toBe(JSON.stringify(answer));
       }),
       { numRuns: 500 },
     );
@@ -31,7 +32,7 @@ describe('recall answer JSON', () => {
       fc.property(fc.array(item, { minLength: 1, maxLength: 4 }), members, (items, rest) => {
         const first = { recallId: 'r-1', ...rest, items };
         const second = { recallId: 'r-2', items: [...items].reverse(), notice: 'n' };
-        const text = (answer: { items: object[] }) => recallAnswerJson(answer).toString('utf8');
+        const text = (answer: { items: object[] }) => recallAnswerJson(answer, true).toString('utf8');
         expect(text(first)).toBe(JSON.stringify(first));
         expect(text(second)).toBe(JSON.stringify(second));
         expect(text(first)).toBe(JSON.stringify(first));

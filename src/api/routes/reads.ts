@@ -68,7 +68,7 @@ export function readRoutes(services: ApiServices): RouteSpec[] {
     await services.readYourWritesThrough(await subjectsHead(ledger, tenant, subject, request.shared));
     const answer = await answerRecall(read, request, actor);
     services.metrics.recallSource.inc({ source: answer.source, reason: answer.reason });
-    return { status: 200, body: answer, json: recallAnswerJson(answer) };
+    return { status: 200, body: answer, json: recallAnswerJson(answer, answer.retrieval === null) };
   };
   return [
     defineRoute({

@@ -20,8 +20,13 @@ function itemJson(item: object): Buffer {
 
 const COMMA = Buffer.from(',');
 
-/** JSON.stringify(answer) in UTF-8, `items` from the kept bytes. */
-export function recallAnswerJson(answer: { readonly items: readonly object[] }): Buffer {
+/**
+ * JSON.stringify(answer) in UTF-8; `items` from the kept bytes when the
+ * items may be kept ones (an answer without a question), otherwise written
+ * at once (a question's items are made for it: keeping them would only cost).
+ */
+export function recallAnswerJson(answer: { readonly items: readonly object[] }, itemsKept: boolean): Buffer {
+  if (!itemsKept) return Buffer.from(JSON.stringify(answer), 'utf8');
   const entries = Object.entries(answer);
   const at = entries.findIndex(([key]) => key === 'items');
   // The members around `items`, in their order, as JSON.stringify writes them ("{}" when there are none).
