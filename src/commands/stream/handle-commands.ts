@@ -55,6 +55,8 @@ export interface BatchEffect<State, Decision> {
   readonly loaded: LoadedStream<State>;
   /** Present when anything was appended. */
   readonly appended?: AppendResult;
+  /** The events appended, as sent (encoded and checked by their schemas), with `appended`. */
+  readonly sent?: readonly NewEvent[];
 }
 
 /** Another writer kept winning the race for the stream. */
@@ -124,7 +126,7 @@ export async function handleCommands<State, Command, Event extends DomainEvent, 
       const appended = await deps.eventStore.append(target.stream, batch, {
         expectedRevision: loaded.revision < 0 ? 'no_stream' : loaded.revision,
       });
-      return { outcomes, loaded, appended };
+      return { outcomes, loaded, appended, sent: batch };
     } catch (error) {
       if (!isRetryable(error)) throw error;
       await backoff(attempt);

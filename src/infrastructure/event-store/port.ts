@@ -62,8 +62,9 @@ export interface AppendResult {
   /** Position of the last event written (or already present, on an idempotent retry). */
   readonly position: Position;
   /**
-   * The events this append wrote, exactly as readStream would return them,
-   * when the store has them at hand (PostgreSQL's insert returns them);
+   * The events this append wrote, as readStream would return them (their
+   * data and metadata the very values sent, which the log holds as JSON),
+   * when the store has them at hand (PostgreSQL's insert returns their places);
    * absent on an idempotent retry and from stores that do not (EventStoreDB):
    * then a caller reads them.
    */

@@ -28,8 +28,8 @@
 import type pg from 'pg';
 import { IdempotencyConflict, WrongExpectedVersion, type AppendResult, type ExpectedRevision } from '../port.js';
 import { InvalidEventStoreInput, type AppendInput } from './input.js';
-import { EVENT_COLUMNS } from './log-order.js';
-import { toPosition, toStoredEvent, type EventRow } from './rows.js';
+import { WRITTEN_COLUMNS } from './log-order.js';
+import { rowsById, toPosition, writtenEvents, type WrittenRow } from './rows.js';
 
 const MAX_ATTEMPTS = 100;
 
@@ -48,7 +48,7 @@ const APPEND_SQL = `
                          when 'stream_exists' then head.revision >= 0
                          else head.revision = $3::bigint end
      order by batch.ord
-    returning ${EVENT_COLUMNS}
+    returning ${WRITTEN_COLUMNS}
   )
   select * from inserted order by stream_revision`;
 
@@ -84,10 +84,11 @@ export async function appendBatch(pool: pg.Pool, input: AppendInput): Promise<Ap
   const query = appendQuery(input);
   for (let attempt = 1; ; attempt++) {
     try {
-      // The inserted rows come back as stored (jsonb as PostgreSQL keeps it): the caller folds them without reading them again.
-      const written = (await pool.query<EventRow>(query)).rows.map(toStoredEvent);
-      const last = written.at(-1);
-      if (last) return { nextExpectedRevision: last.streamRevision, position: last.position, written };
+      // The inserted rows' places come back: the caller folds what it sent at them without reading them again.
+      const { rows } = await pool.query<WrittenRow>(query);
+      const written = rows.length > 0 ? writtenEvents(rowsById(rows), input.events) : undefined;
+      const last = written?.at(-1);
+      if (last) return { nextExpectedRevision: last.streamRevision, position: last.position, written: written! };
     } catch (error) {
       if (!isRace(error)) throw translate(error);
     }

@@ -14,12 +14,12 @@
 // at once each append a record to its recall stream): they go as one part,
 // their events one after another in the order the appends were made.
 import type pg from 'pg';
-import type { AppendResult, StoredEvent } from '../port.js';
+import type { AppendResult } from '../port.js';
 import { ALONE, StatementGroups } from '../../postgres/statement-groups.js';
 import { appendBatch } from './append.js';
 import type { AppendInput } from './input.js';
-import { EVENT_COLUMNS } from './log-order.js';
-import { toStoredEvent, type EventRow } from './rows.js';
+import { WRITTEN_COLUMNS } from './log-order.js';
+import { rowsById, writtenEvents, type WrittenRow } from './rows.js';
 
 /** A batch this large goes alone: its insert is long enough to hold a group of small appends back. */
 const ALONE_FROM_EVENTS = 64;
@@ -46,7 +46,7 @@ const GROUP_APPEND_SQL = `
            greatest((select date_trunc('milliseconds', clock_timestamp())), part.recorded_at)
       from part, jsonb_array_elements(part.events) with ordinality as batch(value, ord)
      order by part.part, batch.ord
-    returning ${EVENT_COLUMNS}
+    returning ${WRITTEN_COLUMNS}
   )
   select * from inserted order by stream_revision`;
 
@@ -78,10 +78,10 @@ export class GroupedAppends {
   }
 
   async #together(inputs: readonly AppendInput[]): Promise<(AppendResult | typeof ALONE)[]> {
-    let rows: EventRow[];
+    let rows: WrittenRow[];
     try {
       rows = (
-        await this.groupPool.query<EventRow>({
+        await this.groupPool.query<WrittenRow>({
           name: 'event_store_append_group',
           text: GROUP_APPEND_SQL,
           values: groupValues(partsOf(inputs)),
@@ -91,16 +91,11 @@ export class GroupedAppends {
       // The statement wrote nothing: each append settles alone (and reports its own error).
       return inputs.map(() => ALONE);
     }
-    const byId = new Map(rows.map((row) => [row.event_id, row]));
+    const byId = rowsById(rows);
     return inputs.map((input) => {
-      const written: StoredEvent[] = [];
-      for (const { id } of input.events) {
-        const row = byId.get(id.toLowerCase());
-        if (!row) return ALONE;
-        written.push(toStoredEvent(row));
-      }
-      const last = written.at(-1);
-      return last ? { nextExpectedRevision: last.streamRevision, position: last.position, written } : ALONE;
+      const written = writtenEvents(byId, input.events);
+      const last = written?.at(-1);
+      return last ? { nextExpectedRevision: last.streamRevision, position: last.position, written: written! } : ALONE;
     });
   }
 }

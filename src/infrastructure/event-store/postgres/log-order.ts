@@ -41,6 +41,9 @@ const STABLE = `(select pg_snapshot_xmin(pg_current_snapshot()))`;
 export const EVENT_COLUMNS = `transaction_id::text as commit_position, global_position, stream_name, stream_revision,
   event_id, type, data, metadata, recorded_at`;
 
+/** What an append hands back of the rows it wrote: their place; their type, data and metadata are the ones it sent. */
+export const WRITTEN_COLUMNS = `transaction_id::text as commit_position, global_position, stream_name, stream_revision, event_id, recorded_at`;
+
 /**
  * Forwards through the stable part of the log, strictly after $1/$2 (xid8 as
  * text, bigint), filtered by prefixes ($3 streams, $4 types; null = all), at

@@ -1,5 +1,5 @@
 // From database rows to the port's values.
-import type { EventMetadata, Position, StoredEvent } from '../port.js';
+import type { EventMetadata, NewEvent, Position, StoredEvent } from '../port.js';
 
 export interface EventRow {
   commit_position: string;
@@ -11,6 +11,42 @@ export interface EventRow {
   data: unknown;
   metadata: EventMetadata;
   recorded_at: Date;
+}
+
+/** A row an append wrote, as it hands it back (WRITTEN_COLUMNS). */
+export type WrittenRow = Omit<EventRow, 'type' | 'data' | 'metadata'>;
+
+/**
+ * An appended event as readStream returns it, from the row's place and the
+ * event as sent: sending its data back from the server (a recall's record
+ * is tens of KB) and parsing it again cost both sides more than the insert.
+ */
+export function writtenEvent(row: WrittenRow, sent: NewEvent): StoredEvent {
+  return {
+    id: row.event_id,
+    type: sent.type,
+    data: sent.data,
+    metadata: sent.metadata,
+    stream: row.stream_name,
+    streamRevision: Number(row.stream_revision),
+    position: toPosition(row.commit_position, row.global_position),
+    recordedAt: row.recorded_at,
+  };
+}
+
+/** The rows an append wrote by their event id. */
+export const rowsById = (rows: readonly WrittenRow[]): ReadonlyMap<string, WrittenRow> => new Map(rows.map((row) => [row.event_id, row]));
+
+/** The events sent, each at the row written under its id (undefined when one is missing). */
+export function writtenEvents(byId: ReadonlyMap<string, WrittenRow>, sent: readonly NewEvent[]): StoredEvent[] | undefined {
+  const written: StoredEvent[] = [];
+  for (const event of sent) {
+    // PostgreSQL writes a uuid in lower case.
+    const row = byId.get(event.id.toLowerCase());
+    if (!row) return undefined;
+    written.push(writtenEvent(row, event));
+  }
+  return written;
 }
 
 export function toPosition(commit: string, prepare: string): Position {
