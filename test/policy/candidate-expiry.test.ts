@@ -4,6 +4,7 @@
 // candidates leave the read model; `memledger candidates expire --at` runs
 // it once (bad --at: exit 2 naming it, nothing appended); `serve` runs it on
 // an interval.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepCandidatesOnce } from '../../src/api/service/candidate-sweeper.js';
 import { forgetMemory } from '../../src/commands/forget.js';
@@ -114,19 +115,31 @@ describe('the candidate expiry sweep', () => {
     );
   });
 
-  it('memledger candidates expire --at: once from the CLI; a bad --at is exit 2 naming it', async () => {
+  it('memledger candidates expire --at: once from the CLI, every candidate proposed before it; a bad --at is exit 2 naming it', async () => {
     now = T0;
-    const held = await propose('s4', 'ops.pager');
-    const env = t.env;
-    const stream = subjectStreamName('acme', 's4');
-    const bad = await runCli(['candidates', 'expire', '--at', 'next tuesday'], env);
-    expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stderr)).toMatchObject({ field: 'at' });
-    expect((await t.ledger.eventStore.readStream(stream)).map((e) => e.type)).toEqual(['MemoryProposed']);
-    const swept = await runCli(['candidates', 'expire', '--at', '2027-06-01T00:00:00Z'], env);
-    expect(swept.code, swept.stderr).toBe(0);
-    expect(JSON.parse(swept.stdout)).toMatchObject({ expired: [{ tenant: 'acme', subject: 's4', memoryIds: [held] }] });
-    expect((await t.ledger.eventStore.readStream(stream)).map((e) => e.type)).toEqual(['MemoryProposed', 'ProposalExpired']);
+    // A transaction older than the proposal, still running when the sweep starts: the log's stable head stops short of it.
+    const older = new pg.Client({ connectionString: t.database.url });
+    await older.connect();
+    try {
+      await older.query('begin');
+      await older.query('select pg_current_xact_id()');
+      const held = await propose('s4', 'ops.pager');
+      const env = t.env;
+      const stream = subjectStreamName('acme', 's4');
+      const bad = await runCli(['candidates', 'expire', '--at', 'next tuesday'], env);
+      expect(bad.code).toBe(2);
+      expect(JSON.parse(bad.stderr)).toMatchObject({ field: 'at' });
+      expect((await t.ledger.eventStore.readStream(stream)).map((e) => e.type)).toEqual(['MemoryProposed']);
+      const sweeping = runCli(['candidates', 'expire', '--at', '2027-06-01T00:00:00Z'], env);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await older.query('commit');
+      const swept = await sweeping;
+      expect(swept.code, swept.stderr).toBe(0);
+      expect(JSON.parse(swept.stdout)).toMatchObject({ expired: [{ tenant: 'acme', subject: 's4', memoryIds: [held] }] });
+      expect((await t.ledger.eventStore.readStream(stream)).map((e) => e.type)).toEqual(['MemoryProposed', 'ProposalExpired']);
+    } finally {
+      await older.end();
+    }
   }, 60_000);
 });
 

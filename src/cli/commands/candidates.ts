@@ -56,6 +56,9 @@ export function registerCandidateCommands(program: Command): void {
         const at = optionalInstant('at', o.at);
         const read = await openReadSide(await ledger(), { tokenizer: false });
         try {
+          // Every candidate proposed before the sweep: the log's stable head alone can stop short of one committed
+          // while an older transaction anywhere on the server still runs.
+          await read.eventStore.awaitCommitted();
           await catchUp(read);
           return await sweepCandidatesOnce(await ledger(), read.projections, at);
         } finally {
