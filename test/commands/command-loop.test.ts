@@ -93,6 +93,30 @@ describe('the command loop', () => {
     expect([...held.commands]).toEqual([...fromLog.commands]);
   });
 
+  it('opens the entry a write may refine from its own MemoryRecorded, however far back it was written', async () => {
+    const stream = subjectStreamName('acme', 'far-back');
+    const reads: Array<{ fromRevision?: number; maxCount?: number }> = [];
+    const counting: EventStore = {
+      ...failingOnce(t.ledger.eventStore, 'before', () => new Error('unused')),
+      append: t.ledger.eventStore.append.bind(t.ledger.eventStore),
+      readStream: (name, options) => (name === stream && reads.push({ ...options }), t.ledger.eventStore.readStream(name, options)),
+    };
+    const here: Ledger = { ...t.ledger, eventStore: counting, subjects: new SubjectRepository(counting) };
+    const context = { tenant: 'acme', subject: 'far-back' };
+    const worded = (text: string) => ({ ...entry('sms'), value: { type: 'text', text } });
+    const first = await recordMemory(here, context, worded('text me'));
+    for (let i = 0; i < 12; i++) await recordMemory(here, context, { ...entry(`fact-${i}`), key: `fact.f${i}` });
+    reads.length = 0;
+    // Its words and more: a refinement of the first entry, which the write opens to tell.
+    const refined = await recordMemory(here, context, {
+      ...worded('text me after noon'),
+      source: { type: 'user_assertion', refs: ['msg://2'] },
+    });
+    if (!first.ok) throw new Error('expected the first record to be taken');
+    expect(refined).toMatchObject({ ok: true, result: { decision: 'REFINEMENT', refines: [first.result.memoryId] } });
+    expect(reads).toEqual([{ fromRevision: 0, maxCount: 1 }]);
+  });
+
   it('decides a record against the fold it holds without reading the stream, and after another process wrote, against the stream as it is', async () => {
     const stream = subjectStreamName('acme', 'held');
     const reads: string[] = [];

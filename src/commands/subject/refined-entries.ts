@@ -2,7 +2,8 @@
 // src/domain/subject/refinement.ts). Values are sealed at rest, so the old
 // ones are opened here, in memory only, at write time; only entries that
 // could be refined (same value type, one that can be refined, same polarity)
-// are opened, and a write into a slot holding none reads nothing more.
+// are opened, and a write into a slot holding none reads nothing more; each
+// from its own MemoryRecorded, where the fold keeps it (LoadedStream.places).
 // The list goes into the command; the decider trusts it only for entries it
 // supersedes anyway.
 import type { MemoryEntry } from '../../domain/entry/entry.js';
@@ -10,6 +11,7 @@ import { slotOf } from '../../domain/entry/scopes.js';
 import { REFINABLE_VALUE_TYPES, refines } from '../../domain/subject/refinement.js';
 import { activeEntriesInSlot } from '../../domain/subject/state.js';
 import { openEntries } from '../../reads/opened/opened-entries.js';
+import { recordedPlace } from '../../reads/streams/subject-repository.js';
 import type { CommandContext, Ledger } from '../ledger.js';
 import type { LoadedSubject } from './loaded-subject.js';
 
@@ -33,6 +35,7 @@ export async function refinedEntries(
     loaded.stream,
     loaded.revision,
     new Set(comparable.map((e) => e.memoryId)),
+    (memoryId) => loaded.places.get(recordedPlace(memoryId)),
   );
   return comparable.flatMap((e) => {
     const opened = open(e);

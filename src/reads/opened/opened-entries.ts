@@ -10,7 +10,7 @@ import { SEALED_ENTRY_FIELDS, presentFields, type SealedEntryField } from '../..
 import type { SealedEntry } from '../../domain/entry/sealed-entry.js';
 import { openAnticipatedQueries } from './anticipated-queries.js';
 import { openEntryField } from './entry-field.js';
-import type { EventStore } from '../../infrastructure/event-store/port.js';
+import type { EventStore, StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
 
 const PAGE = 4096;
@@ -41,21 +41,32 @@ export async function openEntries(
   stream: string,
   throughRevision: number,
   memoryIds: ReadonlySet<string>,
+  /** Where each entry's MemoryRecorded is, when the caller's fold knows (LoadedStream.places): read alone. */
+  recordedAt?: (memoryId: string) => number | undefined,
 ): Promise<OpenEntryFields> {
   const sealed = new Map<string, Pick<SealedEntry, SealedEntryField>>();
   const gates = new Map<string, WriteGateFlags>();
-  // Newest page first, until every asked-for entry is found: a write that opens the current
-  // value of one slot (REFINEMENT) reads the stream's tail, not the whole stream.
-  for (let to = throughRevision; to >= 0 && sealed.size < memoryIds.size; to -= PAGE) {
-    const from = Math.max(0, to - PAGE + 1);
-    const page = await store.readStream(stream, { fromRevision: from, maxCount: to - from + 1 });
-    for (const event of [...page].reverse()) {
+  const take = (events: readonly StoredEvent[]) => {
+    for (const event of events) {
       if (event.type !== 'MemoryRecorded') continue;
       const data = event.data as SubjectEventData<'MemoryRecorded'>;
       if (!memoryIds.has(data.memoryId) || sealed.has(data.memoryId)) continue;
       sealed.set(data.memoryId, { value: data.value, ...presentFields(data, SEALED_ENTRY_FIELDS) });
       if (data.gate) gates.set(data.memoryId, { untrusted: data.gate.untrusted, detections: data.gate.detections.map((d) => d.kind) });
     }
+  };
+  // Each event whose place is known, alone: a write into a slot whose value was set long ago read the
+  // stream back to it, page by page (up to 4,096 events parsed for one entry).
+  const placed = [...memoryIds].flatMap((id) => {
+    const revision = recordedAt?.(id);
+    return revision !== undefined && revision <= throughRevision ? [revision] : [];
+  });
+  for (const page of await Promise.all(placed.map((revision) => store.readStream(stream, { fromRevision: revision, maxCount: 1 }))))
+    take(page);
+  // The others: newest page first, until every asked-for entry is found.
+  for (let to = throughRevision; to >= 0 && sealed.size < memoryIds.size; to -= PAGE) {
+    const from = Math.max(0, to - PAGE + 1);
+    take([...(await store.readStream(stream, { fromRevision: from, maxCount: to - from + 1 }))].reverse());
   }
   const ids = [...sealed.keys()];
   const found = new Map<string, KeyLookup<MemoryKey>>();

@@ -28,13 +28,22 @@ export interface LoadedStream<State> {
   readonly commands: ReadonlyMap<string, CommandSpan>;
   /** Every command of the stream: its first event's id (which request it was: command-ids.ts), by idempotency key. */
   readonly firstEvents: PersistentMap<string>;
+  /** The revisions of the events the kind names (StreamKind.placeOf), by name. */
+  readonly places: PersistentMap<number>;
 }
 
 export function emptyStream<State, Command, Event extends DomainEvent, Decision>(
   kind: StreamKind<State, Command, Event, Decision>,
   stream: string,
 ): LoadedStream<State> {
-  return { stream, state: kind.decider.initialState(), revision: -1, commands: new Map(), firstEvents: PersistentMap.empty() };
+  return {
+    stream,
+    state: kind.decider.initialState(),
+    revision: -1,
+    commands: new Map(),
+    firstEvents: PersistentMap.empty(),
+    places: PersistentMap.empty(),
+  };
 }
 
 /**
@@ -51,6 +60,7 @@ export function foldInto<State, Command, Event extends DomainEvent, Decision>(
   let state = loaded.state;
   const commands = new Map(loaded.commands);
   let firstEvents = loaded.firstEvents;
+  let places = loaded.places;
   let revision = loaded.revision;
   let position = loaded.position;
   for (const [i, stored] of events.entries()) {
@@ -58,7 +68,11 @@ export function foldInto<State, Command, Event extends DomainEvent, Decision>(
       throw new Error(`${loaded.stream}: expected revision ${revision + 1}, read ${stored.streamRevision}`);
     }
     const event = decoded?.[i] ?? decodeStoredEvent(stored);
-    if (kind.owns(event)) state = kind.decider.evolve(state, event);
+    if (kind.owns(event)) {
+      state = kind.decider.evolve(state, event);
+      const place = kind.placeOf?.(event);
+      if (place !== undefined) places = places.set(place, stored.streamRevision);
+    }
     revision = stored.streamRevision;
     position = stored.position;
     const commandId = stored.metadata.causationId;
@@ -72,5 +86,5 @@ export function foldInto<State, Command, Event extends DomainEvent, Decision>(
       }
     }
   }
-  return { stream: loaded.stream, state, revision, ...(position ? { position } : {}), commands, firstEvents };
+  return { stream: loaded.stream, state, revision, ...(position ? { position } : {}), commands, firstEvents, places };
 }

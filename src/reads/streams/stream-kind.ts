@@ -14,4 +14,10 @@ export interface StreamKind<State, Command, Event extends DomainEvent, Decision 
   /** The stored events the decider folds. */
   readonly owns: (event: DomainEvent) => event is Event;
   readonly eventIds: EventIds;
+  /**
+   * The name under which the fold keeps an event's revision (LoadedStream.places), for events a
+   * later read fetches alone: a subject's MemoryRecorded by memory id (a write opens the entries of
+   * its slot from them without reading the stream back to them).
+   */
+  readonly placeOf?: (event: Event) => string | undefined;
 }
