@@ -147,9 +147,8 @@ export function registerRoute(app: FastifyInstance, spec: RouteSpec, deps: Route
       }
       for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
       reply.code(answer.status);
+      if (answer.json !== undefined) return reply.type(response.contentType ?? JSON_CONTENT_TYPE).send(answer.json);
       if (response.contentType) reply.type(response.contentType);
-      else if (answer.json !== undefined) reply.type(JSON_CONTENT_TYPE);
-      if (answer.json !== undefined) return reply.send(answer.json);
       return answer.body === undefined ? reply.send() : reply.send(answer.body);
     },
   });

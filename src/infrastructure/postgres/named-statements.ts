@@ -5,13 +5,13 @@
 // statement registered here by its text is sent as a named prepared
 // statement (pg keeps, per connection, which names it has parsed), on a
 // connection of its own pool whose plan_cache_mode is force_generic_plan
-// (plannedOncePool):
-// left to choose, the server kept planning a custom plan on every call
-// whenever its estimate for the generic one came out higher (at 50 memories
-// a subject it did, at 1,000 it did not). Its statements are lookups by key,
-// whose plan does not depend on the values. Only registered texts: naming
-// every statement would leave one prepared statement per distinct text on
-// every connection for its life, and a generic plan where the values matter.
+// (plannedOncePool): left to choose, the server kept planning a custom plan
+// on every call whenever its estimate for the generic one came out higher
+// (at 50 memories a subject it did, at 1,000 it did not). Its statements are
+// lookups by key, whose plan does not depend on the values. Only registered
+// texts: naming every statement would leave one prepared statement per
+// distinct text on every connection for its life, and a generic plan where
+// the values matter.
 import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
@@ -43,7 +43,8 @@ export const statementName = (sql: string): string | undefined => names.get(sql)
 
 /**
  * `pool` for Kysely, sending registered statements by name. A connection is
- * taken when its first statement comes: from `plannedOnce` (a plannedOncePool) when that statement is a registered one run alone,
+ * taken when its first statement comes: from `plannedOnce` (a
+ * plannedOncePool) when that statement is a registered one run alone,
  * otherwise from `pool`; a transaction (its `begin` first) stays on `pool`,
  * registered statements in it included.
  */

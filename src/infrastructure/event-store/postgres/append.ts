@@ -85,10 +85,9 @@ export async function appendBatch(pool: pg.Pool, input: AppendInput): Promise<Ap
   for (let attempt = 1; ; attempt++) {
     try {
       // The inserted rows' places come back: the caller folds what it sent at them without reading them again.
-      const { rows } = await pool.query<WrittenRow>(query);
-      const written = rows.length > 0 ? writtenEvents(rowsById(rows), input.events) : undefined;
+      const written = writtenEvents(rowsById((await pool.query<WrittenRow>(query)).rows), input.events);
       const last = written?.at(-1);
-      if (last) return { nextExpectedRevision: last.streamRevision, position: last.position, written: written! };
+      if (written && last) return { nextExpectedRevision: last.streamRevision, position: last.position, written };
     } catch (error) {
       if (!isRace(error)) throw translate(error);
     }

@@ -95,7 +95,7 @@ export class GroupedAppends {
     return inputs.map((input) => {
       const written = writtenEvents(byId, input.events);
       const last = written?.at(-1);
-      return last ? { nextExpectedRevision: last.streamRevision, position: last.position, written: written! } : ALONE;
+      return written && last ? { nextExpectedRevision: last.streamRevision, position: last.position, written } : ALONE;
     });
   }
 }

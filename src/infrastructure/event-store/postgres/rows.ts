@@ -21,7 +21,7 @@ export type WrittenRow = Omit<EventRow, 'type' | 'data' | 'metadata'>;
  * event as sent: sending its data back from the server (a recall's record
  * is tens of KB) and parsing it again cost both sides more than the insert.
  */
-export function writtenEvent(row: WrittenRow, sent: NewEvent): StoredEvent {
+function writtenEvent(row: WrittenRow, sent: NewEvent): StoredEvent {
   return {
     id: row.event_id,
     type: sent.type,
