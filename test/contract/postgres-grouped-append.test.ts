@@ -46,7 +46,9 @@ describe('PostgreSQL grouped appends', () => {
       expect(read.map((event) => event.streamRevision)).toEqual([0, 1]);
       expect(read.map((event) => event.position)).toEqual(results[i]!.written!.map((event) => event.position));
     }
-    // The log shows each stream's events in its order.
+    // The log shows each stream's events in its order (once every earlier commit shows: a transaction of another test
+    // file still running holds the log's stable prefix back).
+    await store.awaitCommitted();
     const log = (await store.readAll({ filter: { streamPrefixes: [p] } })).filter((event) => event.stream.startsWith(p));
     expect(log).toHaveLength(40);
     for (const stream of streams)
