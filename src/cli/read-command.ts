@@ -1,12 +1,12 @@
 // How a read-side command runs: validate first (bad input opens nothing), then
 // open the read side, catch the projections up (through the streams the
-// answer must reflect, or the log's stable head) and answer.
-import { catchUp, catchUpWith, openReadSide, type OpenReadSide } from '../queries/read-side.js';
+// answer must reflect, or every event committed before the command) and answer.
+import { catchUpCommitted, catchUpWith, openReadSide, type OpenReadSide } from '../queries/read-side.js';
 import { run } from './session.js';
 
 export interface ReadOptions<T> {
   readonly tokenizer?: boolean;
-  /** The streams the answer must reflect (read your own writes); absent: the log's stable head. */
+  /** The streams the answer must reflect (read your own writes); absent: every event committed before the command. */
   readonly streams?: (read: OpenReadSide, input: T) => Promise<readonly string[]> | readonly string[];
 }
 
@@ -21,7 +21,7 @@ export function withReadSide<T>(
     const read = await openReadSide(await ledger(), { tokenizer: options.tokenizer ?? false });
     try {
       if (options.streams) await catchUpWith(read, await options.streams(read, input));
-      else await catchUp(read);
+      else await catchUpCommitted(read);
       return await answer(read, input);
     } finally {
       await read.close();

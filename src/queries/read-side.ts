@@ -77,6 +77,18 @@ export function catchUp(read: Pick<ReadSide, 'eventStore' | 'projections'>): Pro
   return catchUpProjections(read.eventStore, read.projections);
 }
 
+/**
+ * Every projection caught up through every event committed before the call:
+ * the log's stable head alone can stop short of one committed while an older
+ * transaction anywhere on the server still runs. For a query about no stream
+ * in particular (a tenant-wide read, a sweep); it waits for that transaction
+ * up to the store's timeout (LogHorizonTimeout), it does not answer short.
+ */
+export async function catchUpCommitted(read: Pick<ReadSide, 'eventStore' | 'projections'>): Promise<CatchUpResult[]> {
+  await read.eventStore.awaitCommitted();
+  return catchUp(read);
+}
+
 export { ProjectionsBehind };
 
 const POLL_MS = 25;

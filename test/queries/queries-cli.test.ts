@@ -2,6 +2,7 @@
 // errors as one JSON object on stderr, exit 2 on bad input, exit 3 when
 // verify finds a fault. Each query first catches the projections up, so the
 // CLI reads its own writes with no `projections run` in between.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConsolidation } from '../../src/commands/consolidation/run.js';
 import type { ConsolidationServices } from '../../src/commands/consolidation/services.js';
@@ -148,6 +149,23 @@ describe('memledger CLI, read side', () => {
         expect.objectContaining({ check: 'false_new_fact', statement: expect.objectContaining({ why: 'differs_from_its_sources' }) }),
       ],
     });
+  }, 120_000);
+
+  it('verify reads every subject recorded before it, also while an older transaction holds the log back', async () => {
+    // A transaction older than the record, still running when verify starts: the log's stable head stops short of the record.
+    const older = new pg.Client({ connectionString: db.url });
+    await older.connect();
+    try {
+      await older.query('begin');
+      await older.query('select pg_current_xact_id()');
+      ok(await recordMemory(ledger, { tenant: 'late', subject: 'l-1' }, JSON.parse(entry('shipping.city', 'Ningbo'))));
+      const verifying = cli(['verify', '--tenant', 'late']);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await older.query('commit');
+      expect(await verifying).toMatchObject({ population: 1, sampled: ['l-1'], passed: true });
+    } finally {
+      await older.end();
+    }
   }, 120_000);
 
   it('bad input exits 2 with the field, before anything is read', async () => {

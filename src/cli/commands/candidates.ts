@@ -13,7 +13,7 @@ import { opt, optionsOf, subjectSchema } from '../options.js';
 import { optionalInstant } from '../input.js';
 import { resultOf } from '../output.js';
 import { contextOf, run } from '../session.js';
-import { catchUp, openReadSide } from '../../queries/read-side.js';
+import { catchUpCommitted, openReadSide } from '../../queries/read-side.js';
 
 const statusSchema = z.enum([...PROPOSAL_STATUSES, 'all'], { error: `must be one of ${PROPOSAL_STATUSES.join(', ')}, all` });
 
@@ -56,10 +56,8 @@ export function registerCandidateCommands(program: Command): void {
         const at = optionalInstant('at', o.at);
         const read = await openReadSide(await ledger(), { tokenizer: false });
         try {
-          // Every candidate proposed before the sweep: the log's stable head alone can stop short of one committed
-          // while an older transaction anywhere on the server still runs.
-          await read.eventStore.awaitCommitted();
-          await catchUp(read);
+          // Every candidate proposed before the sweep.
+          await catchUpCommitted(read);
           return await sweepCandidatesOnce(await ledger(), read.projections, at);
         } finally {
           await read.close();
