@@ -160,3 +160,30 @@ describe('recall documents of the very map the corpus holds (a warm recall, no v
     }
   });
 });
+
+describe('recall documents first made from a map of their own', () => {
+  /** A real Map that counts the walks over its memories. */
+  class CountedMap<K, V> extends Map<K, V> {
+    walks = 0;
+    override values(): MapIterator<V> {
+      this.walks += 1;
+      return super.values();
+    }
+  }
+  const counted = () => new CountedMap([a, b, c].map((r) => [r.version.memory_id, r]));
+  const of = (readable: ReadonlyMap<string, ReadableMemory>, memo: DocumentMemo) =>
+    recallDocuments(readable, new Map(), undefined, () => [], undefined, memo);
+
+  it('walk the corpus map once to find it the same, then take it by identity (a warm reader hands that map again)', () => {
+    const memo: DocumentMemo = new Map();
+    const first = of(counted(), memo);
+    const corpus = counted();
+    expect(of(corpus, memo)).toBe(first);
+    expect(corpus.walks).toBe(1);
+    for (let i = 0; i < 3; i++) expect(of(corpus, memo)).toBe(first);
+    expect(corpus.walks).toBe(1);
+    // Another map of other memories is still walked and made again.
+    const fewer = new CountedMap([a, b].map((r) => [r.version.memory_id, r]));
+    expect(of(fewer, memo).fingerprint).toBe(recallDocuments(fewer, new Map(), undefined, () => [], undefined).fingerprint);
+  });
+});

@@ -135,7 +135,12 @@ export function recallDocuments(
   const inputs = { readable, conflictsOf, summary, semantic };
   const last = memo && lastMade.get(memo);
   // The warm case: nothing moved since the corpus's last recall, so neither did its documents nor their fingerprint.
-  if (last && sameInputs(last.from, inputs)) return last.made;
+  if (last && sameInputs(last.from, inputs)) {
+    // Found the same by walking another map of the very same memories: remember this one, which the next recall
+    // of the corpus hands again (the first recall of a reader made its documents from a map of its own).
+    if (last.from.readable !== readable) lastMade.set(memo, { from: { ...last.from, readable }, made: last.made });
+    return last.made;
+  }
   const made = makeDocuments(readable.values(), conflictsOf, summary, labelsOf, semantic, memo ?? (new Map() as DocumentMemo));
   if (memo) lastMade.set(memo, { from: madeFrom(inputs), made });
   return made;
