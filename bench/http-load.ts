@@ -29,7 +29,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -395,6 +395,8 @@ interface PhaseResult {
   readonly p99: number;
   /** Errors, timeouts and non-2xx answers. */
   readonly failed: number;
+  /** CPU per request of the service, PostgreSQL and the load generator together, in ms (undefined: not measured). */
+  readonly cpuMs?: number;
 }
 
 /** The record phase's n-th entry. */
@@ -406,21 +408,53 @@ const recordBody = (n: number) => ({
   source: { type: 'verified_tool_fact', refs: [`tool://orders/${n}`] },
 });
 
-/** The issue's targets (issue 20), met or not, in one line per phase run. */
-function targets(print: (line: string) => void, record?: PhaseResult & { ratio: number }, recall?: PhaseResult, query?: PhaseResult): void {
+/**
+ * What a rate asks of this machine: every process of the run (the service,
+ * PostgreSQL, the load generator) shares its cores, so a rate of R req/s
+ * can only be served with at most cores / R of CPU per request in all; and
+ * in a closed loop of CONNECTIONS clients the mean latency is CONNECTIONS / R
+ * (Little's law), so a p99 of P ms needs more than CONNECTIONS / P req/s.
+ */
+function budgetLine(rate: number, p99Ms: number | undefined, result: PhaseResult): string {
+  const cores = availableParallelism();
+  const budget = (1000 * cores) / rate;
+  const used =
+    result.cpuMs === undefined
+      ? 'not measured'
+      : `${result.cpuMs.toFixed(2)} ms used, a ceiling of ${((1000 * cores) / result.cpuMs).toFixed(0)} req/s`;
+  const tail =
+    p99Ms === undefined
+      ? ''
+      : `; p99 <= ${p99Ms} ms at ${CONNECTIONS} connections needs more than ${((1000 * CONNECTIONS) / p99Ms).toFixed(0)} req/s`;
+  return `  (${rate.toFixed(0)} req/s on ${cores} cores allows ${budget.toFixed(2)} ms of CPU per request in all: ${used}${tail})`;
+}
+
+/** The issue's targets (issue 20), met or not, in one line per phase run, with what each asks of this machine's CPU. */
+function targets(
+  print: (line: string) => void,
+  record?: PhaseResult & { ratio: number; raw: number },
+  recall?: PhaseResult,
+  query?: PhaseResult,
+): void {
   const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  if (record)
+  if (record) {
     print(
       `target record: ${record.ratio.toFixed(3)}x of raw (>= 0.15x), p99 ${record.p99} ms (<= 150), ${record.failed} failed: ${mark(record.ratio >= 0.15 && record.p99 <= 150 && record.failed === 0)}`,
     );
-  if (recall)
+    print(budgetLine(0.15 * record.raw, 150, record));
+  }
+  if (recall) {
     print(
       `target recall without a query: ${recall.perSecond.toFixed(0)} req/s (>= 400), ${recall.failed} failed: ${mark(recall.perSecond >= 400 && recall.failed === 0)}`,
     );
-  if (query)
+    print(budgetLine(400, undefined, recall));
+  }
+  if (query) {
     print(
       `target recall with a query: ${query.perSecond.toFixed(0)} req/s (>= 150), p99 ${query.p99} ms (<= 200), ${query.failed} failed: ${mark(query.perSecond >= 150 && query.p99 <= 200 && query.failed === 0)}`,
     );
+    print(budgetLine(150, 200, query));
+  }
 }
 
 async function phase(
@@ -446,11 +480,16 @@ async function phase(
   const perRequest = (s: number) => `${((1000 * s) / result.requests.total).toFixed(2)} ms`;
   const served = usedBetween(before.service, after.service);
   const postgres = usedBetween(before.postgres, after.postgres);
+  const loadSeconds = (after.load.user + after.load.system) / 1e6;
+  const cpuMs =
+    served !== undefined && postgres !== undefined && result.requests.total > 0
+      ? (1000 * (served + postgres + loadSeconds)) / result.requests.total
+      : undefined;
   if (served !== undefined && postgres !== undefined && result.requests.total > 0)
     print(
       `${name}: the service used ${served.toFixed(1)} s of CPU, ${perRequest(served)} per request (projector and workers included); ` +
         `PostgreSQL ${perRequest(postgres)} (its processes alive at the end; ${turnover(before.postgres, after.postgres)}), ` +
-        `the load generator ${perRequest((after.load.user + after.load.system) / 1e6)}`,
+        `the load generator ${perRequest(loadSeconds)}`,
     );
   print(
     `${name}: ${result.requests.average.toFixed(0)} req/s (${result.requests.total} requests), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +
@@ -465,7 +504,12 @@ async function phase(
       `recalls as the service timed them: ${histogramQuantiles(metrics, 'memledger_http_request_duration_seconds', 'method="GET",route="/v1/subjects/:subject/recall",status="200"', 'recalls')}; ` +
       `event loop delay p99 ${eventLoopDelay(metrics, 'p99')} ms, max ${eventLoopDelay(metrics, 'max')} ms (one process's, since it started)`,
   );
-  return { perSecond: result.requests.average, p99: result.latency.p99, failed: result.errors + result.timeouts + result.non2xx };
+  return {
+    perSecond: result.requests.average,
+    p99: result.latency.p99,
+    failed: result.errors + result.timeouts + result.non2xx,
+    ...(cpuMs !== undefined ? { cpuMs } : {}),
+  };
 }
 
 export const httpLoadBench: Bench = {
@@ -500,7 +544,7 @@ export const httpLoadBench: Bench = {
       // The imported history holds the user's own words and reviewed facts: only a user-channel admin key may claim both.
       const importer = (await keys.create({ tenant: 'bench', role: 'admin', channel: 'user', now: new Date() })).key;
       print(`loopback ${url}, concurrency ${CONNECTIONS}, ${seconds} s per phase, ${SUBJECTS} subjects, ${workers} serve worker(s)`);
-      let recordResult: (PhaseResult & { ratio: number }) | undefined;
+      let recordResult: (PhaseResult & { ratio: number; raw: number }) | undefined;
       let recallResult: PhaseResult | undefined;
       let queryResult: PhaseResult | undefined;
       if (phases.has('record')) {
@@ -537,7 +581,7 @@ export const httpLoadBench: Bench = {
           databaseUrl,
         );
 
-        recordResult = { ...recorded, ratio: recorded.perSecond / raw.perSecond };
+        recordResult = { ...recorded, ratio: recorded.perSecond / raw.perSecond, raw: raw.perSecond };
         print(
           `record / raw insert: ${recordResult.ratio.toFixed(3)}x; record / HTTP floor: ${(recorded.perSecond / floor.perSecond).toFixed(3)}x`,
         );
