@@ -76,6 +76,7 @@ export function searchLexical(index: MiniSearch<LexicalRecord>, queryTerms: read
   const data = index as unknown as IndexData;
   const size = data._nextId;
   const fields = LEXICAL_FIELDS.map((field) => ({ id: data._fieldIds[field]!, boost: options.boost[field] || 1, bit: FIELD_BIT[field] }));
+  const lengths = flatFieldLengths(data);
   const total = new Float64Array(size);
   const matchedFields = new Uint8Array(size);
   /** Per query term and document: 1 matched, 2 matched exactly (the document holds the term itself). */
@@ -94,7 +95,7 @@ export function searchLexical(index: MiniSearch<LexicalRecord>, queryTerms: read
       const average = data._avgFieldLength[field.id]!;
       const idf = Math.log(1 + (data._documentCount - frequencies.size + 0.5) / (frequencies.size + 0.5));
       for (const [doc, frequency] of frequencies) {
-        const length = data._fieldLength.get(doc)![field.id]!;
+        const length = lengths[doc * FIELD_COUNT + field.id]!;
         const raw = idf * (BM25.d + (frequency * (BM25.k + 1)) / (frequency + BM25.k * (1 - BM25.b + (BM25.b * length) / average)));
         if (seen[doc] === 0) touched.push(doc);
         termScore[doc] = termScore[doc]! + weight * field.boost * raw;
@@ -125,6 +126,31 @@ export function searchLexical(index: MiniSearch<LexicalRecord>, queryTerms: read
     touched.length = 0;
   });
   return rank(data, documents, queryTerms, matched, total, matchedFields, options);
+}
+
+const FIELD_COUNT = LEXICAL_FIELDS.length;
+
+/** Each index's field lengths, flat (shortId x FIELD_COUNT), by its _fieldLength map (a new map is a new index). */
+const flatLengths = new WeakMap<object, { readonly lengths: Float64Array; readonly upTo: number }>();
+
+/**
+ * The field lengths in one flat array: the scoring loop read a Map entry per
+ * posting. A document's lengths never change once added and a shortId is
+ * never given again (an update removes and adds: a new shortId), so the
+ * array is only extended, after an index grew. Counts only, no text; it
+ * goes with its index (an erasure drops the index).
+ */
+function flatFieldLengths(data: IndexData): Float64Array {
+  const kept = flatLengths.get(data._fieldLength);
+  if (kept && kept.upTo === data._nextId) return kept.lengths;
+  const lengths = new Float64Array(data._nextId * FIELD_COUNT);
+  if (kept) lengths.set(kept.lengths);
+  for (let doc = kept?.upTo ?? 0; doc < data._nextId; doc++) {
+    const own = data._fieldLength.get(doc);
+    if (own) for (let field = 0; field < FIELD_COUNT; field++) lengths[doc * FIELD_COUNT + field] = own[field] ?? 0;
+  }
+  flatLengths.set(data._fieldLength, { lengths, upTo: data._nextId });
+  return lengths;
 }
 
 function rank(
