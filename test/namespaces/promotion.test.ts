@@ -10,7 +10,10 @@ import { forgetMemory, forgetSubject } from '../../src/commands/forget.js';
 import { acceptCandidate, listCandidates } from '../../src/commands/policy/candidates.js';
 import { promoteMemory } from '../../src/commands/promotion/promote-memory.js';
 import { recordMemory } from '../../src/commands/record.js';
+import { subjectStreamName } from '../../src/domain/events/stream-names.js';
+import type { EventStore, ReadStreamOptions } from '../../src/infrastructure/event-store/port.js';
 import { recall } from '../../src/queries/recall/recall.js';
+import { SubjectRepository } from '../../src/reads/streams/subject-repository.js';
 import { fact, ok, openWorld, type World } from '../forgetting/support.js';
 
 let world: World;
@@ -104,6 +107,31 @@ describe('PromoteMemory', () => {
     expect(own.decision).toBe('NEW');
     const human = { ...team, credential: { role: 'writer' as const, userChannel: true, ceiling: 'user_assertion' as const } };
     expect(ok(await recordMemory(world.ledger, human, fact('standup.time', 'ten o clock'))).decision).toBe('NEW');
+  });
+
+  it('opens the promoted memory from its own MemoryRecorded, however far back it was written', async () => {
+    const subject = { ...user, subject: 'user:u-far' };
+    const stream = subjectStreamName(subject.tenant, subject.subject);
+    const real = world.ledger.eventStore;
+    const reads: Array<{ fromRevision?: number; maxCount?: number }> = [];
+    const counting = new Proxy(real, {
+      get: (target, property: keyof EventStore) =>
+        property === 'readStream'
+          ? (name: string, options?: ReadStreamOptions) => (name === stream && reads.push({ ...options }), target.readStream(name, options))
+          : typeof target[property] === 'function'
+            ? (target[property] as (...args: unknown[]) => unknown).bind(target)
+            : target[property],
+    });
+    const here = { ...world.ledger, eventStore: counting, subjects: new SubjectRepository(counting) };
+    const source = ok(await recordMemory(here, subject, fact('deploy.freeze', 'no deploys in december')));
+    for (let i = 0; i < 12; i++) ok(await recordMemory(here, subject, fact(`note.n${i}`, `note ${i}`)));
+    reads.length = 0;
+    const promoted = ok(
+      await promoteMemory(here, subject, { memoryId: source.memoryId, to: 'team:t-9', reason: 'the team plans around it' }),
+    );
+    expect(promoted).toMatchObject({ decision: 'CANDIDATE', from: { memoryId: source.memoryId } });
+    // Besides the loads' looks past the fold's revision (12), one event is read: the source's MemoryRecorded.
+    expect(reads.filter((r) => (r.fromRevision ?? 0) <= 12)).toEqual([{ fromRevision: 0, maxCount: 1 }]);
   });
 
   it('refuses bad input naming the field, and appends nothing', async () => {

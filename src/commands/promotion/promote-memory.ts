@@ -24,6 +24,7 @@ import { instantOf } from '../../domain/values/instant.js';
 import type { EventStore } from '../../infrastructure/event-store/port.js';
 import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
 import { openSealedFields } from '../../reads/opened/opened-entries.js';
+import { recordedPlace } from '../../reads/streams/subject-repository.js';
 import { derivedId, newCommandId } from '../ids/command-ids.js';
 import type { CommandContext, Ledger } from '../ledger.js';
 import { gateEntry, OPERATOR_CREDENTIAL, writePolicyFor } from '../policy/gate-write.js';
@@ -42,8 +43,6 @@ export interface PromotionResult {
   readonly replayed: boolean;
 }
 
-const PAGE = 4096;
-
 /** `context.subject` is the source; the request names the memory, the shared namespace and why. */
 export async function promoteMemory(ledger: Ledger, context: CommandContext, input: unknown): Promise<Result<PromotionResult>> {
   const request = requirePromoteRequest(input);
@@ -58,7 +57,8 @@ export async function promoteMemory(ledger: Ledger, context: CommandContext, inp
   if ((await ledger.subjects.load(targetStream)).state.forgotten)
     return reject('subject_forgotten', `subject ${request.to} was forgotten: it takes no more writes`, 'to');
   const source = { tenant: context.tenant, subject: context.subject };
-  const opened = await openRecorded(ledger.eventStore, ledger.keyStore, source, stream, request.memoryId);
+  const place = loaded.places.get(recordedPlace(request.memoryId));
+  const opened = await openRecorded(ledger.eventStore, ledger.keyStore, source, stream, request.memoryId, place);
   if (!opened) return reject('memory_not_found', `memory ${request.memoryId} can no longer be read (erased)`, 'memoryId');
 
   const policy = await writePolicyFor(ledger, context.tenant);
@@ -119,35 +119,38 @@ export async function promoteMemory(ledger: Ledger, context: CommandContext, inp
   };
 }
 
-/** The recorded entry, its sealed fields opened in memory; undefined when its key is gone. */
+/**
+ * The recorded entry, its sealed fields opened in memory; undefined when its
+ * key is gone. Its MemoryRecorded is read alone, at the place the subject's
+ * fold keeps for it (LoadedStream.places: the fold saw every event of the
+ * stream, so a memory without a place was never recorded here); the stream
+ * used to be scanned from its start for it.
+ */
 async function openRecorded(
   store: EventStore,
   keys: KeyStore,
   ref: SubjectRef,
   stream: string,
   memoryId: string,
+  place: number | undefined,
 ): Promise<MemoryEntry | undefined> {
-  for (let from = 0; ; from += PAGE) {
-    const page = await store.readStream(stream, { fromRevision: from, maxCount: PAGE });
-    for (const stored of page) {
-      if (stored.type !== 'MemoryRecorded') continue;
-      const data = stored.data as SubjectEventData<'MemoryRecorded'>;
-      if (data.memoryId !== memoryId) continue;
-      const opened = openSealedFields(data, await keys.memoryKey(ref, memoryId), { ...ref, memoryId });
-      if (!opened) return undefined;
-      return {
-        kind: data.kind,
-        key: data.key,
-        value: opened.value,
-        polarity: data.polarity,
-        ...(opened.content !== undefined ? { content: opened.content } : {}),
-        ...(opened.anticipatedQueries !== undefined ? { anticipatedQueries: opened.anticipatedQueries } : {}),
-        source: data.source,
-        sensitivity: data.sensitivity,
-        scopes: data.scopes,
-        ...presentFields(data, OPTIONAL_CLEAR_FIELDS),
-      };
-    }
-    if (page.length < PAGE) return undefined;
-  }
+  if (place === undefined) return undefined;
+  const [stored] = await store.readStream(stream, { fromRevision: place, maxCount: 1 });
+  if (stored?.type !== 'MemoryRecorded') return undefined;
+  const data = stored.data as SubjectEventData<'MemoryRecorded'>;
+  if (data.memoryId !== memoryId) return undefined;
+  const opened = openSealedFields(data, await keys.memoryKey(ref, memoryId), { ...ref, memoryId });
+  if (!opened) return undefined;
+  return {
+    kind: data.kind,
+    key: data.key,
+    value: opened.value,
+    polarity: data.polarity,
+    ...(opened.content !== undefined ? { content: opened.content } : {}),
+    ...(opened.anticipatedQueries !== undefined ? { anticipatedQueries: opened.anticipatedQueries } : {}),
+    source: data.source,
+    sensitivity: data.sensitivity,
+    scopes: data.scopes,
+    ...presentFields(data, OPTIONAL_CLEAR_FIELDS),
+  };
 }
