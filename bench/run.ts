@@ -11,6 +11,7 @@ import { cliLatencyBench } from './cli-latency.js';
 import { consolidationBench } from './consolidation.js';
 import { erasureBench } from './erasure.js';
 import { eventStoreAppendBench } from './event-store-append.js';
+import { feedbackLatencyBench } from './feedback-latency.js';
 import { httpLoadBench } from './http-load.js';
 import { projectionRebuildBench } from './projection-rebuild.js';
 import { readLatencyBench } from './read-latency.js';
@@ -46,6 +47,7 @@ const benches: readonly Bench[] = [
   retrievalQualityBench,
   retrievalSpeedBench,
   recallQueryBench,
+  feedbackLatencyBench,
 ];
 
 /**

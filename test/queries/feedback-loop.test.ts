@@ -14,6 +14,8 @@ import { readSideErasureChecks } from '../../src/queries/erasure/index.js';
 import type { RecallItem } from '../../src/queries/recall/items.js';
 import { recall, type RecallAnswer } from '../../src/queries/recall/recall.js';
 import { showRecall } from '../../src/queries/recalls/show-recall.js';
+import type { EventStore, ReadStreamOptions } from '../../src/infrastructure/event-store/port.js';
+import { findRecall } from '../../src/reads/recalls/recall-records.js';
 import { ctx, ok, openReadWorld, type ReadWorld } from './support/read-world.js';
 
 let world: ReadWorld;
@@ -125,6 +127,39 @@ describe('recorded recalls', () => {
     expect((await showRecall(world.read, { tenant: 'acme', subject: s, recallId: answer.recallId })).parameters.query).toEqual({
       state: 'erased',
     });
+  });
+});
+
+describe('finding a recorded recall', () => {
+  it('reads the newest records first, in pages that grow, and finds an old one or none', async () => {
+    const s = 'fb-find';
+    await record(s, 'order.carrier', 'Order ORD-88 ships by courier.');
+    const answers: RecallAnswer[] = [];
+    for (let i = 0; i < 40; i++) answers.push(await asked(s));
+    const stream = recallStreamName('acme', s);
+    const real = world.t.ledger.eventStore;
+    const pages: number[] = [];
+    const counting = new Proxy(real, {
+      get: (target, property: keyof EventStore) =>
+        property === 'readStream'
+          ? (name: string, options?: ReadStreamOptions) => (
+              name === stream && pages.push(options?.maxCount ?? -1),
+              target.readStream(name, options)
+            )
+          : typeof target[property] === 'function'
+            ? (target[property] as (...args: unknown[]) => unknown).bind(target)
+            : target[property],
+    });
+    const newest = answers.at(-1)!.recallId;
+    expect((await findRecall(counting, ctx(s), newest))?.recall.recallId).toBe(newest);
+    expect(pages).toEqual([4]);
+    pages.length = 0;
+    const oldest = answers[0]!.recallId;
+    expect((await findRecall(counting, ctx(s), oldest))?.recall.recallId).toBe(oldest);
+    expect(pages).toEqual([4, 16, 64]);
+    pages.length = 0;
+    expect(await findRecall(counting, ctx(s), 'r-none')).toBeUndefined();
+    expect(pages).toEqual([4, 16, 64]);
   });
 });
 

@@ -122,14 +122,22 @@ const recordedOf = (stored: StoredEvent): RecordedRecall | undefined => {
   };
 };
 
-/** The recall with this id, newest first (feedback follows its recall soon after); undefined when the subject has none. */
+/** The first page findRecall reads: each record is tens of KB, and feedback follows its recall soon after. */
+const NEWEST_PAGE = 4;
+
+/**
+ * The recall with this id, newest first (feedback follows its recall soon
+ * after); undefined when the subject has none. Pages grow from NEWEST_PAGE to
+ * PAGE: a first page of 512 records parsed megabytes for every feedback on a
+ * subject that had served that many.
+ */
 export async function findRecall(store: EventStore, ref: SubjectRef, recallId: string): Promise<RecordedRecall | undefined> {
   const stream = recallStreamName(ref.tenant, ref.subject);
   let from: number | undefined;
-  for (;;) {
+  for (let size = NEWEST_PAGE; ; size = Math.min(PAGE, size * 4)) {
     const page = await store.readStream(stream, {
       direction: 'backwards',
-      maxCount: PAGE,
+      maxCount: size,
       ...(from !== undefined ? { fromRevision: from } : {}),
     });
     for (const stored of page) {
@@ -138,7 +146,7 @@ export async function findRecall(store: EventStore, ref: SubjectRef, recallId: s
       if (found?.recall.recallId === recallId) return found;
     }
     const last = page.at(-1);
-    if (page.length < PAGE || !last || last.streamRevision === 0) return undefined;
+    if (page.length < size || !last || last.streamRevision === 0) return undefined;
     from = last.streamRevision - 1;
   }
 }
