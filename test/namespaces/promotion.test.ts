@@ -38,6 +38,18 @@ const eventCount = async () => {
   return (await world.ledger.eventStore.readAll()).length;
 };
 
+/** The real store, with every read of `stream` noted in `reads` (its options). */
+function countingReads(real: EventStore, stream: string, reads: Array<{ fromRevision?: number; maxCount?: number }>): EventStore {
+  return new Proxy(real, {
+    get: (target, property: keyof EventStore) =>
+      property === 'readStream'
+        ? (name: string, options?: ReadStreamOptions) => (name === stream && reads.push({ ...options }), target.readStream(name, options))
+        : typeof target[property] === 'function'
+          ? (target[property] as (...args: unknown[]) => unknown).bind(target)
+          : target[property],
+  });
+}
+
 describe('PromoteMemory', () => {
   it("changes nothing in the team's recall until a reviewer accepts; accepted, the team recalls it with its lineage", async () => {
     const source = ok(await recordMemory(world.ledger, user, fact('deploy.window', 'deploys only on tuesdays')));
@@ -112,16 +124,8 @@ describe('PromoteMemory', () => {
   it('opens the promoted memory from its own MemoryRecorded, however far back it was written', async () => {
     const subject = { ...user, subject: 'user:u-far' };
     const stream = subjectStreamName(subject.tenant, subject.subject);
-    const real = world.ledger.eventStore;
     const reads: Array<{ fromRevision?: number; maxCount?: number }> = [];
-    const counting = new Proxy(real, {
-      get: (target, property: keyof EventStore) =>
-        property === 'readStream'
-          ? (name: string, options?: ReadStreamOptions) => (name === stream && reads.push({ ...options }), target.readStream(name, options))
-          : typeof target[property] === 'function'
-            ? (target[property] as (...args: unknown[]) => unknown).bind(target)
-            : target[property],
-    });
+    const counting = countingReads(world.ledger.eventStore, stream, reads);
     const here = { ...world.ledger, eventStore: counting, subjects: new SubjectRepository(counting) };
     const source = ok(await recordMemory(here, subject, fact('deploy.freeze', 'no deploys in december')));
     for (let i = 0; i < 12; i++) ok(await recordMemory(here, subject, fact(`note.n${i}`, `note ${i}`)));
@@ -132,6 +136,38 @@ describe('PromoteMemory', () => {
     expect(promoted).toMatchObject({ decision: 'CANDIDATE', from: { memoryId: source.memoryId } });
     // Besides the loads' looks past the fold's revision (12), one event is read: the source's MemoryRecorded.
     expect(reads.filter((r) => (r.fromRevision ?? 0) <= 12)).toEqual([{ fromRevision: 0, maxCount: 1 }]);
+  });
+
+  it("lists and accepts a team's candidates from their own MemoryProposed, not the whole stream", async () => {
+    const target = { tenant: 'acme', subject: 'team:t-long' };
+    const stream = subjectStreamName(target.tenant, target.subject);
+    const reads: Array<{ fromRevision?: number; maxCount?: number }> = [];
+    const counting = countingReads(world.ledger.eventStore, stream, reads);
+    const here = { ...world.ledger, eventStore: counting, subjects: new SubjectRepository(counting) };
+    const human = { ...target, credential: { role: 'writer' as const, userChannel: true, ceiling: 'user_assertion' as const } };
+    for (let i = 0; i < 12; i++) ok(await recordMemory(here, human, fact(`team.fact${i}`, `fact ${i}`)));
+    const agent = { ...target, credential: { role: 'writer' as const, userChannel: false, ceiling: 'verified_tool_fact' as const } };
+    const asked = ok(
+      await recordMemory(here, agent, {
+        ...fact('team.oncall', 'ana is on call'),
+        source: { type: 'model_inference', refs: ['run://agent-4/1'] },
+      }),
+    );
+    expect(asked.decision).toBe('CANDIDATE');
+    const place = (await here.subjects.load(stream)).revision;
+    for (let i = 0; i < 6; i++) ok(await recordMemory(here, human, fact(`team.later${i}`, `later ${i}`)));
+    const revision = (await here.subjects.load(stream)).revision;
+    reads.length = 0;
+    expect(await listCandidates(here, { ...target, actor: 'reviewer:r-2' })).toEqual([
+      expect.objectContaining({ memoryId: asked.memoryId }),
+    ]);
+    const accepted = ok(await acceptCandidate(here, { ...target, actor: 'reviewer:r-2' }, asked.memoryId));
+    expect(accepted).toMatchObject({ memoryId: asked.memoryId, decision: 'NEW' });
+    // Besides the loads' looks past the fold's revision, the candidate's own event is read, once for the list and once to accept.
+    expect(reads.filter((r) => (r.fromRevision ?? 0) <= revision)).toEqual([
+      { fromRevision: place, maxCount: 1 },
+      { fromRevision: place, maxCount: 1 },
+    ]);
   });
 
   it('refuses bad input naming the field, and appends nothing', async () => {

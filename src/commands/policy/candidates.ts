@@ -20,6 +20,8 @@ import type { CommandContext, Ledger } from '../ledger.js';
 import { actorOf, recordResultOf, type RecordResult } from '../record.js';
 import { retractMemory, runLifecycleCommand, type LifecycleResult } from '../lifecycle.js';
 import { executeSubjectCommand, type SubjectEffect } from '../subject/execute.js';
+import type { LoadedSubject } from '../subject/loaded-subject.js';
+import { proposedPlace } from '../../reads/streams/subject-repository.js';
 
 export interface CandidateView extends ProposalState {
   readonly gate?: GateRecord;
@@ -64,7 +66,15 @@ export async function listCandidates(
   const stream = subjectStreamName(context.tenant, context.subject);
   const loaded = await ledger.subjects.load(stream);
   const proposals = [...loaded.state.proposals.values()].filter((p) => status === 'all' || p.status === status);
-  const events = new Map((await proposedEvents(ledger, stream)).map((p) => [p.memoryId, p]));
+  const events = new Map(
+    (
+      await proposedEvents(
+        ledger,
+        loaded,
+        proposals.map((p) => p.memoryId),
+      )
+    ).map((p) => [p.memoryId, p]),
+  );
   const views: Array<CandidateView | ReviewView> = proposals
     .sort((a, b) => (a.proposedAt < b.proposedAt ? -1 : a.proposedAt > b.proposedAt ? 1 : 0))
     .map((p) => {
@@ -74,12 +84,32 @@ export async function listCandidates(
   return status === 'pending' || status === 'all' ? [...views, ...underReview(loaded.state)] : views;
 }
 
-async function proposedEvents(ledger: Ledger, stream: string): Promise<Array<SubjectEventData<'MemoryProposed'>>> {
+/** How many candidates' events are read at once. */
+const READS_AT_ONCE = 16;
+
+/**
+ * The candidates' MemoryProposed events, each read alone at the place the
+ * subject's fold keeps for it (the whole stream was read for them, on every
+ * list and accept); a memory id without a place was never proposed here.
+ */
+async function proposedEvents(
+  ledger: Ledger,
+  loaded: LoadedSubject,
+  memoryIds: readonly string[],
+): Promise<Array<SubjectEventData<'MemoryProposed'>>> {
+  const places = memoryIds.flatMap((id) => {
+    const place = loaded.places.get(proposedPlace(id));
+    return place === undefined ? [] : [place];
+  });
   const out: Array<SubjectEventData<'MemoryProposed'>> = [];
-  for (const stored of await ledger.eventStore.readStream(stream, { fromRevision: 0 })) {
-    if (stored.type !== 'MemoryProposed') continue;
-    const event = decodeStoredEvent(stored);
-    if (event.type === 'MemoryProposed') out.push(event.data);
+  for (let i = 0; i < places.length; i += READS_AT_ONCE) {
+    const pages = await Promise.all(
+      places.slice(i, i + READS_AT_ONCE).map((place) => ledger.eventStore.readStream(loaded.stream, { fromRevision: place, maxCount: 1 })),
+    );
+    for (const stored of pages.flat()) {
+      const event = decodeStoredEvent(stored);
+      if (event.type === 'MemoryProposed') out.push(event.data);
+    }
   }
   return out;
 }
@@ -95,7 +125,7 @@ export async function acceptCandidate(
   if (isUnderReview(loaded.state, memoryId)) return reinstateMemory(ledger, context, memoryId);
   const pending = pendingProposal(loaded.state, memoryId, 'memoryId');
   if ('ok' in pending && !pending.ok) return pending;
-  const proposed = (await proposedEvents(ledger, stream)).find((p) => p.memoryId === memoryId);
+  const [proposed] = await proposedEvents(ledger, loaded, [memoryId]);
   if (!proposed) return reject('proposal_not_found', `candidate ${memoryId} does not exist`, 'memoryId');
   const commandId = context.idempotencyKey ?? newCommandId();
   const outcome = await executeSubjectCommand(

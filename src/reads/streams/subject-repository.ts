@@ -13,12 +13,21 @@ export const subjectStream: StreamKind<SubjectState, SubjectCommand, SubjectEven
   decider: subjectDecider,
   owns: isSubjectEvent,
   eventIds: 'derived',
-  // Where each memory's sealed fields are: a write into its slot opens them from that one event (refined-entries.ts).
-  placeOf: (event) => (event.type === 'MemoryRecorded' ? recordedPlace(event.data.memoryId) : undefined),
+  // Where each memory's sealed fields are: a write into its slot opens them from that one event (refined-entries.ts);
+  // where each candidate's are: a reviewer's list and accept read those events alone (candidates.ts).
+  placeOf: (event) =>
+    event.type === 'MemoryRecorded'
+      ? recordedPlace(event.data.memoryId)
+      : event.type === 'MemoryProposed'
+        ? proposedPlace(event.data.memoryId)
+        : undefined,
 };
 
 /** The place name of a memory's MemoryRecorded in a subject fold's `places`. */
 export const recordedPlace = (memoryId: string): string => `recorded:${memoryId}`;
+
+/** The place name of a candidate's MemoryProposed in a subject fold's `places`. */
+export const proposedPlace = (memoryId: string): string => `proposed:${memoryId}`;
 
 export class SubjectRepository extends StreamRepository<SubjectState, SubjectCommand, SubjectEvent, WriteDecision> {
   constructor(store: EventStore, capacity = 10_000) {
