@@ -18,7 +18,11 @@ import type { EventStore } from '../../src/infrastructure/event-store/port.js';
 import type { Summarizer } from '../../src/infrastructure/summarizer/port.js';
 import { deterministicSummarizer } from '../../src/infrastructure/summarizer/deterministic.js';
 import { openTestLedger, type TestLedger } from '../support/ledger.js';
-import { artifactEventTypes, fill, subjectEvents, subjectState, testServices } from './support.js';
+import { artifactEventTypes, fill, fillerEntry, subjectEvents, subjectState, testServices } from './support.js';
+import { importEntries, validateImportLines } from '../../src/commands/import.js';
+import { subjectStreamName } from '../../src/domain/events/stream-names.js';
+import { SubjectRepository } from '../../src/reads/streams/subject-repository.js';
+import { countingReads, type NotedRead } from '../support/counting-reads.js';
 
 let t: TestLedger;
 let services: ConsolidationServices;
@@ -157,6 +161,29 @@ describe('publish', () => {
     const readable = await readableSummary(t.ledger, c);
     expect(readable.status).toBe('summary');
   });
+
+  it('publishing again long after (beyond the command window) says it switched, reading only that switch', async () => {
+    const c = ctx('pub-long-ago');
+    await fill(t.ledger, c, 10);
+    const p = await prepared('pub-long-ago');
+    const first = await published(p.artifactId);
+    if (first.status !== 'switched') throw new Error('expected the first publish to switch');
+    // More commands than the fold keeps (1,024): the publish is decided afresh, and fenced out.
+    await importEntries(t.ledger, c, validateImportLines(Array.from({ length: 1_030 }, (_, i) => fillerEntry(100 + i, 'later'))), {
+      importId: 'pub-long-ago-later',
+      batchSize: 1,
+    });
+    const stream = subjectStreamName(c.tenant, c.subject);
+    const reads: NotedRead[] = [];
+    const counting = countingReads(t.ledger.eventStore, stream, reads);
+    const here: Ledger = { ...t.ledger, eventStore: counting, subjects: new SubjectRepository(counting) };
+    const head = (await here.subjects.load(stream)).revision;
+    reads.length = 0;
+    const outcome = await publishArtifact(here, services, { tenant: 'acme' }, p.artifactId);
+    expect(outcome).toMatchObject({ ok: true, result: { status: 'switched', replayed: true, revision: first.revision, previous: null } });
+    // Besides the loads' looks past the fold's head, one event is read: the artifact's switch.
+    expect(reads.filter((r) => (r.fromRevision ?? head) <= head)).toEqual([{ fromRevision: first.revision, maxCount: 1 }]);
+  }, 120_000);
 
   it('the race of the seed: prepared at H=184 and H=220 on one parent, 220 published first, then 184 is rejected and coverage stays 220', async () => {
     const c = ctx('race');

@@ -11,10 +11,10 @@ import { acceptCandidate, listCandidates } from '../../src/commands/policy/candi
 import { promoteMemory } from '../../src/commands/promotion/promote-memory.js';
 import { recordMemory } from '../../src/commands/record.js';
 import { subjectStreamName } from '../../src/domain/events/stream-names.js';
-import type { EventStore, ReadStreamOptions } from '../../src/infrastructure/event-store/port.js';
 import { recall } from '../../src/queries/recall/recall.js';
 import { SubjectRepository } from '../../src/reads/streams/subject-repository.js';
 import { fact, ok, openWorld, type World } from '../forgetting/support.js';
+import { countingReads, type NotedRead } from '../support/counting-reads.js';
 
 let world: World;
 const user = { tenant: 'acme', subject: 'user:u-7', actor: 'user:u-7' };
@@ -37,18 +37,6 @@ const eventCount = async () => {
   await world.ledger.eventStore.awaitCommitted();
   return (await world.ledger.eventStore.readAll()).length;
 };
-
-/** The real store, with every read of `stream` noted in `reads` (its options). */
-function countingReads(real: EventStore, stream: string, reads: Array<{ fromRevision?: number; maxCount?: number }>): EventStore {
-  return new Proxy(real, {
-    get: (target, property: keyof EventStore) =>
-      property === 'readStream'
-        ? (name: string, options?: ReadStreamOptions) => (name === stream && reads.push({ ...options }), target.readStream(name, options))
-        : typeof target[property] === 'function'
-          ? (target[property] as (...args: unknown[]) => unknown).bind(target)
-          : target[property],
-  });
-}
 
 describe('PromoteMemory', () => {
   it("changes nothing in the team's recall until a reviewer accepts; accepted, the team recalls it with its lineage", async () => {
@@ -124,7 +112,7 @@ describe('PromoteMemory', () => {
   it('opens the promoted memory from its own MemoryRecorded, however far back it was written', async () => {
     const subject = { ...user, subject: 'user:u-far' };
     const stream = subjectStreamName(subject.tenant, subject.subject);
-    const reads: Array<{ fromRevision?: number; maxCount?: number }> = [];
+    const reads: NotedRead[] = [];
     const counting = countingReads(world.ledger.eventStore, stream, reads);
     const here = { ...world.ledger, eventStore: counting, subjects: new SubjectRepository(counting) };
     const source = ok(await recordMemory(here, subject, fact('deploy.freeze', 'no deploys in december')));
@@ -141,7 +129,7 @@ describe('PromoteMemory', () => {
   it("lists and accepts a team's candidates from their own MemoryProposed, not the whole stream", async () => {
     const target = { tenant: 'acme', subject: 'team:t-long' };
     const stream = subjectStreamName(target.tenant, target.subject);
-    const reads: Array<{ fromRevision?: number; maxCount?: number }> = [];
+    const reads: NotedRead[] = [];
     const counting = countingReads(world.ledger.eventStore, stream, reads);
     const here = { ...world.ledger, eventStore: counting, subjects: new SubjectRepository(counting) };
     const human = { ...target, credential: { role: 'writer' as const, userChannel: true, ceiling: 'user_assertion' as const } };

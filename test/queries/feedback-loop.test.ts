@@ -14,9 +14,9 @@ import { readSideErasureChecks } from '../../src/queries/erasure/index.js';
 import type { RecallItem } from '../../src/queries/recall/items.js';
 import { recall, type RecallAnswer } from '../../src/queries/recall/recall.js';
 import { showRecall } from '../../src/queries/recalls/show-recall.js';
-import type { EventStore, ReadStreamOptions } from '../../src/infrastructure/event-store/port.js';
 import { findRecall } from '../../src/reads/recalls/recall-records.js';
 import { ctx, ok, openReadWorld, type ReadWorld } from './support/read-world.js';
+import { countingReads, type NotedRead } from '../support/counting-reads.js';
 
 let world: ReadWorld;
 beforeAll(async () => {
@@ -137,29 +137,17 @@ describe('finding a recorded recall', () => {
     const answers: RecallAnswer[] = [];
     for (let i = 0; i < 40; i++) answers.push(await asked(s));
     const stream = recallStreamName('acme', s);
-    const real = world.t.ledger.eventStore;
-    const pages: number[] = [];
-    const counting = new Proxy(real, {
-      get: (target, property: keyof EventStore) =>
-        property === 'readStream'
-          ? (name: string, options?: ReadStreamOptions) => (
-              name === stream && pages.push(options?.maxCount ?? -1),
-              target.readStream(name, options)
-            )
-          : typeof target[property] === 'function'
-            ? (target[property] as (...args: unknown[]) => unknown).bind(target)
-            : target[property],
-    });
+    const reads: NotedRead[] = [];
+    const counting = countingReads(world.t.ledger.eventStore, stream, reads);
+    const pages = () => reads.splice(0).map((r) => r.maxCount);
     const newest = answers.at(-1)!.recallId;
     expect((await findRecall(counting, ctx(s), newest))?.recall.recallId).toBe(newest);
-    expect(pages).toEqual([4]);
-    pages.length = 0;
+    expect(pages()).toEqual([4]);
     const oldest = answers[0]!.recallId;
     expect((await findRecall(counting, ctx(s), oldest))?.recall.recallId).toBe(oldest);
-    expect(pages).toEqual([4, 16, 64]);
-    pages.length = 0;
+    expect(pages()).toEqual([4, 16, 64]);
     expect(await findRecall(counting, ctx(s), 'r-none')).toBeUndefined();
-    expect(pages).toEqual([4, 16, 64]);
+    expect(pages()).toEqual([4, 16, 64]);
   });
 });
 

@@ -11,10 +11,10 @@ import type { AliasTuple, FenceFailure } from '../../domain/events/alias.js';
 import { subjectStreamName } from '../../domain/events/stream-names.js';
 import { decodeStoredEvent } from '../../domain/events/decode.js';
 import { requireId } from '../../domain/values/ids.js';
-import type { EventStore } from '../../infrastructure/event-store/port.js';
 import type { Ledger } from '../ledger.js';
 import { executeSubjectCommand } from '../subject/execute.js';
 import { readArtifact } from '../../reads/streams/artifact-stream.js';
+import { switchedPlace } from '../../reads/streams/subject-repository.js';
 import { executeArtifactCommand } from './artifact-stream.js';
 import type { Result } from '../../domain/result/result.js';
 import type { ConsolidationServices } from './services.js';
@@ -93,7 +93,7 @@ export async function publishArtifact(
   const reason = outcome.rejection.code as FenceFailure;
   // Beyond the command window a repeated publish is decided afresh: if it switched long ago, say so rather than reject it.
   if (reason === 'alias_changed' || reason === 'coverage_regressed') {
-    const earlier = await earlierSwitch(ledger.eventStore, stream, artifactId);
+    const earlier = await earlierSwitch(ledger, stream, artifactId);
     if (earlier) return { ok: true, result: { status: 'switched', artifactId, ...earlier, replayed: true } };
   }
   const recorded = await executeArtifactCommand(ledger, { artifactId, commandId: `reject:${artifactId}`, ...origin }, (now) => ({
@@ -110,22 +110,25 @@ export async function publishArtifact(
   return { ok: true, result: { status: 'rejected', artifactId, reason: rejected.reason, message: rejected.message, replayed: false } };
 }
 
+/**
+ * This artifact's SummaryAliasSwitched, when the subject's fold saw one: read
+ * alone at the place the fold keeps (LoadedStream.places), where every
+ * fenced-out publish used to read the whole subject stream for it.
+ */
 async function earlierSwitch(
-  store: EventStore,
+  ledger: Ledger,
   stream: string,
   artifactId: string,
 ): Promise<{ alias: AliasTuple; previous: AliasTuple | null; revision: number } | undefined> {
-  const events = await store.readStream(stream, { direction: 'backwards' });
-  for (const stored of events) {
-    if (stored.type !== 'SummaryAliasSwitched') continue;
-    const event = decodeStoredEvent(stored);
-    if (event.type === 'SummaryAliasSwitched' && event.data.artifactId === artifactId) {
-      return {
-        alias: { artifactId, sourceEpoch: event.data.sourceEpoch, coversThrough: event.data.coversThrough },
-        previous: event.data.previous,
-        revision: stored.streamRevision,
-      };
-    }
-  }
-  return undefined;
+  const place = (await ledger.subjects.load(stream)).places.get(switchedPlace(artifactId));
+  if (place === undefined) return undefined;
+  const [stored] = await ledger.eventStore.readStream(stream, { fromRevision: place, maxCount: 1 });
+  if (!stored) return undefined;
+  const event = decodeStoredEvent(stored);
+  if (event.type !== 'SummaryAliasSwitched' || event.data.artifactId !== artifactId) return undefined;
+  return {
+    alias: { artifactId, sourceEpoch: event.data.sourceEpoch, coversThrough: event.data.coversThrough },
+    previous: event.data.previous,
+    revision: stored.streamRevision,
+  };
 }

@@ -13,14 +13,21 @@ export const subjectStream: StreamKind<SubjectState, SubjectCommand, SubjectEven
   decider: subjectDecider,
   owns: isSubjectEvent,
   eventIds: 'derived',
-  // Where each memory's sealed fields are: a write into its slot opens them from that one event (refined-entries.ts);
-  // where each candidate's are: a reviewer's list and accept read those events alone (candidates.ts).
-  placeOf: (event) =>
-    event.type === 'MemoryRecorded'
-      ? recordedPlace(event.data.memoryId)
-      : event.type === 'MemoryProposed'
-        ? proposedPlace(event.data.memoryId)
-        : undefined,
+  placeOf: (event) => {
+    switch (event.type) {
+      // Where each memory's sealed fields are: a write into its slot opens them from that one event (refined-entries.ts).
+      case 'MemoryRecorded':
+        return recordedPlace(event.data.memoryId);
+      // Each candidate's: a reviewer's list and accept read those events alone (candidates.ts).
+      case 'MemoryProposed':
+        return proposedPlace(event.data.memoryId);
+      // Each summary's switch: a publish fenced out asks whether its artifact switched long ago (publish.ts).
+      case 'SummaryAliasSwitched':
+        return switchedPlace(event.data.artifactId);
+      default:
+        return undefined;
+    }
+  },
 };
 
 /** The place name of a memory's MemoryRecorded in a subject fold's `places`. */
@@ -28,6 +35,9 @@ export const recordedPlace = (memoryId: string): string => `recorded:${memoryId}
 
 /** The place name of a candidate's MemoryProposed in a subject fold's `places`. */
 export const proposedPlace = (memoryId: string): string => `proposed:${memoryId}`;
+
+/** The place name of a summary's SummaryAliasSwitched (by artifact id) in a subject fold's `places`. */
+export const switchedPlace = (artifactId: string): string => `switched:${artifactId}`;
 
 export class SubjectRepository extends StreamRepository<SubjectState, SubjectCommand, SubjectEvent, WriteDecision> {
   constructor(store: EventStore, capacity = 10_000) {
