@@ -14,6 +14,7 @@ import { requireId } from '../../domain/values/ids.js';
 import type { Ledger } from '../ledger.js';
 import { executeSubjectCommand } from '../subject/execute.js';
 import { readArtifact } from '../../reads/streams/artifact-stream.js';
+import { placedEvent } from '../../reads/streams/placed-event.js';
 import { switchedPlace } from '../../reads/streams/subject-repository.js';
 import { executeArtifactCommand } from './artifact-stream.js';
 import type { Result } from '../../domain/result/result.js';
@@ -120,9 +121,7 @@ async function earlierSwitch(
   stream: string,
   artifactId: string,
 ): Promise<{ alias: AliasTuple; previous: AliasTuple | null; revision: number } | undefined> {
-  const place = (await ledger.subjects.load(stream)).places.get(switchedPlace(artifactId));
-  if (place === undefined) return undefined;
-  const [stored] = await ledger.eventStore.readStream(stream, { fromRevision: place, maxCount: 1 });
+  const stored = await placedEvent(ledger.eventStore, await ledger.subjects.load(stream), switchedPlace(artifactId));
   if (!stored) return undefined;
   const event = decodeStoredEvent(stored);
   if (event.type !== 'SummaryAliasSwitched' || event.data.artifactId !== artifactId) return undefined;

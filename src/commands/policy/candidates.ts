@@ -21,6 +21,7 @@ import { actorOf, recordResultOf, type RecordResult } from '../record.js';
 import { retractMemory, runLifecycleCommand, type LifecycleResult } from '../lifecycle.js';
 import { executeSubjectCommand, type SubjectEffect } from '../subject/execute.js';
 import type { LoadedSubject } from '../subject/loaded-subject.js';
+import { placedEvent } from '../../reads/streams/placed-event.js';
 import { proposedPlace } from '../../reads/streams/subject-repository.js';
 
 export interface CandidateView extends ProposalState {
@@ -66,15 +67,12 @@ export async function listCandidates(
   const stream = subjectStreamName(context.tenant, context.subject);
   const loaded = await ledger.subjects.load(stream);
   const proposals = [...loaded.state.proposals.values()].filter((p) => status === 'all' || p.status === status);
-  const events = new Map(
-    (
-      await proposedEvents(
-        ledger,
-        loaded,
-        proposals.map((p) => p.memoryId),
-      )
-    ).map((p) => [p.memoryId, p]),
+  const proposed = await proposedEvents(
+    ledger,
+    loaded,
+    proposals.map((p) => p.memoryId),
   );
+  const events = new Map(proposed.map((p) => [p.memoryId, p]));
   const views: Array<CandidateView | ReviewView> = proposals
     .sort((a, b) => (a.proposedAt < b.proposedAt ? -1 : a.proposedAt > b.proposedAt ? 1 : 0))
     .map((p) => {
@@ -97,18 +95,12 @@ async function proposedEvents(
   loaded: LoadedSubject,
   memoryIds: readonly string[],
 ): Promise<Array<SubjectEventData<'MemoryProposed'>>> {
-  const places = memoryIds.flatMap((id) => {
-    const place = loaded.places.get(proposedPlace(id));
-    return place === undefined ? [] : [place];
-  });
   const out: Array<SubjectEventData<'MemoryProposed'>> = [];
-  for (let i = 0; i < places.length; i += READS_AT_ONCE) {
-    const pages = await Promise.all(
-      places.slice(i, i + READS_AT_ONCE).map((place) => ledger.eventStore.readStream(loaded.stream, { fromRevision: place, maxCount: 1 })),
-    );
-    for (const stored of pages.flat()) {
-      const event = decodeStoredEvent(stored);
-      if (event.type === 'MemoryProposed') out.push(event.data);
+  for (let i = 0; i < memoryIds.length; i += READS_AT_ONCE) {
+    const read = memoryIds.slice(i, i + READS_AT_ONCE).map((id) => placedEvent(ledger.eventStore, loaded, proposedPlace(id)));
+    for (const stored of await Promise.all(read)) {
+      const event = stored && decodeStoredEvent(stored);
+      if (event?.type === 'MemoryProposed') out.push(event.data);
     }
   }
   return out;

@@ -21,9 +21,10 @@ import { reject, type Result } from '../../domain/result/result.js';
 import { promotableEntry } from '../../domain/subject/promotion.js';
 import { InvalidInput } from '../../domain/validation/invalid-input.js';
 import { instantOf } from '../../domain/values/instant.js';
-import type { EventStore } from '../../infrastructure/event-store/port.js';
+import type { StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { KeyStore, SubjectRef } from '../../infrastructure/key-store/port.js';
 import { openSealedFields } from '../../reads/opened/opened-entries.js';
+import { placedEvent } from '../../reads/streams/placed-event.js';
 import { recordedPlace } from '../../reads/streams/subject-repository.js';
 import { derivedId, newCommandId } from '../ids/command-ids.js';
 import type { CommandContext, Ledger } from '../ledger.js';
@@ -57,8 +58,8 @@ export async function promoteMemory(ledger: Ledger, context: CommandContext, inp
   if ((await ledger.subjects.load(targetStream)).state.forgotten)
     return reject('subject_forgotten', `subject ${request.to} was forgotten: it takes no more writes`, 'to');
   const source = { tenant: context.tenant, subject: context.subject };
-  const place = loaded.places.get(recordedPlace(request.memoryId));
-  const opened = await openRecorded(ledger.eventStore, ledger.keyStore, source, stream, request.memoryId, place);
+  const recorded = await placedEvent(ledger.eventStore, loaded, recordedPlace(request.memoryId));
+  const opened = await openRecorded(ledger.keyStore, source, recorded, request.memoryId);
   if (!opened) return reject('memory_not_found', `memory ${request.memoryId} can no longer be read (erased)`, 'memoryId');
 
   const policy = await writePolicyFor(ledger, context.tenant);
@@ -120,22 +121,18 @@ export async function promoteMemory(ledger: Ledger, context: CommandContext, inp
 }
 
 /**
- * The recorded entry, its sealed fields opened in memory; undefined when its
- * key is gone. Its MemoryRecorded is read alone, at the place the subject's
- * fold keeps for it (LoadedStream.places: the fold saw every event of the
- * stream, so a memory without a place was never recorded here); the stream
- * used to be scanned from its start for it.
+ * The recorded entry, its sealed fields opened in memory, from its
+ * MemoryRecorded (read alone at the place the subject's fold keeps for it:
+ * the fold saw every event of the stream, so a memory without a place was
+ * never recorded here; the stream used to be scanned from its start for
+ * it); undefined when its key is gone.
  */
 async function openRecorded(
-  store: EventStore,
   keys: KeyStore,
   ref: SubjectRef,
-  stream: string,
+  stored: StoredEvent | undefined,
   memoryId: string,
-  place: number | undefined,
 ): Promise<MemoryEntry | undefined> {
-  if (place === undefined) return undefined;
-  const [stored] = await store.readStream(stream, { fromRevision: place, maxCount: 1 });
   if (stored?.type !== 'MemoryRecorded') return undefined;
   const data = stored.data as SubjectEventData<'MemoryRecorded'>;
   if (data.memoryId !== memoryId) return undefined;
