@@ -11,7 +11,6 @@ import { slotOf } from '../../domain/entry/scopes.js';
 import { REFINABLE_VALUE_TYPES, refines } from '../../domain/subject/refinement.js';
 import { activeEntriesInSlot } from '../../domain/subject/state.js';
 import { openEntries } from '../../reads/opened/opened-entries.js';
-import { recordedPlace } from '../../reads/streams/subject-repository.js';
 import type { CommandContext, Ledger } from '../ledger.js';
 import type { LoadedSubject } from './loaded-subject.js';
 
@@ -35,7 +34,7 @@ export async function refinedEntries(
     loaded.stream,
     loaded.revision,
     new Set(comparable.map((e) => e.memoryId)),
-    (memoryId) => loaded.places.get(recordedPlace(memoryId)),
+    loaded,
   );
   return comparable.flatMap((e) => {
     const opened = open(e);

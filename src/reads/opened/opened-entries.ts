@@ -12,6 +12,9 @@ import { openAnticipatedQueries } from './anticipated-queries.js';
 import { openEntryField } from './entry-field.js';
 import type { EventStore, StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { KeyLookup, KeyStore, MemoryKey, SubjectRef } from '../../infrastructure/key-store/port.js';
+import type { LoadedStream } from '../streams/loaded-stream.js';
+import { placedEvent } from '../streams/placed-event.js';
+import { recordedPlace } from '../streams/subject-repository.js';
 
 const PAGE = 4096;
 /** The key store reads at most 10,000 keys per call. */
@@ -41,8 +44,11 @@ export async function openEntries(
   stream: string,
   throughRevision: number,
   memoryIds: ReadonlySet<string>,
-  /** Where each entry's MemoryRecorded is, when the caller's fold knows (LoadedStream.places): read alone. */
-  recordedAt?: (memoryId: string) => number | undefined,
+  /**
+   * The subject's fold, when the caller opens a few entries: each entry's MemoryRecorded is read alone at
+   * the place the fold keeps (a bulk open scans pages instead: one statement per 4,096 events).
+   */
+  fold?: LoadedStream<unknown>,
 ): Promise<OpenEntryFields> {
   const sealed = new Map<string, Pick<SealedEntry, SealedEntryField>>();
   const gates = new Map<string, WriteGateFlags>();
@@ -57,12 +63,10 @@ export async function openEntries(
   };
   // Each event whose place is known, alone: a write into a slot whose value was set long ago read the
   // stream back to it, page by page (up to 4,096 events parsed for one entry).
-  const placed = [...memoryIds].flatMap((id) => {
-    const revision = recordedAt?.(id);
-    return revision !== undefined && revision <= throughRevision ? [revision] : [];
-  });
-  for (const page of await Promise.all(placed.map((revision) => store.readStream(stream, { fromRevision: revision, maxCount: 1 }))))
-    take(page);
+  if (fold) {
+    const placed = await Promise.all([...memoryIds].map((id) => placedEvent(store, fold, recordedPlace(id))));
+    take(placed.filter((stored): stored is StoredEvent => stored !== undefined && stored.streamRevision <= throughRevision));
+  }
   // The others: newest page first, until every asked-for entry is found.
   for (let to = throughRevision; to >= 0 && sealed.size < memoryIds.size; to -= PAGE) {
     const from = Math.max(0, to - PAGE + 1);

@@ -16,8 +16,8 @@ export interface StreamKind<State, Command, Event extends DomainEvent, Decision 
   readonly eventIds: EventIds;
   /**
    * The name under which the fold keeps an event's revision (LoadedStream.places), for events a
-   * later read fetches alone: a subject's MemoryRecorded by memory id (a write opens the entries of
-   * its slot from them without reading the stream back to them).
+   * later read fetches alone (placed-event.ts): a subject's MemoryRecorded, MemoryProposed and
+   * SummaryAliasSwitched (subject-repository.ts).
    */
   readonly placeOf?: (event: Event) => string | undefined;
 }
