@@ -91,6 +91,26 @@ describe('health', () => {
         expect.objectContaining({ projection: 'conflicts_trust', schema: null, lagEvents: 3 }),
         expect.objectContaining({ projection: 'candidates', schema: null, lagEvents: 3 }),
       ]);
+      // Counted by the store, not read: the oldest event (for its age) is all a measurement reads; past the limit, a lower bound.
+      const eventsRead: number[] = [];
+      const store = ledger.ledger.eventStore;
+      const reading = new Proxy(store, {
+        get: (target, property: keyof typeof store) =>
+          property === 'readAll'
+            ? async (options: Parameters<typeof store.readAll>[0]) => {
+                const events = await target.readAll(options);
+                eventsRead.push(events.length);
+                return events;
+              }
+            : (target[property] as (...args: unknown[]) => unknown).bind(target),
+      });
+      const bounded = new ProjectionLagProbe(database.db, reading, PROJECTIONS, { maxLagSeconds: 0, cacheMs: 0, countLimit: 2 });
+      expect((await bounded.measure()).map((p) => [p.lagEvents, p.lagIsLowerBound])).toEqual([
+        [2, true],
+        [2, true],
+        [2, true],
+      ]);
+      expect(eventsRead).toEqual([1, 1, 1]);
       await catchUpProjections(ledger.ledger.eventStore, database.db);
       const caughtUp = await probe.readiness();
       expect(caughtUp.ready).toBe(true);

@@ -30,6 +30,7 @@ function failingOnce(store: EventStore, when: 'before' | 'after', error: () => E
     readStream: store.readStream.bind(store),
     readAll: store.readAll.bind(store),
     readPage: store.readPage.bind(store),
+    countAll: store.countAll.bind(store),
     headPosition: store.headPosition.bind(store),
     awaitCommitted: store.awaitCommitted.bind(store),
     subscribeAll: store.subscribeAll.bind(store),

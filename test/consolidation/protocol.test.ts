@@ -359,6 +359,7 @@ function racing(ledger: Ledger, writer: () => Promise<void>): Ledger {
     readStream: (stream, options) => store.readStream(stream, options),
     readAll: (options) => store.readAll(options),
     readPage: (options) => store.readPage(options),
+    countAll: (options) => store.countAll(options),
     headPosition: () => store.headPosition(),
     awaitCommitted: (options) => store.awaitCommitted(options),
     subscribeAll: (options) => store.subscribeAll(options),

@@ -13,6 +13,7 @@ import {
   type StoredEvent,
 } from '../../src/infrastructure/event-store/port.js';
 import { describeAppendSize } from './event-store-append-size.contract.js';
+import { describeCountAll } from './event-store-count.contract.js';
 import { describeAwaitCommitted } from './event-store-horizon.contract.js';
 import { describeRecordedAt } from './event-store-recorded-at.contract.js';
 import { describeOrderingUnderConcurrency } from './event-store-ordering.contract.js';
@@ -362,6 +363,7 @@ export function describeEventStoreContract(target: EventStoreContractTarget): vo
       });
     });
 
+    describeCountAll(() => store, names);
     describeAwaitCommitted(target, () => store, names);
     describeAppendSize(target, () => store, names);
     describeRecordedAt(target, () => store, names);

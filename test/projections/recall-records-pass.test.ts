@@ -193,6 +193,7 @@ describe('events of streams a read model does not read', () => {
       readStream: (...args) => store.readStream(...args),
       readAll: (...args) => store.readAll(...args),
       readPage: (options) => ((reads += 1), store.readPage(options)),
+      countAll: (options) => store.countAll(options),
       headPosition: () => ((reads += 1), store.headPosition()),
       awaitCommitted: (options) => store.awaitCommitted(options),
       subscribeAll: (options) => store.subscribeAll(options),

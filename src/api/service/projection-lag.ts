@@ -1,7 +1,8 @@
 // How far each projection is behind the log: events of the streams it reads
-// after its checkpoint (counted up to a limit) and the age of the oldest of
-// them, and the events it passed over as faults. /metrics and /readyz both
-// ask; a measurement is reused for `cacheMs`. Faults do not make the service
+// after its checkpoint (counted by the store up to a limit: PostgreSQL reads
+// none of them), the age of the oldest of them (the one event read), and the
+// events it passed over as faults. /metrics and /readyz both ask; a
+// measurement is reused for `cacheMs`. Faults do not make the service
 // unready: every other subject is served (a faulted subject's reads say why).
 import { formatPosition, type EventStore } from '../../infrastructure/event-store/port.js';
 import { projectionFilter, type ProjectionDefinition } from '../../projections/index.js';
@@ -53,12 +54,13 @@ export class ProjectionLagProbe {
       const faults = schema ? (await readFaults(this.db, schema.schema_name, 0)).count : 0;
       const common = { ...base, schema: schema?.schema_name ?? null, checkpoint: position ? formatPosition(position) : null, faults };
       if (first.length === 0) return { ...common, lagEvents: 0, lagIsLowerBound: false, lagSeconds: 0 };
+      // One over the limit tells an exact count at the limit from a lower bound.
       const limit = this.options.countLimit ?? 10_000;
-      const counted = (await this.store.readAll({ ...after, maxCount: limit })).length;
+      const counted = await this.store.countAll({ ...after, limit: limit + 1 });
       return {
         ...common,
-        lagEvents: counted,
-        lagIsLowerBound: counted >= limit,
+        lagEvents: Math.min(counted, limit),
+        lagIsLowerBound: counted > limit,
         lagSeconds: Math.max(0, (now - first[0]!.recordedAt.getTime()) / 1000),
       };
     } catch (error) {

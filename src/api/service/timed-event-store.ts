@@ -12,6 +12,7 @@ function withAppend(store: EventStore, append: EventStore['append']): EventStore
     readStream: (stream, options) => store.readStream(stream, options),
     readAll: (options) => store.readAll(options),
     readPage: (options) => store.readPage(options),
+    countAll: (options) => store.countAll(options),
     headPosition: () => store.headPosition(),
     awaitCommitted: (options) => store.awaitCommitted(options),
     subscribeAll: (options) => store.subscribeAll(options),

@@ -100,6 +100,16 @@ export interface ReadPageOptions extends ReadAllOptions {
   readonly maxCount: number;
 }
 
+/** Which events of the global log to count: readAll's `after` and `filter`, up to a position, at most `limit`. */
+export interface CountAllOptions {
+  readonly after?: Position;
+  /** Inclusive: only events at or before this position. Omitted = to the end of the log. */
+  readonly upTo?: Position;
+  readonly filter?: LogFilter;
+  /** Counting stops here: a count equal to it means "at least". */
+  readonly limit: number;
+}
+
 /** A page of the global log, and how far the read examined the log to fill it. */
 export interface ExaminedPage {
   readonly events: StoredEvent[];
@@ -157,6 +167,13 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
   /** readAll's page with how far it examined the log: a reader that wants few of the events keeps its place without reading the others. */
   readPage(options: ReadPageOptions): Promise<ExaminedPage>;
+  /**
+   * How many events readAll with the same `after` and `filter` returns at or
+   * before `upTo`, counted to `limit`. For lag figures (/metrics, projections
+   * status): PostgreSQL counts index entries without reading the events;
+   * EventStoreDB has no count, so its adapter reads them (count-by-reading.ts).
+   */
+  countAll(options: CountAllOptions): Promise<number>;
   /** The last position of the global log (undefined when empty). */
   headPosition(): Promise<Position | undefined>;
   /**

@@ -37,7 +37,6 @@ export interface ProjectionStatus {
 }
 
 export const LAG_COUNT_LIMIT = 100_000;
-const COUNT_PAGE = 5000;
 
 export async function projectionStatus(
   db: ProjectionsKysely,
@@ -82,7 +81,7 @@ export async function projectionStatus(
   };
 }
 
-/** Events after `after` up to `head` that `filter` matches, counted through the port (no store has a cheaper portable count). */
+/** Events after `after` up to `head` that `filter` matches (one over the limit tells an exact count at the limit from a lower bound). */
 async function countAfter(
   store: EventStore,
   after: Position | undefined,
@@ -90,14 +89,11 @@ async function countAfter(
   filter: LogFilter | undefined,
 ): Promise<{ lag: number; lagIsLowerBound: boolean }> {
   if (!head || (after && comparePositions(after, head) >= 0)) return { lag: 0, lagIsLowerBound: false };
-  let count = 0;
-  let cursor = after;
-  while (count < LAG_COUNT_LIMIT) {
-    const page = await store.readAll({ ...(cursor ? { after: cursor } : {}), maxCount: COUNT_PAGE, ...(filter ? { filter } : {}) });
-    const within = page.filter((e) => comparePositions(e.position, head) <= 0);
-    count += within.length;
-    if (within.length < page.length || page.length < COUNT_PAGE) return { lag: count, lagIsLowerBound: false };
-    cursor = page[page.length - 1]!.position;
-  }
-  return { lag: count, lagIsLowerBound: true };
+  const counted = await store.countAll({
+    ...(after ? { after } : {}),
+    upTo: head,
+    ...(filter ? { filter } : {}),
+    limit: LAG_COUNT_LIMIT + 1,
+  });
+  return { lag: Math.min(counted, LAG_COUNT_LIMIT), lagIsLowerBound: counted > LAG_COUNT_LIMIT };
 }

@@ -18,17 +18,18 @@ import {
   type ReadPosition,
   type RecordedEvent,
 } from '@eventstore/db-client';
-import { z } from 'zod';
 import { type AppendResult, type EventStore, type ExpectedRevision, type Position, type StoredEvent, type Subscription } from '../port.js';
 import {
-  InvalidEventStoreInput,
   parseAppend,
+  parseCountAll,
   parseReadAll,
   parseReadPage,
   parseReadStream,
   parseSubscribeAll,
   type AppendInput,
 } from '../postgres/input.js';
+import { countByReading } from '../count-by-reading.js';
+import { esdbConnection } from './connection.js';
 import { appendParts, DEFAULT_MAX_APPEND_BYTES } from './append-parts.js';
 import { asPortErrors } from './client-errors.js';
 import { appendConflict, toClientRevision } from './append-conflict.js';
@@ -60,34 +61,10 @@ export interface EsdbEventStoreOptions {
   readonly clock?: () => number;
 }
 
-const scopeSchema = z
-  .array(
-    z
-      .string()
-      .min(1)
-      .refine((prefix) => !prefix.startsWith('$'), 'must not name system streams'),
-  )
-  .min(1);
-
 /** Connects lazily: the first call opens the gRPC channel. `url` is an EventStoreDB connection string (`esdb://host:2113?tls=false`). */
 export function openEsdbEventStore(url: string, options: EsdbEventStoreOptions): EventStore {
-  const scope = scopeSchema.safeParse(options.streamPrefixes);
-  if (!scope.success) throw new InvalidEventStoreInput('streamPrefixes', scope.error.issues[0]!.message);
-  if (!/^esdb(\+discover)?:\/\//.test(url)) {
-    throw new InvalidEventStoreInput('url', 'expected esdb:// or esdb+discover:// (the connection strings client 6.2.1 parses)');
-  }
-  let client: EventStoreDBClient;
-  try {
-    client = EventStoreDBClient.connectionString(url);
-  } catch (error) {
-    throw new InvalidEventStoreInput('url', error instanceof Error ? error.message : String(error));
-  }
-  return new EsdbEventStore(
-    client,
-    scope.data,
-    options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES,
-    new StreamTimes(options.clock ?? Date.now),
-  );
+  const { client, scope } = esdbConnection(url, options.streamPrefixes);
+  return new EsdbEventStore(client, scope, options.maxAppendBytes ?? DEFAULT_MAX_APPEND_BYTES, new StreamTimes(options.clock ?? Date.now));
 }
 
 class EsdbEventStore implements EventStore {
@@ -220,6 +197,11 @@ class EsdbEventStore implements EventStore {
   async readPage(options: Parameters<EventStore['readPage']>[0]): ReturnType<EventStore['readPage']> {
     const { after, maxCount, filter } = parseReadPage(options);
     return this.scan(after, maxCount, filter);
+  }
+
+  /** $all has no count: the events are read and counted. */
+  async countAll(options: Parameters<EventStore['countAll']>[0]): Promise<number> {
+    return countByReading((read) => this.readAll(read), parseCountAll(options));
   }
 
   /** The log after `after`, filtered, and how far it was examined (readAll keeps the events only). */

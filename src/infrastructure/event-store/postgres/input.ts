@@ -2,7 +2,7 @@
 // input gets a typed error naming the field, and nothing is written.
 // Only depends on the port, so the EventStoreDB adapter can share it.
 import { z } from 'zod';
-import type { ExpectedRevision, NewEvent, Position, ReadAllOptions, ReadPageOptions, ReadStreamOptions } from '../port.js';
+import type { CountAllOptions, ExpectedRevision, NewEvent, Position, ReadAllOptions, ReadPageOptions, ReadStreamOptions } from '../port.js';
 
 /** Bad input to the event store; `field` names the offending field (a path such as `events.2.id`). */
 export class InvalidEventStoreInput extends Error {
@@ -83,6 +83,9 @@ const readStreamSchema = z
 const readAllShape = z.object({ after: positionSchema.optional(), maxCount, filter: filterSchema });
 const readAllSchema = readAllShape.optional();
 const readPageSchema = readAllShape.extend({ maxCount: z.number().int().positive() });
+const countAllSchema = readAllShape
+  .omit({ maxCount: true })
+  .extend({ upTo: positionSchema.optional(), limit: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER) });
 const subscribeAllSchema = z.object({ after: positionSchema.optional(), filter: filterSchema }).optional();
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
@@ -121,6 +124,10 @@ export function parseReadAll(options: unknown): ReadAllOptions {
 
 export function parseReadPage(options: unknown): ReadPageOptions {
   return parse(readPageSchema, options, '');
+}
+
+export function parseCountAll(options: unknown): CountAllOptions {
+  return parse(countAllSchema, options, '');
 }
 
 export function parseSubscribeAll(options: unknown): { after?: Position; filter?: ReadAllOptions['filter'] } {

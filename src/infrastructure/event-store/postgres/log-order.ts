@@ -33,7 +33,7 @@
 // reorders or loses events. An idle-in-transaction session that has written
 // something stalls readers until it ends (idle_in_transaction_session_timeout
 // bounds that on a server where it matters).
-import type { LogFilter, Position } from '../port.js';
+import type { CountAllOptions, LogFilter, Position } from '../port.js';
 
 /** Rows below this are final: no transaction that could still add one is running. */
 const STABLE = `(select pg_snapshot_xmin(pg_current_snapshot()))`;
@@ -58,6 +58,28 @@ export const READ_ALL_SQL = `
      and ($4::text[] is null or type ^@ any($4::text[]))
    order by transaction_id, global_position
    limit $5`;
+
+/**
+ * How many rows READ_ALL_SQL returns at or before ($6, $7), at most $5:
+ * entries of the log-order index, the events' data never read.
+ */
+export const COUNT_ALL_SQL = `
+  select count(*)::int as count
+    from (select 1
+            from events
+           where transaction_id < ${STABLE}
+             and (transaction_id, global_position) > ($1::xid8, $2::bigint)
+             and (transaction_id, global_position) <= ($6::xid8, $7::bigint)
+             and ($3::text[] is null or stream_name ^@ any($3::text[]))
+             and ($4::text[] is null or type ^@ any($4::text[]))
+           order by transaction_id, global_position
+           limit $5) counted`;
+
+/** Parameters of COUNT_ALL_SQL; without `upTo`, the last position there can be. */
+export function countAllParams(options: CountAllOptions): unknown[] {
+  const upTo = options.upTo ?? { commit: 2n ** 64n - 1n, prepare: 2n ** 63n - 1n };
+  return [...readAllParams(options.after, options.filter, options.limit), upTo.commit.toString(), upTo.prepare.toString()];
+}
 
 export const HEAD_POSITION_SQL = `
   select transaction_id::text as commit_position, global_position

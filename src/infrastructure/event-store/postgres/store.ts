@@ -17,13 +17,22 @@ import {
   type ReadAllOptions,
   type ReadPageOptions,
   type ReadStreamOptions,
+  type CountAllOptions,
   type StoredEvent,
   type SubscribeAllOptions,
   type Subscription,
 } from '../port.js';
 import { GroupedAppends } from './grouped-append.js';
-import { parseAppend, parseReadAll, parseReadPage, parseReadStream, parseSubscribeAll } from './input.js';
-import { EVENT_COLUMNS, HEAD_POSITION_SQL, READ_ALL_SQL, READ_PAGE_SQL, readAllParams } from './log-order.js';
+import { parseAppend, parseCountAll, parseReadAll, parseReadPage, parseReadStream, parseSubscribeAll } from './input.js';
+import {
+  COUNT_ALL_SQL,
+  countAllParams,
+  EVENT_COLUMNS,
+  HEAD_POSITION_SQL,
+  READ_ALL_SQL,
+  READ_PAGE_SQL,
+  readAllParams,
+} from './log-order.js';
 import { toPosition, toStoredEvent, type EventRow } from './rows.js';
 import { LogSignal } from './signal.js';
 import { examinedTo, LogSubscription, type LogPage } from './subscription.js';
@@ -102,6 +111,17 @@ export class PostgresEventStore implements EventStore {
     const input = parseReadPage(options);
     const page = await this.#readPage(input.after, input.filter, input.maxCount);
     return { events: page.events, examinedTo: examinedTo(page, input.after, input.maxCount) };
+  }
+
+  async countAll(options: CountAllOptions): Promise<number> {
+    this.#ensureOpen();
+    const input = parseCountAll(options);
+    const { rows } = await this.pool.query<{ count: number }>({
+      name: 'event_store_count_all',
+      text: COUNT_ALL_SQL,
+      values: countAllParams(input),
+    });
+    return rows[0]!.count;
   }
 
   async headPosition(): Promise<Position | undefined> {
