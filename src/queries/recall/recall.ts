@@ -26,6 +26,7 @@ import {
 import { keepCorpus, openPassing, servedKeysLive, type ServedKeys } from './opening.js';
 import { pack } from './packing.js';
 import type { OpenedCorpora } from './retrieval/opened-corpus.js';
+import { prioritisedItem } from './answer-json.js';
 import { keptFor, readerKey } from './reader-views.js';
 import { SubjectProjectionFaulted } from '../projection-faulted.js';
 import type { ReadableMemory } from './readable.js';
@@ -131,7 +132,7 @@ async function composeWithKeys(
 }
 
 /** Each item with its place in the order (1 first), which decides what the budget keeps. */
-const inPriority = (items: readonly RecallItem[]): RecallItem[] => items.map((item, i) => ({ ...item, priority: i + 1 }));
+const inPriority = (items: readonly RecallItem[]): RecallItem[] => items.map((item, i) => prioritisedItem(item, i + 1));
 
 async function answerFrom(
   read: RecallReadSide,

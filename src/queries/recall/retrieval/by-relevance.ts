@@ -28,6 +28,7 @@ import { LifecyclePolicyReader } from '../../../reads/lifecycle/lifecycle-policy
 import { semanticInputs } from '../../semantic/semantic-inputs.js';
 import { memoryItem, memoryLabels, type ConflictItem, type ItemMemo, type RecallItem } from '../items.js';
 import type { ReadableMemory } from '../readable.js';
+import { explainedItem } from '../answer-json.js';
 import { recallDocuments, type DocumentMemo, type SummaryToIndex } from './documents.js';
 
 export interface RelevanceInput {
@@ -76,6 +77,21 @@ async function buildInTurns(documents: readonly RetrievalDocument[]): Promise<Re
   }
 }
 
+/**
+ * A memory's item, made once per readable memory: a warm corpus keeps its
+ * readable memories, so a question's hits are the same item objects each
+ * time, whose JSON answer-json.ts keeps.
+ */
+const memoryItems = new WeakMap<ReadableMemory, RecallItem>();
+function itemOf(memory: ReadableMemory, memo: ItemMemo): RecallItem {
+  let item = memoryItems.get(memory);
+  if (item === undefined) {
+    item = memoryItem(memory.version, memory.fields, memo);
+    memoryItems.set(memory, item);
+  }
+  return item;
+}
+
 export type RelevanceDeps = Pick<ReadSide, 'keyStore' | 'retrievalIndexes' | 'retrieval' | 'eventStore' | 'lifecyclePolicies'>;
 
 export async function byRelevance(
@@ -118,7 +134,7 @@ export async function byRelevance(
   const show = (ref: string, item: RecallItem, retrieval: RecallItem['retrieval']) => {
     if (shown.has(ref)) return;
     shown.add(ref);
-    items.push({ ...item, ...(retrieval ? { retrieval } : {}) });
+    items.push(retrieval ? explainedItem(item, retrieval) : item);
   };
   const reachedKeys = new Set<string>();
   for (const hit of answer.hits) {
@@ -130,7 +146,7 @@ export async function byRelevance(
       for (const id of conflictIds) if (conflictItems.has(id)) show(`conflict:${id}`, conflictItems.get(id)!, hit.retrieval);
     } else if (hit.type === 'memory') {
       const memory = input.readable.get(hit.id);
-      show(hit.id, summaryEntry(hit.id)?.item ?? memoryItem(memory!.version, memory!.fields, input.memo), hit.retrieval);
+      show(hit.id, summaryEntry(hit.id)?.item ?? itemOf(memory!, input.memo), hit.retrieval);
     }
   }
   const matchesKey = query.key === undefined ? () => false : keyMatcher(query.key);
