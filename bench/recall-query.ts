@@ -211,7 +211,8 @@ export const recallQueryBench: Bench = {
     try {
       const keys = {
         reader: (await store.create({ tenant: TENANT, role: 'reader', now: new Date() })).key,
-        writer: (await store.create({ tenant: TENANT, role: 'writer', now: new Date() })).key,
+        // The user's channel: its cold-round writes are the user speaking (user_assertion), which the gate allows no other key.
+        writer: (await store.create({ tenant: TENANT, role: 'writer', channel: 'user', now: new Date() })).key,
       };
       for (const [size, subject] of subjects) {
         print(`${size.toLocaleString('en')} memories over HTTP (${service.url}, the service in this process)`);

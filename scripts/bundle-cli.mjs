@@ -1,12 +1,13 @@
-// `npm run build:server`'s second step: the compiled CLI (dist/cli/main.js)
-// and the embedded server's reaper bundled with esbuild into dist/bundle/,
+// `npm run build:server`'s second step: the compiled CLI (dist/cli/main.js),
+// the embedded server's reaper and the service's consolidation thread bundled
+// with esbuild into dist/bundle/,
 // which bin/memledger.mjs runs when it is there. A one-shot command loaded
 // about 600 ES modules one by one (kysely alone is 263), 1-2 s of a CLI
 // record's wall time on this kind of machine; the bundle is a few dozen
 // files, split per command (each command module is still loaded only when
 // asked for). The files sit at dist/bundle/, two levels below the package
 // like dist/cli/, so the paths the code resolves from import.meta.url
-// (package.json, eval/, the reaper's entry beside it) are the same.
+// (package.json, eval/, the reaper's and the thread's entries beside them) are the same.
 // Left outside the bundle, loaded from node_modules as before: what finds
 // files next to its own code at run time (the embedded PostgreSQL binaries,
 // gRPC's proto files for EventStoreDB, pino's worker transports) and
@@ -19,7 +20,11 @@ const dist = resolve(process.argv[2] ?? 'dist');
 const outdir = join(dist, 'bundle');
 await rm(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: [join(dist, 'cli/main.js'), join(dist, 'infrastructure/embedded-postgres/reaper-main.js')],
+  entryPoints: [
+    join(dist, 'cli/main.js'),
+    join(dist, 'infrastructure/embedded-postgres/reaper-main.js'),
+    join(dist, 'api/service/consolidation-thread-main.js'),
+  ],
   outdir,
   entryNames: '[name]',
   chunkNames: 'chunk-[hash]',

@@ -15,6 +15,7 @@ import { lastPositionOf, logShows } from '../projections/support/log-horizon.js'
 import { recallStreamName, subjectStreamName } from '../../src/domain/events/stream-names.js';
 import { openPostgresEventStore } from '../../src/infrastructure/event-store/postgres/open.js';
 import { randomUUID } from 'node:crypto';
+import { threadId } from 'node:worker_threads';
 import { entry, problemOf, startTestService, type TestService } from './service.js';
 
 let t: TestService;
@@ -215,6 +216,15 @@ describe('background work', () => {
         answer = await busy.request('GET', '/v1/subjects/due1/recall', { key: r });
       }
       expect(answer.body).toMatchObject({ source: 'summary', reason: 'summary_current', alias: { coversThrough: 2 } });
+      // On a thread of its own (not the requests' event loop), its appends timed into the service's histogram all the same.
+      const runs = busy
+        .logLines()
+        .map((line) => JSON.parse(line) as { msg: string; status?: string; subject?: string; thread?: number })
+        .filter((line) => line.msg === 'consolidation' && line.subject === 'due1');
+      expect(runs).toContainEqual(expect.objectContaining({ status: 'switched', thread: expect.any(Number) }));
+      expect(runs.every((run) => run.thread !== undefined && run.thread !== threadId)).toBe(true);
+      const metrics = (await busy.request('GET', '/metrics')).text;
+      expect(sample(metrics, 'memledger_event_store_append_seconds_count', { stream: 'artifact', outcome: 'ok' })).toBeGreaterThan(0);
     } finally {
       await busy.close();
     }

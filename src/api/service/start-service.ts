@@ -1,5 +1,6 @@
 // `memledger serve` in one process: the HTTP API, the projector (follow mode)
-// for every projection, the consolidation workers, the TTL and retention
+// for every projection, the consolidation workers (on a thread of their own:
+// consolidation-thread.ts), the TTL and retention
 // sweepers and the consolidation-outcome counter — on the embedded PostgreSQL
 // when nothing is configured. stop() drains: the listener closes and in-flight requests
 // finish, background loops stop between units of work, then the pools and the
@@ -8,7 +9,6 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
-import { runWorker } from '../../commands/consolidation/worker.js';
 import type { Ledger } from '../../commands/ledger.js';
 import { ApiKeyStore } from '../../infrastructure/api-keys/api-key-store.js';
 import { followProjection, openProjectionDatabase, PROJECTIONS } from '../../projections/index.js';
@@ -17,6 +17,7 @@ import { openLedger } from '../../runtime/open-ledger.js';
 import { buildApi } from '../app.js';
 import { ServiceMetrics } from '../metrics.js';
 import { observeConsolidationOutcomes } from './consolidation-outcomes.js';
+import { runConsolidationThread } from './consolidation-thread.js';
 import { ProjectionLagProbe } from './projection-lag.js';
 import { ReadYourWrites } from './read-your-writes.js';
 import type { ServiceConfig } from './service-config.js';
@@ -167,13 +168,18 @@ export async function startService(options: StartOptions): Promise<RunningServic
         }),
       );
     }
-    for (let i = 0; i < (background ? config.consolidationWorkers : 0); i++) {
-      keepRunning(`consolidation-worker:${i + 1}`, () =>
-        runWorker(measured, consolidation, {
+    if (background && config.consolidationWorkers > 0) {
+      keepRunning('consolidation-thread', () =>
+        runConsolidationThread({
+          env,
+          ...(options.cwd ? { cwd: options.cwd } : {}),
+          databaseUrl: ledger.databaseUrl,
+          workers: config.consolidationWorkers,
           threshold: config.consolidationThreshold,
           pollMs: config.consolidationPollMs,
           signal,
-          report: (line) => logger.info({ worker: i + 1, ...line }, 'consolidation'),
+          logger,
+          appendDuration: metrics.appendDuration,
         }),
       );
     }

@@ -24,7 +24,8 @@ function withAppend(store: EventStore, append: EventStore['append']): EventStore
 const streamLabel = (stream: string) =>
   stream.startsWith(SUBJECT_STREAM_PREFIX) ? 'subject' : stream.startsWith(RECALL_STREAM_PREFIX) ? 'recall' : 'artifact';
 
-export function timedEventStore(store: EventStore, histogram: Histogram<'stream' | 'outcome'>): EventStore {
+/** `histogram`: the service's, or what stands for it on another thread (its startTimer alone is used). */
+export function timedEventStore(store: EventStore, histogram: Pick<Histogram<'stream' | 'outcome'>, 'startTimer'>): EventStore {
   return withAppend(store, async (stream, events, options) => {
     const end = histogram.startTimer({ stream: streamLabel(stream) });
     try {

@@ -1,0 +1,60 @@
+// The consolidation thread (consolidation-thread.ts): a ledger of its own on
+// the service's databases, and the service's consolidation workers on it,
+// until the service says stop (between runs, as the workers stop).
+import { performance } from 'node:perf_hooks';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { LabelValues } from 'prom-client';
+import { z } from 'zod';
+import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
+import { runWorker } from '../../commands/consolidation/worker.js';
+import { openLedger } from '../../runtime/open-ledger.js';
+import type { ConsolidationThreadMessage } from './consolidation-thread.js';
+import { timedEventStore } from './timed-event-store.js';
+
+const dataSchema = z.strictObject({
+  env: z.record(z.string(), z.string()),
+  cwd: z.string().min(1),
+  workers: z.number().int().min(1),
+  threshold: z.number().int().min(1),
+  pollMs: z.number().int().min(1),
+});
+
+const data = dataSchema.parse(workerData);
+const port = parentPort!;
+const post = (message: ConsolidationThreadMessage) => port.postMessage(message);
+const stopping = new AbortController();
+port.on('message', (message) => {
+  if (message === 'stop') stopping.abort();
+});
+
+type Labels = LabelValues<'stream' | 'outcome'>;
+/** The service's append histogram, from here: each append's time is posted to it. */
+const appendTimer = {
+  startTimer(labels?: Labels) {
+    const started = performance.now();
+    return (more?: Labels) => {
+      const seconds = (performance.now() - started) / 1000;
+      post({ type: 'append', stream: String(labels?.stream ?? ''), outcome: String(more?.outcome ?? ''), seconds });
+      return seconds;
+    };
+  },
+};
+
+const ledger = await openLedger({ env: data.env, cwd: data.cwd });
+try {
+  const services = await consolidationServicesFromEnv(data.env);
+  const measured = { ...ledger, eventStore: timedEventStore(ledger.eventStore, appendTimer) };
+  await Promise.all(
+    Array.from({ length: data.workers }, (_, i) =>
+      runWorker(measured, services, {
+        threshold: data.threshold,
+        pollMs: data.pollMs,
+        signal: stopping.signal,
+        report: (line) => post({ type: 'report', worker: i + 1, line }),
+      }),
+    ),
+  );
+} finally {
+  await ledger.close();
+  port.close();
+}
