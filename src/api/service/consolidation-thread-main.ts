@@ -2,6 +2,7 @@
 // the service's databases, and the service's consolidation workers on it,
 // until the service says stop (between runs, as the workers stop).
 import { performance } from 'node:perf_hooks';
+import { setTimeout as pause } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LabelValues } from 'prom-client';
 import { z } from 'zod';
@@ -18,6 +19,8 @@ const dataSchema = z.strictObject({
   threshold: z.number().int().min(1),
   pollMs: z.number().int().min(1),
 });
+
+const RESTART_MS = 2000;
 
 const data = dataSchema.parse(workerData);
 const port = parentPort!;
@@ -44,16 +47,25 @@ const ledger = await openLedger({ env: data.env, cwd: data.cwd });
 try {
   const services = await consolidationServicesFromEnv(data.env);
   const measured = { ...ledger, eventStore: timedEventStore(ledger.eventStore, appendTimer) };
-  await Promise.all(
-    Array.from({ length: data.workers }, (_, i) =>
-      runWorker(measured, services, {
-        threshold: data.threshold,
-        pollMs: data.pollMs,
-        signal: stopping.signal,
-        report: (line) => post({ type: 'report', worker: i + 1, line }),
-      }),
-    ),
-  );
+  // Each worker restarts here when it fails (the database gone, say), as the service's other loops do: a new
+  // thread would load every module again.
+  const run = async (worker: number) => {
+    while (!stopping.signal.aborted) {
+      try {
+        await runWorker(measured, services, {
+          threshold: data.threshold,
+          pollMs: data.pollMs,
+          signal: stopping.signal,
+          report: (line) => post({ type: 'report', worker, line }),
+        });
+      } catch (error) {
+        if (stopping.signal.aborted) break;
+        post({ type: 'failure', worker, message: error instanceof Error ? error.message : String(error) });
+        await pause(RESTART_MS, undefined, { signal: stopping.signal }).catch(() => undefined);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: data.workers }, (_, i) => run(i + 1)));
 } finally {
   await ledger.close();
   port.close();

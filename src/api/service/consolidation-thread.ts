@@ -37,6 +37,7 @@ export interface ConsolidationThreadData {
 /** What the thread tells the service. */
 export type ConsolidationThreadMessage =
   | { readonly type: 'report'; readonly worker: number; readonly line: Record<string, unknown> }
+  | { readonly type: 'failure'; readonly worker: number; readonly message: string }
   | { readonly type: 'append'; readonly stream: string; readonly outcome: string; readonly seconds: number };
 
 /** The thread's entry: its compiled file beside this one, or from the sources (tests, `npm run dev`) through tsx. */
@@ -72,6 +73,12 @@ export function runConsolidationThread(options: ConsolidationThreadOptions): Pro
       switch (message.type) {
         case 'report':
           logger.info({ worker: message.worker, thread: thread.threadId, ...message.line }, 'consolidation');
+          break;
+        case 'failure':
+          logger.error(
+            { loop: `consolidation-worker:${message.worker}`, thread: thread.threadId, err: message.message },
+            'background loop failed; restarting',
+          );
           break;
         case 'append':
           options.appendDuration.observe({ stream: message.stream, outcome: message.outcome }, message.seconds);
