@@ -194,14 +194,19 @@ describe('PostgreSQL subscription wakeups', () => {
       const prefix = `examined-${randomUUID()}-`;
       const events = reader(own.subscribeAll({ filter: { streamPrefixes: [`${prefix}wanted`] } }));
       const next = events.take(1);
+      // Closed early by a failed expectation, it would reject with no one waiting.
+      next.catch(() => undefined);
       const other = await store.append(`${prefix}other`, newEvents(20), { expectedRevision: 'no_stream' });
       await readUntil(1, { after: { commit: other.position.commit, prepare: other.position.prepare - 1n } });
-      // Woken by a later append, its read starts at or past the other stream's last event.
+      // Woken by a later append, it reads on from at or past the other stream's last event. (A read it had
+      // scheduled itself may come first: while an older transaction elsewhere on the shared server held the log's
+      // horizon back, it had examined less; with the old behaviour every read started at the log's start.)
       const before = pool.pageReads.length;
       await store.append(`${prefix}other`, newEvents(1), { expectedRevision: other.nextExpectedRevision });
-      for (let i = 0; i < 500 && pool.pageReads.length === before; i++) await sleep(10);
-      const after = pool.pageReads.at(-1)!;
-      expect(comparePositions(after, other.position)).toBeGreaterThanOrEqual(0);
+      const readPast = () => pool.pageReads.slice(before).some((read) => comparePositions(read, other.position) >= 0);
+      for (let i = 0; i < 500 && !readPast(); i++) await sleep(10);
+      expect(pool.pageReads.slice(before).at(-1)).toBeDefined();
+      expect(readPast()).toBe(true);
       // And still delivers what matches.
       const wanted = newEvent();
       await store.append(`${prefix}wanted`, [wanted], { expectedRevision: 'no_stream' });
