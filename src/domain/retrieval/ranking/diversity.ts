@@ -1,6 +1,8 @@
 // Maximal marginal relevance (Carbonell & Goldstein 1998) before the count
 // cap: hits are taken greedily, each time the one whose score minus
-// `diversity` x (its highest similarity to a hit already taken) is best.
+// `diversity` x (its highest similarity to a hit already taken) is best,
+// lazily: only units that can still be the best are compared with the hits
+// (a query's hundreds of candidates were each compared with every hit).
 // That adjusted value is the hit's score, so scores never rise down the
 // list, and `minScore` cuts where the list falls below it. Open conflicts
 // on a key the query matched still show when nothing clears minScore.
@@ -23,6 +25,16 @@ interface Comparable {
   readonly signature: number;
   readonly vector: readonly number[] | undefined;
   readonly norm: number;
+}
+
+interface Candidate {
+  readonly unit: Unit;
+  readonly compared: Comparable;
+  /** The highest similarity to a hit taken (of the first `seen`), and that hit's id. */
+  maxSim: number;
+  similarTo: string;
+  seen: number;
+  taken: boolean;
 }
 
 /** What a hit is compared by: its terms (a conflict: all its sides'), its representative's embedding. */
@@ -60,37 +72,61 @@ export function diversify(
   policy: RetrievalPolicy,
 ): { selected: Selected[]; belowMinScore: number } {
   const mu = policy.penalties.diversity;
-  const remaining = units.map((unit) => ({ unit, compared: comparable(index, unit), maxSim: 0, similarTo: '' }));
+  const remaining: Candidate[] = units.map((unit) => ({
+    unit,
+    compared: comparable(index, unit),
+    maxSim: 0,
+    similarTo: '',
+    seen: 0,
+    taken: false,
+  }));
+  // Highest score first (ties: lower id): a penalty only lowers a score, so the search for the best stops at the
+  // first unit whose own score is below the best adjusted value found (with a penalty that could raise one,
+  // every unit is looked at).
+  const byScore = [...remaining].sort((a, b) => b.unit.score - a.unit.score || compareIds(a.unit.id, b.unit.id));
   const selected: Selected[] = [];
-  const take = (i: number, extra: RetrievalReason[]) => {
-    const { unit, compared, maxSim, similarTo } = remaining.splice(i, 1)[0]!;
+  const taken: Comparable[] = [];
+  // A unit is compared with the hits taken since it was last looked at, in the order they were taken: its highest
+  // similarity (and to which hit) is what comparing it with each hit as it was taken would have found.
+  const catchUp = (r: Candidate) => {
+    for (; r.seen < taken.length; r.seen++) {
+      const sim = similarityAbove(r.compared, taken[r.seen]!, r.maxSim);
+      if (sim > r.maxSim) {
+        r.maxSim = sim;
+        r.similarTo = selected[r.seen]!.unit.id;
+      }
+    }
+  };
+  const take = (r: Candidate, extra: RetrievalReason[]) => {
+    catchUp(r);
+    remaining.splice(remaining.indexOf(r), 1);
+    r.taken = true;
+    const { unit, compared, maxSim, similarTo } = r;
     const reasons: RetrievalReason[] = [...unit.reasons];
     if (maxSim > 0 && mu > 0) reasons.push({ code: 'diversity', contribution: -mu * maxSim, similarTo, similarity: maxSim });
     reasons.push(...extra);
     selected.push({ unit, score: unit.score - mu * maxSim, reasons });
-    for (const r of remaining) {
-      const sim = similarityAbove(r.compared, compared, r.maxSim);
-      if (sim > r.maxSim) {
-        r.maxSim = sim;
-        r.similarTo = unit.id;
-      }
-    }
+    taken.push(compared);
   };
   const best = () => {
-    let at = -1;
+    let at: Candidate | undefined;
     let value = -Infinity;
-    remaining.forEach((r, i) => {
+    for (const r of byScore) {
+      if (r.taken) continue;
+      if (mu >= 0 && r.unit.score < value) break;
+      catchUp(r);
       const v = r.unit.score - mu * r.maxSim;
-      if (v > value || (v === value && at >= 0 && compareIds(r.unit.id, remaining[at]!.unit.id) < 0)) {
-        at = i;
+      if (v > value || (v === value && at !== undefined && compareIds(r.unit.id, at.unit.id) < 0)) {
+        at = r;
         value = v;
       }
-    });
+    }
     return { at, value };
   };
   let stoppedByFloor = false;
   while (selected.length < topK && remaining.length > 0) {
     const { at, value } = best();
+    if (at === undefined) break;
     if (minScore !== undefined && value < minScore) {
       stoppedByFloor = true;
       break;
@@ -99,9 +135,9 @@ export function diversify(
   }
   if (!stoppedByFloor) return { selected, belowMinScore: 0 };
   while (selected.length < topK) {
-    const at = remaining.findIndex((r) => r.unit.type === 'conflict' && r.unit.keyMatched);
-    if (at < 0) break;
-    take(at, [{ code: 'kept_for_conflict', contribution: 0, minScore: minScore! }]);
+    const conflict = remaining.find((r) => r.unit.type === 'conflict' && r.unit.keyMatched);
+    if (!conflict) break;
+    take(conflict, [{ code: 'kept_for_conflict', contribution: 0, minScore: minScore! }]);
   }
   return { selected, belowMinScore: remaining.length };
 }
