@@ -41,20 +41,25 @@ export class DueSubjects {
     return due;
   }
 
+  /**
+   * From where the last read examined the log, not from its last subject
+   * event: the recall records appended since (one per recall) are passed
+   * over once, not again at every poll.
+   */
   private async discover(): Promise<void> {
     const prefix = this.tenant !== undefined ? tenantStreamPrefix(this.tenant) : SUBJECT_STREAM_PREFIX;
     for (;;) {
-      const events = await this.store.readAll({
+      const page = await this.store.readPage({
         ...(this.position ? { after: this.position } : {}),
         maxCount: PAGE,
         filter: { streamPrefixes: [prefix] },
       });
-      for (const event of events) {
+      for (const event of page.events) {
         const ref = parseSubjectStreamName(event.stream);
         if (ref) this.pending.set(event.stream, ref);
       }
-      if (events.length > 0) this.position = events.at(-1)!.position;
-      if (events.length < PAGE) return;
+      if (page.examinedTo) this.position = page.examinedTo;
+      if (page.events.length < PAGE) return;
     }
   }
 }
