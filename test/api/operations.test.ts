@@ -15,6 +15,7 @@ import { lastPositionOf, logShows } from '../projections/support/log-horizon.js'
 import { recallStreamName, subjectStreamName } from '../../src/domain/events/stream-names.js';
 import { openPostgresEventStore } from '../../src/infrastructure/event-store/postgres/open.js';
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { entry, problemOf, startTestService, type TestService } from './service.js';
 
@@ -223,6 +224,11 @@ describe('background work', () => {
         .filter((line) => line.msg === 'consolidation' && line.subject === 'due1');
       expect(runs).toContainEqual(expect.objectContaining({ status: 'switched', thread: expect.any(Number) }));
       expect(runs.every((run) => run.thread !== undefined && run.thread !== threadId)).toBe(true);
+      // Below the requests: its thread runs at nice 10 (the process's other threads at 0).
+      const nice = readdirSync('/proc/self/task').map((task) =>
+        Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]),
+      );
+      expect(nice).toContain(10);
       const metrics = (await busy.request('GET', '/metrics')).text;
       expect(sample(metrics, 'memledger_event_store_append_seconds_count', { stream: 'artifact', outcome: 'ok' })).toBeGreaterThan(0);
     } finally {
