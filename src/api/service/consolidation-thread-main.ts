@@ -4,27 +4,16 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as pause } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LabelValues } from 'prom-client';
-import { z } from 'zod';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
 import { runWorker } from '../../commands/consolidation/worker.js';
 import { openLedger } from '../../runtime/open-ledger.js';
-import type { ConsolidationThreadMessage } from './consolidation-thread.js';
+import { consolidationThreadDataSchema, type ConsolidationThreadMessage } from './consolidation-thread.js';
+import { supervise } from './supervised-loop.js';
 import { timedEventStore } from './timed-event-store.js';
 
-const dataSchema = z.strictObject({
-  env: z.record(z.string(), z.string()),
-  cwd: z.string().min(1),
-  workers: z.number().int().min(1),
-  threshold: z.number().int().min(1),
-  pollMs: z.number().int().min(1),
-});
-
-const RESTART_MS = 2000;
-
-const data = dataSchema.parse(workerData);
+const data = consolidationThreadDataSchema.parse(workerData);
 yieldToRequests();
 const port = parentPort!;
 const post = (message: ConsolidationThreadMessage) => port.postMessage(message);
@@ -67,22 +56,21 @@ try {
   const measured = { ...ledger, eventStore: timedEventStore(ledger.eventStore, appendTimer) };
   // Each worker restarts here when it fails (the database gone, say), as the service's other loops do: a new
   // thread would load every module again.
-  const run = async (worker: number) => {
-    while (!stopping.signal.aborted) {
-      try {
-        await runWorker(measured, services, {
+  const run = (worker: number) =>
+    supervise(
+      () =>
+        runWorker(measured, services, {
           threshold: data.threshold,
           pollMs: data.pollMs,
           signal: stopping.signal,
           report: (line) => post({ type: 'report', worker, line }),
-        });
-      } catch (error) {
-        if (stopping.signal.aborted) break;
-        post({ type: 'failure', worker, message: error instanceof Error ? error.message : String(error) });
-        await pause(RESTART_MS, undefined, { signal: stopping.signal }).catch(() => undefined);
-      }
-    }
-  };
+        }),
+      stopping.signal,
+      {
+        ended: () => post({ type: 'failure', worker, message: 'ended early' }),
+        failed: (error) => post({ type: 'failure', worker, message: error instanceof Error ? error.message : String(error) }),
+      },
+    );
   await Promise.all(Array.from({ length: data.workers }, (_, i) => run(i + 1)));
 } finally {
   await ledger.close();

@@ -10,6 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Histogram } from 'prom-client';
 import type { Logger } from 'pino';
+import { z } from 'zod';
 import { ENV } from '../../infrastructure/config.js';
 
 export interface ConsolidationThreadOptions {
@@ -25,14 +26,15 @@ export interface ConsolidationThreadOptions {
   readonly appendDuration: Histogram<'stream' | 'outcome'>;
 }
 
-/** What the thread is given (workerData). */
-export interface ConsolidationThreadData {
-  readonly env: Record<string, string>;
-  readonly cwd: string;
-  readonly workers: number;
-  readonly threshold: number;
-  readonly pollMs: number;
-}
+/** What the thread is given (workerData), checked by the thread. */
+export const consolidationThreadDataSchema = z.strictObject({
+  env: z.record(z.string(), z.string()),
+  cwd: z.string().min(1),
+  workers: z.number().int().min(1),
+  threshold: z.number().int().min(1),
+  pollMs: z.number().int().min(1),
+});
+export type ConsolidationThreadData = z.output<typeof consolidationThreadDataSchema>;
 
 /** What the thread tells the service. */
 export type ConsolidationThreadMessage =

@@ -6,7 +6,6 @@
 // finish, background loops stop between units of work, then the pools and the
 // ledger close (letting go of the embedded server, which lingers).
 import { setMaxListeners } from 'node:events';
-import { setTimeout as pause } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
 import type { Ledger } from '../../commands/ledger.js';
@@ -18,6 +17,7 @@ import { buildApi } from '../app.js';
 import { ServiceMetrics } from '../metrics.js';
 import { observeConsolidationOutcomes } from './consolidation-outcomes.js';
 import { runConsolidationThread } from './consolidation-thread.js';
+import { supervise } from './supervised-loop.js';
 import { ProjectionLagProbe } from './projection-lag.js';
 import { ReadYourWrites } from './read-your-writes.js';
 import type { ServiceConfig } from './service-config.js';
@@ -59,8 +59,6 @@ export interface StartOptions {
   readonly background?: boolean;
   readonly embedded?: ResolveOptions['embedded'];
 }
-
-const RESTART_MS = 2000;
 
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { config, env, logger } = options;
@@ -149,7 +147,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
     // Every background loop (projectors, workers, sweepers, subscriptions) waits on this one signal: more than node's default 10 is no leak.
     setMaxListeners(100, signal);
     const loops: Promise<void>[] = [];
-    const keepRunning = (name: string, work: () => Promise<unknown>) => loops.push(supervise(name, work, signal, logger));
+    const keepRunning = (name: string, work: () => Promise<unknown>) =>
+      loops.push(
+        supervise(work, signal, {
+          ended: () => logger.warn({ loop: name }, 'background loop ended early; restarting'),
+          failed: (error) => logger.error({ loop: name, err: error }, 'background loop failed; restarting'),
+        }),
+      );
     keepRunning('database-watch', () => database.run(signal));
     const background = options.background ?? true;
     logger.info(
@@ -272,20 +276,6 @@ export async function startService(options: StartOptions): Promise<RunningServic
     await app?.close().catch(() => undefined);
     await closeAll();
     throw error;
-  }
-}
-
-/** Runs a background loop until `signal` aborts, restarting it (after a pause) when it fails or returns early. */
-async function supervise(name: string, work: () => Promise<unknown>, signal: AbortSignal, logger: Logger): Promise<void> {
-  while (!signal.aborted) {
-    try {
-      await work();
-      if (!signal.aborted) logger.warn({ loop: name }, 'background loop ended early; restarting');
-    } catch (error) {
-      if (signal.aborted) break;
-      logger.error({ loop: name, err: error }, 'background loop failed; restarting');
-    }
-    await pause(RESTART_MS, undefined, { signal }).catch(() => undefined);
   }
 }
 

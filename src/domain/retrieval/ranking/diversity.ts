@@ -11,7 +11,7 @@ import { jaccardAtMost } from '../corpus/term-signature.js';
 import { cosine } from '../signals/semantic.js';
 import type { RetrievalPolicy } from './policy.js';
 import type { RetrievalReason } from './reasons.js';
-import { compareIds, jaccard, type Unit } from './units.js';
+import { byScore, compareIds, jaccard, type Unit } from './units.js';
 
 export interface Selected {
   readonly unit: Unit;
@@ -83,7 +83,7 @@ export function diversify(
   // Highest score first (ties: lower id): a penalty only lowers a score, so the search for the best stops at the
   // first unit whose own score is below the best adjusted value found (with a penalty that could raise one,
   // every unit is looked at).
-  const byScore = [...remaining].sort((a, b) => b.unit.score - a.unit.score || compareIds(a.unit.id, b.unit.id));
+  const ranked = [...remaining].sort((a, b) => byScore(a.unit, b.unit));
   const selected: Selected[] = [];
   const taken: Comparable[] = [];
   // A unit is compared with the hits taken since it was last looked at, in the order they were taken: its highest
@@ -111,7 +111,7 @@ export function diversify(
   const best = () => {
     let at: Candidate | undefined;
     let value = -Infinity;
-    for (const r of byScore) {
+    for (const r of ranked) {
       if (r.taken) continue;
       if (mu >= 0 && r.unit.score < value) break;
       catchUp(r);

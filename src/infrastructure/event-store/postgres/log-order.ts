@@ -45,19 +45,22 @@ export const EVENT_COLUMNS = `transaction_id::text as commit_position, global_po
 export const WRITTEN_COLUMNS = `transaction_id::text as commit_position, global_position, stream_name, stream_revision, event_id, recorded_at`;
 
 /**
- * Forwards through the stable part of the log, strictly after $1/$2 (xid8 as
- * text, bigint), filtered by prefixes ($3 streams, $4 types; null = all), at
- * most $5 rows (null = all).
+ * The stable part of the log strictly after $1/$2 (xid8 as text, bigint),
+ * filtered by prefixes ($3 streams, $4 types; null = all), in log order, at
+ * most $5 rows (null = all): `columns`, and `also` as one more condition.
  */
-export const READ_ALL_SQL = `
-  select ${EVENT_COLUMNS}
+const logAfter = (columns: string, also = '') => `
+  select ${columns}
     from events
    where transaction_id < ${STABLE}
      and (transaction_id, global_position) > ($1::xid8, $2::bigint)
      and ($3::text[] is null or stream_name ^@ any($3::text[]))
-     and ($4::text[] is null or type ^@ any($4::text[]))
+     and ($4::text[] is null or type ^@ any($4::text[]))${also}
    order by transaction_id, global_position
    limit $5`;
+
+/** The events of the log after $1/$2 (logAfter). */
+export const READ_ALL_SQL = logAfter(EVENT_COLUMNS);
 
 /**
  * How many rows READ_ALL_SQL returns at or before ($6, $7), at most $5:
@@ -65,15 +68,11 @@ export const READ_ALL_SQL = `
  */
 export const COUNT_ALL_SQL = `
   select count(*)::int as count
-    from (select 1
-            from events
-           where transaction_id < ${STABLE}
-             and (transaction_id, global_position) > ($1::xid8, $2::bigint)
-             and (transaction_id, global_position) <= ($6::xid8, $7::bigint)
-             and ($3::text[] is null or stream_name ^@ any($3::text[]))
-             and ($4::text[] is null or type ^@ any($4::text[]))
-           order by transaction_id, global_position
-           limit $5) counted`;
+    from (${logAfter(
+      '1',
+      `
+     and (transaction_id, global_position) <= ($6::xid8, $7::bigint)`,
+    )}) counted`;
 
 /** Parameters of COUNT_ALL_SQL; without `upTo`, the last position there can be. */
 export function countAllParams(options: CountAllOptions): unknown[] {
