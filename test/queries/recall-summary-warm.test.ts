@@ -12,10 +12,13 @@ import { recordMemory } from '../../src/commands/record.js';
 import { readSideErasureChecks } from '../../src/queries/erasure/index.js';
 import { INDEX_CACHE_PATH, retrievalIndexCheck } from '../../src/queries/erasure/index-cache-check.js';
 import { recall, type RecallAnswer } from '../../src/queries/recall/recall.js';
+import { servedMemoryIds } from '../../src/queries/recall/record.js';
+import { findRecall, openRecallQuery } from '../../src/reads/recalls/recall-records.js';
 import { openSummary, type SummaryOpenings } from '../../src/queries/recall/published-summary.js';
 import { RetrievalIndexCache } from '../../src/queries/recall/retrieval/index-cache.js';
 import { readSubjectView } from '../../src/queries/recall/subject-view.js';
 import type { ErasureTarget } from '../../src/reads/erasure/verification.js';
+import { countingKeys } from './support/counting-keys.js';
 import { consolidationServices } from './support/services.js';
 import { ctx, ok, openReadWorld, type ReadWorld } from './support/read-world.js';
 
@@ -71,6 +74,30 @@ describe('a warm recall from a summary', () => {
       expect(withoutId(warm)).toEqual(withoutId(cold));
       expect(withoutId(first)).toEqual(withoutId(cold));
     }
+  });
+
+  it("seals a question's shares under keys read in one round trip, its claims' sources with the served memories'", async () => {
+    const s = 'sw-shares';
+    await summarised(s);
+    const { store, roundTrips } = countingKeys(world.read.keyStore);
+    const read = { ...withCache(), keyStore: store };
+    const ask = () => recall(read, { tenant: 'acme', subject: s, query: 'shipping city', topK: 5 });
+    await ask();
+    const before = roundTrips();
+    const warm = await ask();
+    expect(warm.source).toBe('summary');
+    const claim = warm.items.find((i) => i.type === 'claim');
+    expect(claim?.type).toBe('claim');
+    // Before: the check read the served memories' keys, then the sealing those of the claims' sources (and the subject's) again.
+    expect(roundTrips() - before).toBe(1);
+    // Every memory the record names has its share, and the question opens from them.
+    const recorded = (await findRecall(world.read.eventStore, ctx(s), warm.recallId))!.recall;
+    const query = recorded.parameters.query!;
+    expect(query.shares.flatMap((x) => (x.memoryId ? [x.memoryId] : [])).sort()).toEqual(servedMemoryIds(recorded).sort());
+    expect(servedMemoryIds(recorded)).toEqual(
+      expect.arrayContaining(claim!.type === 'claim' ? claim!.provenance.derivedFrom.map((d) => d.memoryId) : []),
+    );
+    expect(await openRecallQuery(world.read.keyStore, ctx(s), warm.recallId, query)).toBe('shipping city');
   });
 
   it('tokenizes each text once: concurrent cold recalls share the counts, a warm recall counts nothing', async () => {

@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetMemory } from '../../src/commands/forget.js';
 import { recordMemory } from '../../src/commands/record.js';
-import type { KeyStore } from '../../src/infrastructure/key-store/port.js';
 import { readSideErasureChecks } from '../../src/queries/erasure/index.js';
 import { INDEX_CACHE_PATH, retrievalIndexCheck } from '../../src/queries/erasure/index-cache-check.js';
 import type { RecallItem } from '../../src/queries/recall/items.js';
@@ -16,6 +15,7 @@ import type { ErasureTarget } from '../../src/reads/erasure/verification.js';
 import { openPassing } from '../../src/queries/recall/opening.js';
 import { recall, type RecallReadSide } from '../../src/queries/recall/recall.js';
 import { RetrievalIndexCache } from '../../src/queries/recall/retrieval/index-cache.js';
+import { countingKeys } from './support/counting-keys.js';
 import { ctx, ok, openReadWorld, type ReadWorld } from './support/read-world.js';
 
 let world: ReadWorld;
@@ -23,32 +23,6 @@ beforeAll(async () => {
   world = await openReadWorld('queries_recall_warm');
 });
 afterAll(async () => world?.close());
-
-/**
- * The real key store; counts the memory keys recall asks for (each opens one memory's fields, or checks one
- * served), and the reads of the subject's keys on their own.
- */
-function countingKeys(keys: KeyStore): { store: KeyStore; asked: () => number; subjectAsked: () => number } {
-  let asked = 0;
-  let subjectAsked = 0;
-  const store = new Proxy(keys, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target) as unknown;
-      if (prop === 'memoryKeys' || prop === 'subjectAndMemoryKeys')
-        return (ref: Parameters<KeyStore['memoryKeys']>[0], ids: readonly string[]) => {
-          asked += ids.length;
-          return prop === 'memoryKeys' ? target.memoryKeys(ref, ids) : target.subjectAndMemoryKeys(ref, ids);
-        };
-      if (prop === 'subjectKeys')
-        return (ref: Parameters<KeyStore['subjectKeys']>[0]) => {
-          subjectAsked += 1;
-          return target.subjectKeys(ref);
-        };
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { store, asked: () => asked, subjectAsked: () => subjectAsked };
-}
 
 function readSide(): {
   read: RecallReadSide & { retrievalIndexes: RetrievalIndexCache };
@@ -83,12 +57,12 @@ describe('a warm recall', () => {
     expect(cold.items).toHaveLength(3);
     // The recording seals the question's shares under the served memories' keys as this recall read them (issue 20): none read again.
     expect(asked()).toBe(40); // every passing memory opened once; nothing reused yet, nothing to check
-    expect(subjectAsked()).toBe(1); // the subject's share: its key read on its own, as nothing was checked
+    expect(subjectAsked()).toBe(0); // the subject's share: its key read with the (empty) check, not on its own
     const before = asked();
     const warm = await ask('garden week');
     expect(warm.items).toEqual(cold.items);
     expect(asked() - before).toBe(3); // the three served, checked (and their keys seal the shares); none opened
-    expect(subjectAsked()).toBe(1); // the subject's key came with theirs, in the same round trip
+    expect(subjectAsked()).toBe(0); // the subject's key came with theirs, in the same round trip
 
     const fresh = await record(s, said('chat.new', 'The courier Zephyrine left the parcel at the back door.'));
     await world.catchUp(ctx(s));

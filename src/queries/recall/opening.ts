@@ -12,6 +12,7 @@ import type { KeyLookup, KeyStore, MemoryKey, SubjectKeys, SubjectRef } from '..
 import { memoryKeysOf, openMemoryFieldsWithKeys, type PersonalFields } from '../opened/memory-fields.js';
 import type { RecallItem } from './items.js';
 import type { OpenedSummary } from './published-summary.js';
+import { recordedMemoryIds } from './record.js';
 import type { OpenedCorpora, OpenedCorpus, OpenedMemory } from './retrieval/opened-corpus.js';
 import type { CurrentVersion, SubjectView } from './subject-view-shape.js';
 
@@ -118,13 +119,16 @@ export async function servedKeysLive(
   needKeys: boolean,
 ): Promise<ServedKeys> {
   const ids = [...new Set(items.flatMap(shownMemories))].filter((id) => opened.reused.has(id));
-  if (ids.length === 0) return { live: true, keys: opened.keys };
   if (!needKeys) {
+    if (ids.length === 0) return { live: true, keys: opened.keys };
     const epoch = await keys.memoryKeyEpoch(ref);
     if (epoch !== undefined && ids.every((id) => opened.opened.get(id)!.epoch === epoch)) return { live: true, keys: opened.keys };
   }
-  // Keys to seal under: the subject's come with them (its share of the question).
-  const read = needKeys ? await keys.subjectAndMemoryKeys(ref, ids) : { memories: await memoryKeysOf(keys, ref, ids) };
+  // Keys to seal under, in this one round trip: the subject's (its share of the question) and those of every memory the
+  // record names that this recall did not open (a claim's sources): the sealing read them again in a second one.
+  const read = needKeys
+    ? await keys.subjectAndMemoryKeys(ref, [...new Set([...ids, ...items.flatMap(recordedMemoryIds).filter((id) => !opened.keys.has(id))])])
+    : { memories: await memoryKeysOf(keys, ref, ids) };
   const lookups = read.memories;
   const live = ids.every((id) => {
     const lookup = lookups.get(id);

@@ -20,6 +20,9 @@ function servedMemories(item: RecallItem): ServedItem['memories'] {
   }
 }
 
+/** The memories a served item names in the record: the question's shares are sealed under their keys. */
+export const recordedMemoryIds = (item: RecallItem): string[] => servedMemories(item).map((m) => m.memoryId);
+
 function servedItem(item: RecallItem, position: number): ServedItem {
   const r = item.retrieval;
   return {
