@@ -46,42 +46,41 @@ export function keyMatches(
   policy: RetrievalPolicy,
 ): SignalMatch[] {
   const filterStrength = keyFilter === undefined ? 0 : isWildcard(keyFilter) ? 0.5 : 1;
-  const distinctive = index.size / 2;
   const named = namedKeyTerms(index.keyTermDocuments, queryTerms, policy.lexical.prefixMinLength);
   const weights = keyWeightsOf(index);
-  const coverage = new Map<string, Coverage>();
-  const coverageOf = (key: string, keyTerms: readonly string[]): Coverage => {
-    let memo = coverage.get(key);
-    if (memo) return memo;
-    const all = weights.key(key, keyTerms);
+  const measure = (key: string, documentId: string): Coverage => {
+    const { terms, weights: termWeights, distinctive, all } = weights(key, documentId);
     let hit = 0;
     let distinct = false;
-    for (const term of keyTerms) {
-      if (!named.has(term)) continue;
-      hit += weights.term(term);
-      if ((index.keyTerms.frequency.get(term) ?? 0) <= distinctive) distinct = true;
+    for (let i = 0; i < terms.length; i++) {
+      if (!named.has(terms[i]!)) continue;
+      hit += termWeights[i]!;
+      if (distinctive[i]) distinct = true;
     }
     const share = all > 0 ? hit / all : 0;
     // Without strength of its own a key's terms are never shown (most keys a question reaches): listed only with it.
-    memo = distinct && share >= MIN_KEY_COVERAGE ? { strength: share, terms: keyTerms.filter((term) => named.has(term)) } : NO_COVERAGE;
-    coverage.set(key, memo);
-    return memo;
+    return distinct && share >= MIN_KEY_COVERAGE ? { strength: share, terms: terms.filter((term) => named.has(term)) } : NO_COVERAGE;
   };
 
   // With a filter every accepted document matches at the filter's strength at least; without one, only the documents of a key with strength of its own.
   const candidates: Array<readonly [string, Coverage]> = [];
   if (filterStrength === 0) {
+    // Each key once (namedKeys is a set).
     for (const key of namedKeys(index, named)) {
       const ids = index.keyTermDocuments.byKey.get(key)!;
-      const memo = coverageOf(key, index.documents.get(ids[0]!)!.keyTerms);
+      const memo = measure(key, ids[0]!);
       if (memo.strength > 0) for (const id of ids) if (accept(id)) candidates.push([id, memo]);
     }
     // In id order, as a scan of the accepted documents would meet them.
     candidates.sort((a, b) => compareIds(a[0], b[0]));
   } else {
+    // Documents of one key share its coverage: measured once.
+    const coverage = new Map<string, Coverage>();
     for (const id of accepted) {
-      const { keyTerms, document } = index.documents.get(id)!;
-      candidates.push([id, coverageOf(document.key, keyTerms)]);
+      const { key } = index.documents.get(id)!.document;
+      let memo = coverage.get(key);
+      if (memo === undefined) coverage.set(key, (memo = measure(key, id)));
+      candidates.push([id, memo]);
     }
   }
   const matches: SignalMatch[] = [];
