@@ -237,6 +237,47 @@ describe('background work', () => {
   });
 });
 
+describe('off-peak consolidation', () => {
+  it("a due subject waits while the requests' thread is busy, and is consolidated once it is quiet", async () => {
+    const service = await startTestService('api_off_peak', {
+      config: { consolidationWorkers: 1, consolidationThreshold: 2, consolidationPollMs: 100, consolidationDeferMs: 120_000 },
+    });
+    // The requests' thread busy about 80% of the time: the service's own load watch says so to the consolidation thread.
+    const spin = setInterval(() => {
+      for (const until = performance.now() + 80; performance.now() < until;);
+    }, 100);
+    try {
+      const [w, r] = await Promise.all([service.key('acme', 'writer'), service.key('acme', 'reader')]);
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      for (const text of ['sms', 'post'])
+        expect(
+          (await service.request('POST', '/v1/subjects/offpeak1/memories', { key: w, body: entry(text, { key: `channel.${text}` }) }))
+            .status,
+        ).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      const runs = () =>
+        service
+          .logLines()
+          .map((line) => JSON.parse(line) as { msg: string; status?: string; subject?: string; deferredMs?: number })
+          .filter((line) => line.msg === 'consolidation' && line.subject === 'offpeak1');
+      expect(runs()).toEqual([]);
+      expect((await service.request('GET', '/v1/subjects/offpeak1/recall', { key: r })).body.source).toBe('raw');
+      clearInterval(spin);
+      let answer = await service.request('GET', '/v1/subjects/offpeak1/recall', { key: r });
+      for (let i = 0; i < 200 && answer.body.source !== 'summary'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        answer = await service.request('GET', '/v1/subjects/offpeak1/recall', { key: r });
+      }
+      expect(answer.body).toMatchObject({ source: 'summary', alias: { coversThrough: 2 } });
+      expect(runs()).toContainEqual(expect.objectContaining({ status: 'switched', deferredMs: expect.any(Number) }));
+      expect(runs()[0]!.deferredMs).toBeGreaterThanOrEqual(2000);
+    } finally {
+      clearInterval(spin);
+      await service.close();
+    }
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('lists every route with its method, parameters, body and problem responses', async () => {
     const response = await t.request('GET', '/openapi.json');

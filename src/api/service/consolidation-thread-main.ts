@@ -9,7 +9,7 @@ import type { LabelValues } from 'prom-client';
 import { consolidationServicesFromEnv } from '../../commands/consolidation/services.js';
 import { runWorker } from '../../commands/consolidation/worker.js';
 import { openLedger } from '../../runtime/open-ledger.js';
-import { consolidationThreadDataSchema, type ConsolidationThreadMessage } from './consolidation-thread.js';
+import { consolidationThreadDataSchema, toConsolidationThreadSchema, type ConsolidationThreadMessage } from './consolidation-thread.js';
 import { supervise } from './supervised-loop.js';
 import { timedEventStore } from './timed-event-store.js';
 
@@ -18,8 +18,12 @@ yieldToRequests();
 const port = parentPort!;
 const post = (message: ConsolidationThreadMessage) => port.postMessage(message);
 const stopping = new AbortController();
-port.on('message', (message) => {
+/** Whether the service's requests' thread is busy, as it last said (off-peak consolidation). */
+let serviceBusy = false;
+port.on('message', (raw) => {
+  const message = toConsolidationThreadSchema.parse(raw);
   if (message === 'stop') stopping.abort();
+  else serviceBusy = message.busy;
 });
 
 /**
@@ -63,6 +67,7 @@ try {
           threshold: data.threshold,
           pollMs: data.pollMs,
           signal: stopping.signal,
+          ...(data.maxDeferMs > 0 ? { offPeak: { busy: () => serviceBusy, maxDeferMs: data.maxDeferMs } } : {}),
           report: (line) => post({ type: 'report', worker, line }),
         }),
       stopping.signal,

@@ -12,6 +12,7 @@ import type { Histogram } from 'prom-client';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { ENV } from '../../infrastructure/config.js';
+import { watchServiceLoad } from './service-load.js';
 
 export interface ConsolidationThreadOptions {
   readonly env: NodeJS.ProcessEnv;
@@ -21,6 +22,8 @@ export interface ConsolidationThreadOptions {
   readonly workers: number;
   readonly threshold: number;
   readonly pollMs: number;
+  /** Off-peak: how long a due subject may wait while the service is busy (0: never). */
+  readonly maxDeferMs: number;
   readonly signal: AbortSignal;
   readonly logger: Logger;
   readonly appendDuration: Histogram<'stream' | 'outcome'>;
@@ -33,8 +36,13 @@ export const consolidationThreadDataSchema = z.strictObject({
   workers: z.number().int().min(1),
   threshold: z.number().int().min(1),
   pollMs: z.number().int().min(1),
+  maxDeferMs: z.number().int().min(0),
 });
 export type ConsolidationThreadData = z.output<typeof consolidationThreadDataSchema>;
+
+/** What the service tells the thread: stop between runs, or whether its requests' thread is busy (off-peak consolidation). */
+export const toConsolidationThreadSchema = z.union([z.literal('stop'), z.strictObject({ type: z.literal('load'), busy: z.boolean() })]);
+export type ToConsolidationThread = z.output<typeof toConsolidationThreadSchema>;
 
 /** What the thread tells the service. */
 export type ConsolidationThreadMessage =
@@ -66,11 +74,15 @@ export function runConsolidationThread(options: ConsolidationThreadOptions): Pro
     workers: options.workers,
     threshold: options.threshold,
     pollMs: options.pollMs,
+    maxDeferMs: options.maxDeferMs,
   };
   return new Promise((resolve, reject) => {
     const thread = new Worker(threadEntry(), { workerData: data, name: 'consolidation' });
-    const stop = () => thread.postMessage('stop');
+    const tell = (message: ToConsolidationThread) => thread.postMessage(message);
+    const stop = () => tell('stop');
     signal.addEventListener('abort', stop, { once: true });
+    const watching = new AbortController();
+    if (options.maxDeferMs > 0) watchServiceLoad((busy) => tell({ type: 'load', busy }), watching.signal);
     thread.on('message', (message: ConsolidationThreadMessage) => {
       switch (message.type) {
         case 'report':
@@ -95,6 +107,7 @@ export function runConsolidationThread(options: ConsolidationThreadOptions): Pro
     thread.on('error', (error) => (failure = error));
     thread.on('exit', (code) => {
       signal.removeEventListener('abort', stop);
+      watching.abort();
       if (failure) reject(failure);
       else if (code !== 0) reject(new Error(`the consolidation thread exited with code ${code}`));
       else resolve();

@@ -10,6 +10,7 @@
 //   MEMLEDGER_CONSOLIDATION_WORKERS    consolidation workers in the process (default 1; 0 = none)
 //   MEMLEDGER_CONSOLIDATION_THRESHOLD  new entries since the alias's coverage that make a subject due (default 50)
 //   MEMLEDGER_CONSOLIDATION_POLL_MS    how often workers look for due subjects (default 1000)
+//   MEMLEDGER_CONSOLIDATION_DEFER_MS   off-peak: how long a due subject may wait while the service is busy (default 60000; 0 = never)
 //   MEMLEDGER_READY_MAX_LAG_SECONDS    /readyz fails while a projection lags more than this (default 10)
 //   MEMLEDGER_DRAIN_TIMEOUT_MS         on SIGTERM, how long in-flight work may take to finish (default 10000)
 //   MEMLEDGER_SERVE_WORKERS            processes serving the port (default 1: no cluster; see serve-workers.ts)
@@ -27,6 +28,7 @@ export interface ServiceConfig {
   readonly consolidationWorkers: number;
   readonly consolidationThreshold: number;
   readonly consolidationPollMs: number;
+  readonly consolidationDeferMs: number;
   readonly readyMaxLagSeconds: number;
   readonly drainTimeoutMs: number;
   readonly databaseCheckIntervalMs: number;
@@ -66,6 +68,7 @@ export function readServiceConfig(
     consolidationWorkers: whole(env, 'MEMLEDGER_CONSOLIDATION_WORKERS', 1, 0, 64),
     consolidationThreshold: whole(env, 'MEMLEDGER_CONSOLIDATION_THRESHOLD', 50, 1, 1_000_000),
     consolidationPollMs: whole(env, 'MEMLEDGER_CONSOLIDATION_POLL_MS', 1000, 10, 3_600_000),
+    consolidationDeferMs: whole(env, 'MEMLEDGER_CONSOLIDATION_DEFER_MS', 60_000, 0, 86_400_000),
     readyMaxLagSeconds: whole(env, 'MEMLEDGER_READY_MAX_LAG_SECONDS', 10, 0, 86_400),
     drainTimeoutMs: whole(env, 'MEMLEDGER_DRAIN_TIMEOUT_MS', 10_000, 0, 600_000),
     databaseCheckIntervalMs: whole(env, 'MEMLEDGER_DATABASE_CHECK_MS', 1000, 100, 600_000),

@@ -181,6 +181,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
           workers: config.consolidationWorkers,
           threshold: config.consolidationThreshold,
           pollMs: config.consolidationPollMs,
+          maxDeferMs: config.consolidationDeferMs,
           signal,
           logger,
           appendDuration: metrics.appendDuration,

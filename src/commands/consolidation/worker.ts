@@ -5,6 +5,7 @@
 // rejected artifact, never a regressed or unfenced alias.
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Ledger } from '../ledger.js';
+import { consolidationRunsNow } from '../../domain/consolidation/schedule.js';
 import { DueSubjects } from './due-subjects.js';
 import { runConsolidation, type RunHooks } from './run.js';
 import type { ConsolidationServices } from './services.js';
@@ -20,6 +21,13 @@ export interface WorkerOptions {
   readonly hooks?: RunHooks;
   /** One line per run, e.g. to stderr. */
   readonly report?: (line: Record<string, unknown>) => void;
+  /** Off-peak: a due subject waits while `busy()` says the service is, at most `maxDeferMs` (consolidationRunsNow). */
+  readonly offPeak?: OffPeak;
+}
+
+export interface OffPeak {
+  readonly busy: () => boolean;
+  readonly maxDeferMs: number;
 }
 
 export interface WorkerStats {
@@ -38,15 +46,30 @@ export async function runWorker(ledger: Ledger, services: ConsolidationServices,
   // Subjects whose last run made no progress (a failed gate, a failed generation), by the revision it saw: not retried until the subject changes.
   const stuck = new Map<string, number>();
   let idleSince = Date.now();
+  // When each due subject was first found due (off-peak deferral counts from there).
+  const dueSince = new Map<string, number>();
   while (!options.signal?.aborted) {
     const due = shuffle((await finder.find(options.threshold)).filter((s) => stuck.get(`${s.tenant}/${s.subject}`) !== s.revision));
     if (due.length === 0) {
+      dueSince.clear();
       if (options.idleExitMs !== undefined && Date.now() - idleSince >= options.idleExitMs) break;
       await sleep(options.pollMs ?? 250, options.signal);
       continue;
     }
+    const found = Date.now();
+    const keys = new Set(due.map((s) => `${s.tenant}/${s.subject}`));
+    for (const key of dueSince.keys()) if (!keys.has(key)) dueSince.delete(key);
+    for (const key of keys) if (!dueSince.has(key)) dueSince.set(key, found);
+    let ran = 0;
     for (const subject of due) {
       if (options.signal?.aborted) break;
+      const key = `${subject.tenant}/${subject.subject}`;
+      // Judged before each run: a run takes seconds, and the service may have become busy meanwhile.
+      const now = Date.now();
+      if (options.offPeak && !consolidationRunsNow(dueSince.get(key)!, now, options.offPeak.busy(), options.offPeak.maxDeferMs)) continue;
+      const deferredMs = now - dueSince.get(key)!;
+      dueSince.delete(key);
+      ran++;
       stats.runs++;
       try {
         const outcome = await runConsolidation(
@@ -63,16 +86,18 @@ export async function runWorker(ledger: Ledger, services: ConsolidationServices,
           // Waiting for approval, a failed gate or generation: nothing changes until the subject does.
           if (status === 'awaiting_approval') stats.awaitingApproval++;
           else stats.failed++;
-          stuck.set(`${subject.tenant}/${subject.subject}`, subject.revision);
+          stuck.set(key, subject.revision);
         }
-        options.report?.({ subject: subject.subject, due: subject.reason, status });
+        options.report?.({ subject: subject.subject, due: subject.reason, status, ...(options.offPeak ? { deferredMs } : {}) });
       } catch (error) {
         stats.errors++;
-        stuck.set(`${subject.tenant}/${subject.subject}`, subject.revision);
+        stuck.set(key, subject.revision);
         options.report?.({ subject: subject.subject, due: subject.reason, error: (error as Error).message });
       }
     }
-    idleSince = Date.now();
+    // Every due subject deferred: look again after a pause, not at once.
+    if (ran === 0) await sleep(options.pollMs ?? 250, options.signal);
+    else idleSince = Date.now();
   }
   return stats;
 }

@@ -14,3 +14,15 @@ export function consolidationDue(state: SubjectState, threshold: number): DueRea
   if (state.highWaterMark - alias.coversThrough >= threshold) return 'new_entries';
   return null;
 }
+
+/**
+ * Off-peak consolidation (seed 004: consolidation is work that is not in a
+ * hurry, best run in quiet periods, in batches): while the service is busy
+ * serving requests, a due subject waits, at most `maxDeferMs` from when it
+ * was first found due (then it runs anyway, so it never waits forever);
+ * meanwhile its new entries gather, and one run covers what several would
+ * have. 0 runs every due subject at once.
+ */
+export function consolidationRunsNow(dueSinceMs: number, nowMs: number, busy: boolean, maxDeferMs: number): boolean {
+  return !busy || nowMs - dueSinceMs >= maxDeferMs;
+}
