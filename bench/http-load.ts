@@ -468,6 +468,7 @@ async function phase(
 ): Promise<PhaseResult> {
   const lag = sampleLag(url);
   const statements = await statementsOf(databaseUrl);
+  const switchedBefore = await switchedSoFar(url);
   const before = { service: cpuSeconds(serviceProcesses(service)), postgres: cpuSeconds(postgresProcesses), load: process.cpuUsage() };
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request] });
   const after = {
@@ -497,6 +498,9 @@ async function phase(
       `errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx}; load average ${load()}`,
   );
   print(`${name}: ${summarize(samples)}`);
+  // Off-peak consolidation: while the service is busy a due subject waits (MEMLEDGER_CONSOLIDATION_DEFER_MS), so a
+  // phase's consolidations may run after it; this says how many ran during it.
+  print(`${name}: summaries switched during it: ${(await switchedSoFar(url)) - switchedBefore}`);
   const metrics = await (await fetch(`${url}/metrics`)).text();
   print(
     `${name}: event store appends so far (subject streams): ${histogramQuantiles(metrics, 'memledger_event_store_append_seconds', 'stream="subject",outcome="ok"')}; ` +
