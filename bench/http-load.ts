@@ -141,11 +141,15 @@ function summarize(samples: readonly LagSample[]): string {
 const SETTLE_POLL_MS = 2_000;
 const SETTLE_LIMIT_MS = 180_000;
 
-/** The summaries switched so far, from /metrics. */
-async function switchedSoFar(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+/** The summaries switched so far, in /metrics' text. */
+function switchedIn(text: string): number {
   const line = /^memledger_consolidation_outcomes_total\{[^}]*outcome="switched"[^}]*\} (\S+)$/m.exec(text);
   return Number(line?.[1] ?? 0);
+}
+
+/** The summaries switched so far, from /metrics. */
+async function switchedSoFar(url: string): Promise<number> {
+  return switchedIn(await (await fetch(`${url}/metrics`)).text());
 }
 
 /**
@@ -500,8 +504,9 @@ async function phase(
   print(`${name}: ${summarize(samples)}`);
   // Off-peak consolidation: while the service is busy a due subject waits (MEMLEDGER_CONSOLIDATION_DEFER_MS), so a
   // phase's consolidations may run after it; this says how many ran during it.
-  print(`${name}: summaries switched during it: ${(await switchedSoFar(url)) - switchedBefore}`);
+  // One scrape: each resets the event loop delay the service reports.
   const metrics = await (await fetch(`${url}/metrics`)).text();
+  print(`${name}: summaries switched during it: ${switchedIn(metrics) - switchedBefore}`);
   print(
     `${name}: event store appends so far (subject streams): ${histogramQuantiles(metrics, 'memledger_event_store_append_seconds', 'stream="subject",outcome="ok"')}; ` +
       `recall records: ${histogramQuantiles(metrics, 'memledger_event_store_append_seconds', 'stream="recall",outcome="ok"')}; ` +
