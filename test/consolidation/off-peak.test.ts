@@ -73,7 +73,8 @@ describe('off-peak consolidation', () => {
       load.busy = false;
       expect(await waitFor(() => w.lines.length > 0, 30_000)).toBe(true);
       expect(w.lines[0]).toMatchObject({ subject: 'quiet-later', status: 'switched' });
-      expect(w.lines[0]!.deferredMs).toBeGreaterThanOrEqual(1000); // found due within the wait's first polls
+      // It waited from when a poll found it due (once the writes' commits showed in the log) until the quiet.
+      expect(w.lines[0]!.deferredMs).toBeGreaterThan(0);
       expect((await subjectState(t.ledger, { tenant: 'acme', subject: 'quiet-later' })).alias?.coversThrough).toBe(2);
     } finally {
       await w.stop();
