@@ -8,6 +8,7 @@ import { recordMemory } from '../../src/commands/record.js';
 import { recallStreamName } from '../../src/domain/events/stream-names.js';
 import { comparePositions, type EventStore, type Position } from '../../src/infrastructure/event-store/port.js';
 import { openTestLedger, type TestLedger } from '../support/ledger.js';
+import { channelEntry as entry } from './support.js';
 
 let t: TestLedger;
 beforeAll(async () => {
@@ -15,13 +16,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-});
-
-const entry = (text: string) => ({
-  kind: 'profile',
-  key: `channel.${text}`,
-  value: { type: 'text', text },
-  source: { type: 'user_assertion', refs: ['msg://1'] },
 });
 
 describe('due subjects', () => {

@@ -8,7 +8,7 @@ import { runWorker, type OffPeak } from '../../src/commands/consolidation/worker
 import { recordMemory } from '../../src/commands/record.js';
 import { consolidationRunsNow } from '../../src/domain/consolidation/schedule.js';
 import { openTestLedger, type TestLedger } from '../support/ledger.js';
-import { subjectState, testServices } from './support.js';
+import { channelEntry as entry, subjectState, testServices } from './support.js';
 
 let t: TestLedger;
 beforeAll(async () => {
@@ -16,13 +16,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-});
-
-const entry = (text: string) => ({
-  kind: 'profile',
-  key: `channel.${text}`,
-  value: { type: 'text', text },
-  source: { type: 'user_assertion', refs: ['msg://1'] },
 });
 
 async function due(subject: string): Promise<void> {

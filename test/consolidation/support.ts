@@ -24,6 +24,14 @@ export async function testServices(
   };
 }
 
+/** A profile entry naming a channel (`channel.sms`, value "sms"): two make a subject due at threshold 2. */
+export const channelEntry = (text: string) => ({
+  kind: 'profile',
+  key: `channel.${text}`,
+  value: { type: 'text', text },
+  source: { type: 'user_assertion', refs: ['msg://1'] },
+});
+
 /** A number spelled in letters (27 -> "qbb"; the q keeps it from spelling "no"): notes that name one hold no fact of their words. */
 export function spelled(i: number): string {
   return `q${[...i.toString(26)].map((c) => String.fromCharCode(97 + parseInt(c, 26))).join('')}`;
