@@ -20,6 +20,11 @@
 //   MEMLEDGER_BENCH_HTTP_PHASES=record,recall,query  the phases to run (default all; the raw
 //                                                    baseline and the HTTP floor (support/http-floor.ts)
 //                                                    run with the record phase)
+//   MEMLEDGER_BENCH_RECORD_WARMUP_SECONDS=W          records sent for W seconds before the measured record phase
+//                                                    (default 3; 0 = none), their figures printed apart: the
+//                                                    service's pools open, its code compiles, and each subject's
+//                                                    first write makes its key, as the recall phases are measured
+//                                                    after their warming
 //   MEMLEDGER_SERVE_WORKERS=N                        `serve --workers N` (default 1); each worker's corpora are
 //                                                    warmed before a recall phase (support/warm-workers.ts)
 //   MEMLEDGER_BENCH_PG_STATS=1                       each phase's statements per request, from
@@ -51,6 +56,14 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 const CLI = fileURLToPath(new URL('../bin/memledger.mjs', import.meta.url));
+
+function recordWarmupSeconds(): number {
+  const text = process.env.MEMLEDGER_BENCH_RECORD_WARMUP_SECONDS ?? '3';
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 60)
+    throw new Error('MEMLEDGER_BENCH_RECORD_WARMUP_SECONDS must be a whole number of seconds from 0 to 60');
+  return n;
+}
 
 function durationSeconds(): number {
   const text = process.env.MEMLEDGER_BENCH_HTTP_SECONDS ?? '30';
@@ -569,26 +582,28 @@ export const httpLoadBench: Bench = {
         );
 
         let n = 0;
-        const recorded = await phase(
-          print,
-          url,
-          'record',
-          seconds,
-          {
-            method: 'POST',
-            setupRequest: (req) => {
-              n++;
-              return {
-                ...req,
-                path: `/v1/subjects/bench-s${n % SUBJECTS}/memories`,
-                headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
-                body: JSON.stringify(recordBody(n)),
-              };
-            },
+        const records: autocannon.Request = {
+          method: 'POST',
+          setupRequest: (req) => {
+            n++;
+            return {
+              ...req,
+              path: `/v1/subjects/bench-s${n % SUBJECTS}/memories`,
+              headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+              body: JSON.stringify(recordBody(n)),
+            };
           },
-          child.pid,
-          databaseUrl,
-        );
+        };
+        const warmupSeconds = recordWarmupSeconds();
+        if (warmupSeconds > 0) {
+          const warm = await autocannon({ url, connections: CONNECTIONS, duration: warmupSeconds, requests: [records] });
+          print(
+            `record warm-up (${warmupSeconds} s, not measured: pools open, code compiles, each subject's first write makes its key): ` +
+              `${warm.requests.average.toFixed(0)} req/s, latency p50 ${warm.latency.p50} ms, p99 ${warm.latency.p99} ms, ` +
+              `${warm.errors + warm.timeouts + warm.non2xx} failed`,
+          );
+        }
+        const recorded = await phase(print, url, 'record', seconds, records, child.pid, databaseUrl);
 
         recordResult = { ...recorded, ratio: recorded.perSecond / raw.perSecond, raw: raw.perSecond };
         print(
