@@ -57,19 +57,10 @@ const load = () =>
     .join(' ');
 const CLI = fileURLToPath(new URL('../bin/memledger.mjs', import.meta.url));
 
-function recordWarmupSeconds(): number {
-  const text = process.env.MEMLEDGER_BENCH_RECORD_WARMUP_SECONDS ?? '3';
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > 60)
-    throw new Error('MEMLEDGER_BENCH_RECORD_WARMUP_SECONDS must be a whole number of seconds from 0 to 60');
-  return n;
-}
-
-function durationSeconds(): number {
-  const text = process.env.MEMLEDGER_BENCH_HTTP_SECONDS ?? '30';
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 600)
-    throw new Error('MEMLEDGER_BENCH_HTTP_SECONDS must be a whole number of seconds from 1 to 600');
+/** A whole number of seconds from the environment, or the fallback; anything else stops the bench naming the variable. */
+function secondsFrom(variable: string, fallback: number, min: number, max: number): number {
+  const n = Number(process.env[variable] ?? fallback);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${variable} must be a whole number of seconds from ${min} to ${max}`);
   return n;
 }
 
@@ -537,7 +528,7 @@ async function phase(
 export const httpLoadBench: Bench = {
   name: 'http-load',
   async run({ databaseUrl, print }) {
-    const seconds = durationSeconds();
+    const seconds = secondsFrom('MEMLEDGER_BENCH_HTTP_SECONDS', 30, 1, 600);
     const phases = phasesToRun();
     // As `serve` reads MEMLEDGER_SERVE_WORKERS (the child inherits this environment).
     const workers = readServiceConfig(process.env).workers;
@@ -594,7 +585,7 @@ export const httpLoadBench: Bench = {
             };
           },
         };
-        const warmupSeconds = recordWarmupSeconds();
+        const warmupSeconds = secondsFrom('MEMLEDGER_BENCH_RECORD_WARMUP_SECONDS', 3, 0, 60);
         if (warmupSeconds > 0) {
           const warm = await autocannon({ url, connections: CONNECTIONS, duration: warmupSeconds, requests: [records] });
           print(
