@@ -6,7 +6,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Ledger } from '../ledger.js';
 import { consolidationRunsNow } from '../../domain/consolidation/schedule.js';
-import { DueSubjects } from './due-subjects.js';
+import { DueSubjects, type DueSubject } from './due-subjects.js';
 import { runConsolidation, type RunHooks } from './run.js';
 import type { ConsolidationServices } from './services.js';
 
@@ -40,6 +40,8 @@ export interface WorkerStats {
   errors: number;
 }
 
+const keyOf = (subject: DueSubject) => `${subject.tenant}/${subject.subject}`;
+
 export async function runWorker(ledger: Ledger, services: ConsolidationServices, options: WorkerOptions): Promise<WorkerStats> {
   const stats: WorkerStats = { runs: 0, switched: 0, rejected: 0, upToDate: 0, awaitingApproval: 0, failed: 0, errors: 0 };
   const finder = new DueSubjects(ledger.eventStore, ledger.subjects, options.tenant);
@@ -49,7 +51,7 @@ export async function runWorker(ledger: Ledger, services: ConsolidationServices,
   // When each due subject was first found due (off-peak deferral counts from there).
   const dueSince = new Map<string, number>();
   while (!options.signal?.aborted) {
-    const due = shuffle((await finder.find(options.threshold)).filter((s) => stuck.get(`${s.tenant}/${s.subject}`) !== s.revision));
+    const due = shuffle((await finder.find(options.threshold)).filter((s) => stuck.get(keyOf(s)) !== s.revision));
     if (due.length === 0) {
       dueSince.clear();
       if (options.idleExitMs !== undefined && Date.now() - idleSince >= options.idleExitMs) break;
@@ -57,13 +59,13 @@ export async function runWorker(ledger: Ledger, services: ConsolidationServices,
       continue;
     }
     const found = Date.now();
-    const keys = new Set(due.map((s) => `${s.tenant}/${s.subject}`));
+    const keys = new Set(due.map(keyOf));
     for (const key of dueSince.keys()) if (!keys.has(key)) dueSince.delete(key);
     for (const key of keys) if (!dueSince.has(key)) dueSince.set(key, found);
     let ran = 0;
     for (const subject of due) {
       if (options.signal?.aborted) break;
-      const key = `${subject.tenant}/${subject.subject}`;
+      const key = keyOf(subject);
       // Judged before each run: a run takes seconds, and the service may have become busy meanwhile.
       const now = Date.now();
       if (options.offPeak && !consolidationRunsNow(dueSince.get(key)!, now, options.offPeak.busy(), options.offPeak.maxDeferMs)) continue;

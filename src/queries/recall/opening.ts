@@ -125,9 +125,13 @@ export async function servedKeysLive(
     if (epoch !== undefined && ids.every((id) => opened.opened.get(id)!.epoch === epoch)) return { live: true, keys: opened.keys };
   }
   // Keys to seal under, in this one round trip: the subject's (its share of the question) and those of every memory the
-  // record names that this recall did not open (a claim's sources): the sealing read them again in a second one.
+  // record names that this recall did not open (the reused ones above, a claim's sources): the sealing read them again
+  // in a second one.
   const read = needKeys
-    ? await keys.subjectAndMemoryKeys(ref, [...new Set([...ids, ...items.flatMap(recordedMemoryIds).filter((id) => !opened.keys.has(id))])])
+    ? await keys.subjectAndMemoryKeys(
+        ref,
+        [...new Set(items.flatMap(recordedMemoryIds))].filter((id) => !opened.keys.has(id)),
+      )
     : { memories: await memoryKeysOf(keys, ref, ids) };
   const lookups = read.memories;
   const live = ids.every((id) => {
