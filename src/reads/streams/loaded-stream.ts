@@ -8,14 +8,12 @@ import type { DomainEvent } from '../../domain/events/catalog.js';
 import { PersistentMap } from '../../domain/persistent-map/persistent-map.js';
 import type { Position, StoredEvent } from '../../infrastructure/event-store/port.js';
 import type { StreamKind } from './stream-kind.js';
+import { CommandWindow } from './command-window.js';
+
+export type { CommandSpan } from './command-window.js';
 
 /** How many recent commands a retry is recognised within, per stream. */
 export const COMMAND_WINDOW = 1024;
-
-export interface CommandSpan {
-  readonly firstRevision: number;
-  readonly lastRevision: number;
-}
 
 export interface LoadedStream<State> {
   readonly stream: string;
@@ -24,8 +22,8 @@ export interface LoadedStream<State> {
   readonly revision: number;
   /** Log position of the last event folded (what a read of the stream's state must reflect); undefined when the stream does not exist. */
   readonly position?: Position;
-  /** Recent commands by idempotency key (causationId), oldest first. */
-  readonly commands: ReadonlyMap<string, CommandSpan>;
+  /** Recent commands by idempotency key (causationId): the COMMAND_WINDOW latest. */
+  readonly commands: CommandWindow;
   /** Every command of the stream: its first event's id (which request it was: command-ids.ts), by idempotency key. */
   readonly firstEvents: PersistentMap<string>;
   /** The revisions of the events the kind names (StreamKind.placeOf), by name. */
@@ -40,7 +38,7 @@ export function emptyStream<State, Command, Event extends DomainEvent, Decision>
     stream,
     state: kind.decider.initialState(),
     revision: -1,
-    commands: new Map(),
+    commands: CommandWindow.empty(COMMAND_WINDOW),
     firstEvents: PersistentMap.empty(),
     places: PersistentMap.empty(),
   };
@@ -58,7 +56,7 @@ export function foldInto<State, Command, Event extends DomainEvent, Decision>(
 ): LoadedStream<State> {
   if (events.length === 0) return loaded;
   let state = loaded.state;
-  const commands = new Map(loaded.commands);
+  const commands: [string, number][] = [];
   let firstEvents = loaded.firstEvents;
   let places = loaded.places;
   let revision = loaded.revision;
@@ -77,14 +75,17 @@ export function foldInto<State, Command, Event extends DomainEvent, Decision>(
     position = stored.position;
     const commandId = stored.metadata.causationId;
     if (commandId) {
-      const span = commands.get(commandId);
-      if (span) commands.set(commandId, { firstRevision: span.firstRevision, lastRevision: revision });
-      else {
-        commands.set(commandId, { firstRevision: revision, lastRevision: revision });
-        if (!firstEvents.has(commandId)) firstEvents = firstEvents.set(commandId, stored.id);
-        if (commands.size > COMMAND_WINDOW) commands.delete(commands.keys().next().value!);
-      }
+      commands.push([commandId, revision]);
+      if (!firstEvents.has(commandId)) firstEvents = firstEvents.set(commandId, stored.id);
     }
   }
-  return { stream: loaded.stream, state, revision, ...(position ? { position } : {}), commands, firstEvents, places };
+  return {
+    stream: loaded.stream,
+    state,
+    revision,
+    ...(position ? { position } : {}),
+    commands: loaded.commands.extendedBy(commands),
+    firstEvents,
+    places,
+  };
 }
