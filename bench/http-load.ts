@@ -20,13 +20,13 @@
 //   MEMLEDGER_BENCH_HTTP_PHASES=record,recall,query  the phases to run (default all; the raw
 //                                                    baseline and the HTTP floor (support/http-floor.ts)
 //                                                    run with the record phase)
-//   MEMLEDGER_BENCH_RECORD_WARMUP_SECONDS=W          records sent for W seconds before the measured record phase
+//   MEMLEDGER_BENCH_WARMUP_SECONDS=W                 each phase's requests sent for W seconds before it is measured
 //                                                    (default 3; 0 = none), their figures printed apart: the
-//                                                    service's pools open, its code compiles, and each subject's
-//                                                    first write makes its key, as the recall phases are measured
-//                                                    after their warming
+//                                                    service's pools open, its code compiles for those requests,
+//                                                    and each record subject's first write makes its key
 //   MEMLEDGER_SERVE_WORKERS=N                        `serve --workers N` (default 1); each worker's corpora are
 //                                                    warmed before a recall phase (support/warm-workers.ts)
+//   MEMLEDGER_BENCH_PER_SECOND=1                     each phase's answers and latency per second (support/per-second.ts)
 //   MEMLEDGER_BENCH_PG_STATS=1                       each phase's statements per request, from
 //                                                    pg_stat_statements (a server that loads it,
 //                                                    MEMLEDGER_BENCH_DATABASE_URL a superuser's)
@@ -42,6 +42,7 @@ import { ApiKeyStore } from '../src/infrastructure/api-keys/api-key-store.js';
 import { measuredSubject } from './recall-query/subject.js';
 import { warmWorkers } from './support/warm-workers.js';
 import { httpFloor } from './support/http-floor.js';
+import { perSecond } from './support/per-second.js';
 import { readServiceConfig } from '../src/api/service/service-config.js';
 import type { Bench } from './run.js';
 
@@ -159,7 +160,10 @@ async function switchedSoFar(url: string): Promise<number> {
 /**
  * Waits (at most SETTLE_LIMIT_MS) until the consolidation worker has settled
  * on the query subjects: between two polls, each subject's recall kept its
- * revision and source, and no summary switched anywhere.
+ * revision and source, no summary switched anywhere, and no subject waits
+ * for a summary the worker would make (recall's reason `no_alias` or
+ * `behind_epoch`): a consolidation of 1,000 memories outlasts a poll
+ * interval, and one that switched in the phase made it stall for seconds.
  */
 async function consolidationSettled(
   url: string,
@@ -176,8 +180,8 @@ async function consolidationSettled(
           headers: { authorization: `Bearer ${reader}` },
         });
         if (!answer.ok) throw new Error(`recall of ${prefix}${i} answered ${answer.status} while waiting for consolidation`);
-        const body = (await answer.json()) as { revision: number | null; source: string };
-        return `${body.source}@${body.revision}`;
+        const body = (await answer.json()) as { revision: number | null; source: string; reason: string };
+        return `${body.source}@${body.revision}@${body.reason}`;
       }),
     );
   let before = { states: await poll(), switched: firstSwitched };
@@ -186,7 +190,8 @@ async function consolidationSettled(
     const now = { states: await poll(), switched: await switchedSoFar(url) };
     const ms = Date.now() - started;
     const sources = now.states.map((s) => s.split('@')[0]!);
-    const same = now.switched === before.switched && now.states.every((state, i) => state === before.states[i]);
+    const awaited = now.states.some((state) => /@(no_alias|behind_epoch)$/.test(state));
+    const same = !awaited && now.switched === before.switched && now.states.every((state, i) => state === before.states[i]);
     if (same || ms >= SETTLE_LIMIT_MS) return { settled: same, ms, sources, switched: now.switched - firstSwitched };
     before = now;
   }
@@ -407,6 +412,21 @@ interface PhaseResult {
   readonly cpuMs?: number;
 }
 
+/**
+ * Sends a phase's requests for MEMLEDGER_BENCH_WARMUP_SECONDS (default 3; 0 = none) before it is measured, the
+ * figures printed apart: a service that has run a while has its pools open and its code compiled for these requests.
+ */
+async function warmUp(print: (line: string) => void, url: string, name: string, request: autocannon.Request, why: string) {
+  const seconds = secondsFrom('MEMLEDGER_BENCH_WARMUP_SECONDS', 3, 0, 60);
+  if (seconds === 0) return;
+  const warm = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request] });
+  print(
+    `${name} warm-up (${seconds} s, not measured: ${why}): ` +
+      `${warm.requests.average.toFixed(0)} req/s, latency p50 ${warm.latency.p50} ms, p99 ${warm.latency.p99} ms, ` +
+      `${warm.errors + warm.timeouts + warm.non2xx} failed`,
+  );
+}
+
 /** The record phase's n-th entry. */
 const recordBody = (n: number) => ({
   kind: 'semantic',
@@ -478,7 +498,14 @@ async function phase(
   const statements = await statementsOf(databaseUrl);
   const switchedBefore = await switchedSoFar(url);
   const before = { service: cpuSeconds(serviceProcesses(service)), postgres: cpuSeconds(postgresProcesses), load: process.cpuUsage() };
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request] });
+  let bySecond: (() => string[]) | undefined;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request] }, (error, done) =>
+      error ? reject(error) : resolve(done),
+    );
+    if (process.env.MEMLEDGER_BENCH_PER_SECOND === '1') bySecond = perSecond(instance);
+  });
+  for (const line of bySecond?.() ?? []) print(`${name}: ${line}`);
   const after = {
     service: cpuSeconds(serviceProcesses(service)),
     postgres: cpuSeconds(postgresProcesses),
@@ -585,15 +612,7 @@ export const httpLoadBench: Bench = {
             };
           },
         };
-        const warmupSeconds = secondsFrom('MEMLEDGER_BENCH_RECORD_WARMUP_SECONDS', 3, 0, 60);
-        if (warmupSeconds > 0) {
-          const warm = await autocannon({ url, connections: CONNECTIONS, duration: warmupSeconds, requests: [records] });
-          print(
-            `record warm-up (${warmupSeconds} s, not measured: pools open, code compiles, each subject's first write makes its key): ` +
-              `${warm.requests.average.toFixed(0)} req/s, latency p50 ${warm.latency.p50} ms, p99 ${warm.latency.p99} ms, ` +
-              `${warm.errors + warm.timeouts + warm.non2xx} failed`,
-          );
-        }
+        await warmUp(print, url, 'record', records, "pools open, code compiles, each subject's first write makes its key");
         const recorded = await phase(print, url, 'record', seconds, records, child.pid, databaseUrl);
 
         recordResult = { ...recorded, ratio: recorded.perSecond / raw.perSecond, raw: raw.perSecond };
@@ -615,15 +634,10 @@ export const httpLoadBench: Bench = {
           Array.from({ length: SUBJECTS }, (_, i) => `/v1/subjects/bench-r${i}/recall?budget=2000`),
           workers,
         );
-        recallResult = await phase(
-          print,
-          url,
-          `recall without a query (${RECALL_MEMORIES} memories per subject)`,
-          seconds,
-          recallRequest(reader, (n) => `/v1/subjects/bench-r${n % SUBJECTS}/recall?budget=2000`),
-          child.pid,
-          databaseUrl,
-        );
+        const plainRecalls = recallRequest(reader, (n) => `/v1/subjects/bench-r${n % SUBJECTS}/recall?budget=2000`);
+        const plainName = `recall without a query (${RECALL_MEMORIES} memories per subject)`;
+        await warmUp(print, url, plainName, plainRecalls, 'code compiles for these requests');
+        recallResult = await phase(print, url, plainName, seconds, plainRecalls, child.pid, databaseUrl);
       }
 
       if (phases.has('query')) {
@@ -638,18 +652,13 @@ export const httpLoadBench: Bench = {
           workers,
         );
         if (workers > 1) print(`each of ${workers} workers warmed on the subjects in ${((Date.now() - warmed) / 1000).toFixed(1)} s`);
-        queryResult = await phase(
-          print,
-          url,
-          `recall with a query (${QUERY_MEMORIES} memories per subject, top 20)`,
-          seconds,
-          recallRequest(reader, (n) => {
-            const query = encodeURIComponent(measured.queries[n % measured.queries.length]!);
-            return `/v1/subjects/bench-q${n % QUERY_SUBJECTS}/recall?query=${query}&topK=20&budget=2000`;
-          }),
-          child.pid,
-          databaseUrl,
-        );
+        const queryRecalls = recallRequest(reader, (n) => {
+          const query = encodeURIComponent(measured.queries[n % measured.queries.length]!);
+          return `/v1/subjects/bench-q${n % QUERY_SUBJECTS}/recall?query=${query}&topK=20&budget=2000`;
+        });
+        const queryName = `recall with a query (${QUERY_MEMORIES} memories per subject, top 20)`;
+        await warmUp(print, url, queryName, queryRecalls, "code compiles for the questions' terms");
+        queryResult = await phase(print, url, queryName, seconds, queryRecalls, child.pid, databaseUrl);
       }
       targets(print, recordResult, recallResult, queryResult);
     } finally {
