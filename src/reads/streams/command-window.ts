@@ -5,7 +5,7 @@
 // it), yet a fold does not copy the window: new spans go into a small young
 // generation, copied per fold, which is merged into the shared old one once
 // it holds YOUNG entries (issue 20: copying a full 1,024-command Map per
-// command cost ~40 us and ~60 KB of garbage each).
+// command cost ~50 us and tens of KB of garbage each).
 export interface CommandSpan {
   readonly firstRevision: number;
   readonly lastRevision: number;
