@@ -14,12 +14,11 @@ import { catchUpWith, openReadSide, type OpenReadSide } from '../src/queries/rea
 import { recall } from '../src/queries/recall/recall.js';
 import { openLedger, type OpenLedger } from '../src/runtime/open-ledger.js';
 import type { Bench } from './run.js';
+import { percentile } from './support/percentile.js';
 
 const MEMORIES = 30;
 const SAMPLES = 40;
 const QUESTION = 'which courier ships the order';
-
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function timed(samples: number, run: (i: number) => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];

@@ -31,6 +31,7 @@ import { recall } from '../src/queries/recall/recall.js';
 import { forgetTokenCounts } from '../src/queries/recall/token-cache.js';
 import { openLedger, type OpenLedger } from '../src/runtime/open-ledger.js';
 import type { Bench } from './run.js';
+import { percentile } from './support/percentile.js';
 
 const TENANT = 'bench';
 const PER_SUBJECT_ENTRIES = 80;
@@ -112,10 +113,6 @@ export async function fillVersions(db: ProjectionsKysely, schema: string, rows: 
         from generate_series(${from}::bigint, ${to}::bigint) as n`.execute(db);
   }
   await sql`analyze ${table}`.execute(db);
-}
-
-export function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 export interface Figures {

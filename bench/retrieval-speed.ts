@@ -15,11 +15,11 @@ import { buildRetrievalIndex, requireRetrievalQuery, retrieve, type RetrievalDoc
 import { loadConversation } from './retrieval-quality.js';
 import { syntheticSubject } from './retrieval-quality/synthetic.js';
 import type { Bench } from './run.js';
+import { percentile } from './support/percentile.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 function timed(times: number, run: () => unknown): number[] {

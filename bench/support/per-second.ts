@@ -3,8 +3,7 @@
 // Says whether a phase's p99 comes from a few slow seconds (a stall: a
 // checkpoint, a collection, a consolidation) or from every second alike.
 import type { EventEmitter } from 'node:events';
-
-const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+import { percentile } from './percentile.js';
 
 /** Starts listening to an autocannon instance's responses; the returned function gives one line per second. */
 export function perSecond(instance: EventEmitter): () => string[] {
@@ -18,6 +17,6 @@ export function perSecond(instance: EventEmitter): () => string[] {
     Array.from(seconds, (latencies, at) => {
       const sorted = [...(latencies ?? [])].sort((a, b) => a - b);
       if (sorted.length === 0) return `second ${at}: no answers`;
-      return `second ${at}: ${sorted.length} answers, p50 ${quantile(sorted, 0.5).toFixed(0)} ms, p99 ${quantile(sorted, 0.99).toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms`;
+      return `second ${at}: ${sorted.length} answers, p50 ${percentile(sorted, 50).toFixed(0)} ms, p99 ${percentile(sorted, 99).toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms`;
     });
 }
